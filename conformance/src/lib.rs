@@ -1,0 +1,1 @@
+//! The conformance harness: bundle step definitions and artifact builders.

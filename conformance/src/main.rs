@@ -1,0 +1,2 @@
+//! `varar-conformance doc|registry|plan|trace <path>`: print a conformance artifact.
+fn main() {}

@@ -1,0 +1,2 @@
+//! One trial per bundle and artifact, compared with its golden by content.
+fn main() {}

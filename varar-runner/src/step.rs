@@ -1,0 +1,305 @@
+//! The contract between generated step code and the engine (spec 50).
+//!
+//! `#[stimulus]`, `#[sensor]` and `#[parameter]` expand to code that only
+//! talks to the engine through the items here: a type-erased [`Handler`] that
+//! reads its arguments from an [`Invocation`], keeps its state in a [`World`],
+//! and hands back what a sensor observed as [`Returned`]. Comparisons stay in
+//! the engine (`compare`), so every port rule lives in one place.
+
+use std::any::{Any, TypeId};
+
+use crate::data::{DocString, Row, Table};
+
+/// Whether a step drives the system or observes it (spec 20 §20.12).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// Drives the system and evolves the state.
+    Stimulus,
+    /// Returns what the system did, compared with the document.
+    Sensor,
+}
+
+/// A captured parameter after its type's transform (spec 20 §20.3–20.4):
+/// what a step argument is read from and what a sensor's return is compared
+/// with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ArgValue {
+    /// `{int}`, `{byte}`, `{short}`, `{long}`, `{biginteger}`: the digits as written.
+    Int(String),
+    /// `{float}`, `{double}`: the number as written.
+    Float(String),
+    /// `{word}`, `{string}` (unquoted, unescaped), `{}`, `{emph}` (markers
+    /// removed), `{bigdecimal}`: the text.
+    Text(String),
+    /// A custom type: its name and the outermost capture groups (or the whole
+    /// match when the pattern has none); `None` for a group that did not
+    /// participate. Parsed by the type's own parse function.
+    Custom {
+        /// The parameter type's name.
+        name: String,
+        /// Capture groups handed to the parse function.
+        groups: Vec<Option<String>>,
+    },
+}
+
+/// JavaScript-style type names used in return-shape messages (spec 30 §30.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsType {
+    /// Text.
+    String,
+    /// Integers and floats.
+    Number,
+    /// `true`/`false`.
+    Boolean,
+    /// Lists, maps, records and everything else.
+    Object,
+}
+
+impl JsType {
+    /// The `typeof` spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            JsType::String => "string",
+            JsType::Number => "number",
+            JsType::Boolean => "boolean",
+            JsType::Object => "object",
+        }
+    }
+}
+
+/// One row of a returned table, already rendered to strings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ObservedRow {
+    /// A positional row.
+    List(Vec<String>),
+    /// A record: column → cell.
+    Map(Vec<(String, String)>),
+    /// Anything that is neither.
+    Other,
+}
+
+/// A value a sensor returned, seen by the engine without knowing its type.
+///
+/// Implemented for the integer and float types, `bool`, `String`, `&'static
+/// str`, [`Table`], [`DocString`], [`Row`], vectors of rows and every custom
+/// parameter type (by `#[parameter]`). A sensor whose return type does not
+/// implement it is a compile error.
+#[diagnostic::on_unimplemented(
+    message = "a sensor cannot return `{Self}`: Varar cannot compare it with the document",
+    label = "not comparable with a document value",
+    note = "return an integer, float, bool, String, a custom #[varar::parameter] type, a table (Vec<Vec<String>>), a doc string (String) or a varar::Row"
+)]
+pub trait Observed: Send + 'static {
+    /// The JavaScript-style type name, for return-shape messages.
+    fn js_type(&self) -> JsType;
+    /// Rendering rules 2–4 of spec 30 §30.3.5: strings as-is, numbers and
+    /// booleans as text, anything else in a Rust debug form.
+    fn render(&self) -> String;
+    /// Rule 1: a custom type's document notation, if it has a format.
+    fn format(&self) -> Option<String> {
+        None
+    }
+    /// Structural equality with a document value of an inline parameter.
+    /// There is no coercion: a string never equals an `{int}`. `Err` when the
+    /// document value cannot be read as this type (a wiring error).
+    fn equals(&self, expected: &ArgValue) -> Result<bool, String>;
+    /// The value as table rows, if it is a list.
+    fn as_table(&self) -> Option<Vec<ObservedRow>> {
+        None
+    }
+    /// The value as text, if it is a string (doc-string slots).
+    fn as_text(&self) -> Option<&str> {
+        None
+    }
+    /// The value as a record, if it is a map (header-bound row checks).
+    fn as_record(&self) -> Option<Vec<(String, String)>> {
+        None
+    }
+}
+
+/// What a step handed back.
+pub enum Returned {
+    /// Nothing: a stimulus, or a sensor returning `()`.
+    Nothing,
+    /// A bare value (one slot).
+    One(Box<dyn Observed>),
+    /// A tuple (two or more slots).
+    Many(Vec<Box<dyn Observed>>),
+}
+
+impl std::fmt::Debug for Returned {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Returned::Nothing => f.write_str("Nothing"),
+            Returned::One(v) => write!(f, "One({})", v.render()),
+            Returned::Many(vs) => {
+                let parts: Vec<String> = vs.iter().map(|v| v.render()).collect();
+                write!(f, "Many({})", parts.join(", "))
+            }
+        }
+    }
+}
+
+/// A step that failed by returning `Err` or by a wiring problem (an argument
+/// that cannot be read, a missing table). Its message is the `thrown` message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StepError {
+    /// The message, used as is.
+    pub message: String,
+}
+
+impl StepError {
+    /// A step error with this message.
+    pub fn new(message: impl Into<String>) -> Self {
+        StepError {
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for StepError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// What a handler is called with: the transformed captures and the trailing
+/// attachment of this step in this example.
+#[derive(Clone, Copy, Debug)]
+pub struct Invocation<'a> {
+    /// One value per expression parameter, in order.
+    pub args: &'a [ArgValue],
+    /// The row object of a header-bound row example.
+    pub row: Option<&'a Row>,
+    /// The trailing data table, header first.
+    pub table: Option<&'a Table>,
+    /// The trailing doc string.
+    pub doc_string: Option<&'a DocString>,
+}
+
+/// The states of one example: one per (step file, state type), created from
+/// `Default` at first use (spec 30 §30.1.2).
+#[derive(Default)]
+pub struct World {
+    current_file: String,
+    states: Vec<(String, TypeId, Box<dyn Any + Send>)>,
+}
+
+impl World {
+    /// An empty world, for one example.
+    pub fn new() -> Self {
+        World::default()
+    }
+
+    /// Set the step file whose state the next handler sees.
+    pub fn enter_file(&mut self, file: &str) {
+        if self.current_file != file {
+            self.current_file.clear();
+            self.current_file.push_str(file);
+        }
+    }
+
+    /// The current file's state of type `S`, created with `S::default()` on
+    /// first use.
+    pub fn state<S: Default + Send + 'static>(&mut self) -> &mut S {
+        let key = TypeId::of::<S>();
+        let pos = self
+            .states
+            .iter()
+            .position(|(f, t, _)| *t == key && *f == self.current_file);
+        let idx = match pos {
+            Some(i) => i,
+            None => {
+                self.states
+                    .push((self.current_file.clone(), key, Box::new(S::default())));
+                self.states.len() - 1
+            }
+        };
+        match self.states[idx].2.downcast_mut::<S>() {
+            Some(s) => s,
+            // The TypeId matched, so the downcast cannot fail.
+            None => unreachable!("state type id matched but downcast failed"),
+        }
+    }
+
+    /// Take the state out (for `S` by value), leaving a default in its place.
+    pub fn take_state<S: Default + Send + 'static>(&mut self) -> S {
+        std::mem::take(self.state::<S>())
+    }
+
+    /// Put the next state in (full replacement).
+    pub fn put_state<S: Default + Send + 'static>(&mut self, next: S) {
+        *self.state::<S>() = next;
+    }
+}
+
+/// The type-erased entry point generated for a step function.
+pub type Handler = fn(&mut World, &Invocation<'_>) -> Result<Returned, StepError>;
+
+/// What a step function takes after its captured parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Trailing {
+    /// Nothing.
+    None,
+    /// A [`Table`].
+    Table,
+    /// A [`DocString`].
+    DocString,
+    /// A header-bound [`Row`].
+    Row,
+}
+
+/// A step registered by `#[stimulus]` or `#[sensor]`, collected with `inventory`.
+#[derive(Debug)]
+pub struct StepDef {
+    /// Stimulus or sensor.
+    pub role: Role,
+    /// The Cucumber Expression as written.
+    pub expression: &'static str,
+    /// The generated entry point.
+    pub handler: Handler,
+    /// What the function takes after its captures.
+    pub trailing: Trailing,
+    /// `file!()` of the step function.
+    pub file: &'static str,
+    /// `line!()` of the step function.
+    pub line: u32,
+    /// `column!()` of the step function.
+    pub column: u32,
+    /// `module_path!()` of the step function.
+    pub module_path: &'static str,
+}
+
+inventory::collect!(StepDef);
+
+/// A custom parameter type registered by `#[parameter]` (spec 20 §20.4).
+#[derive(Debug)]
+pub struct ParameterDef {
+    /// The name used in expressions (`{money}`).
+    pub name: &'static str,
+    /// The regex, in `regex`-crate syntax.
+    pub regex: &'static str,
+    /// `file!()` of the declaration.
+    pub file: &'static str,
+    /// `line!()` of the declaration.
+    pub line: u32,
+    /// `module_path!()` of the declaration.
+    pub module_path: &'static str,
+}
+
+inventory::collect!(ParameterDef);
+
+/// A custom parameter type: a Rust type read from its regex's capture groups.
+/// Implemented by `#[varar::parameter]`; the step macros use it to check at
+/// compile time that `{name}` slots take this type.
+pub trait Parameter: Sized + PartialEq + Send + 'static {
+    /// The name used in expressions.
+    const NAME: &'static str;
+    /// The regex.
+    const REGEX: &'static str;
+    /// Build a value from the outermost capture groups (or the whole match).
+    fn parse(groups: &[Option<&str>]) -> Result<Self, String>;
+    /// The document notation of a value, used to show the actual side of a
+    /// mismatch; `None` to fall back to the debug form.
+    fn format(&self) -> Option<String>;
+}
