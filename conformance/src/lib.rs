@@ -1,1 +1,103 @@
-//! The conformance harness: bundle step definitions and artifact builders.
+//! **The conformance harness of Varar for Rust**: the bundle step definitions
+//! and the builders of the four cross-port artifacts (`doc`, `registry`,
+//! `plan`, `trace`) that `tests/conformance` compares with the corpus goldens
+//! and that the `varar-conformance` binary prints.
+//!
+//! ```no_run
+//! use std::path::Path;
+//! let doc = varar_conformance::artifact("doc", Path::new("conformance/corpus/bundles/01-roman-numerals/example.md"))?;
+//! assert_eq!(doc["path"], "example.md");
+//! # Ok::<(), varar_conformance::ArtifactError>(())
+//! ```
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+pub mod bundles;
+pub mod doc;
+pub mod plan;
+pub mod registry;
+pub mod trace;
+
+/// The artifact kinds, in the order the harness runs them.
+pub const KINDS: [&str; 4] = ["doc", "registry", "plan", "trace"];
+
+/// Why an artifact could not be built.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ArtifactError {
+    /// The kind is not one of [`KINDS`].
+    #[error("unknown artifact `{0}` (expected one of: doc, registry, plan, trace)")]
+    UnknownKind(String),
+    /// The input file could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: io::Error,
+    },
+    /// The input file is not valid UTF-8.
+    #[error("cannot read `{}`: invalid UTF-8 at byte {valid_up_to}", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// Length of the valid prefix, in bytes.
+        valid_up_to: usize,
+    },
+    /// The bundle's step registry could not be built (unknown bundle,
+    /// invalid definitions).
+    #[error("cannot build the steps of bundle `{bundle}`: {message}")]
+    Steps {
+        /// The bundle directory name.
+        bundle: String,
+        /// Why.
+        message: String,
+    },
+    /// This artifact has no builder yet.
+    #[error("the `{kind}` artifact is not implemented yet")]
+    NotImplemented {
+        /// The artifact kind.
+        kind: &'static str,
+    },
+    /// The artifact could not be turned into JSON.
+    #[error("cannot serialise the `{kind}` artifact: {source}")]
+    Json {
+        /// The artifact kind.
+        kind: &'static str,
+        /// Why.
+        #[source]
+        source: serde_json::Error,
+    },
+}
+
+/// Build the artifact `kind` (`doc`, `registry`, `plan` or `trace`) for the
+/// input at `path`, as JSON.
+pub fn artifact(kind: &str, path: &Path) -> Result<Value, ArtifactError> {
+    match kind {
+        "doc" => doc::artifact(path),
+        "registry" => registry::artifact(path),
+        "plan" => plan::artifact(path),
+        "trace" => trace::artifact(path),
+        other => Err(ArtifactError::UnknownKind(other.to_owned())),
+    }
+}
+
+/// Read an oath as spec 40 §2.4 says: bytes first, then strict UTF-8, so an
+/// unreadable file and a file that is not UTF-8 are different errors. The
+/// text is unchanged (a BOM and CRs stay).
+pub fn read_oath(path: &Path) -> Result<String, ArtifactError> {
+    let bytes = std::fs::read(path).map_err(|source| ArtifactError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| ArtifactError::NotUtf8 {
+        path: path.to_owned(),
+        valid_up_to: e.utf8_error().valid_up_to(),
+    })
+}

@@ -17,9 +17,33 @@
     )
 )]
 
+pub mod compare;
+#[cfg(feature = "harness")]
+pub mod config;
 pub mod data;
+#[cfg(feature = "harness")]
+pub mod discovery;
 pub mod doc;
+pub mod drift;
+pub mod execute;
 pub mod expression;
+pub mod failure;
+#[cfg(feature = "harness")]
+pub mod harness;
+pub mod hash;
+pub mod json_text;
+pub mod lock;
+pub mod parse;
 pub mod plan;
+pub mod registry;
+#[cfg(feature = "harness")]
+pub mod render;
+pub mod results;
+pub mod sentences;
 pub mod source;
 pub mod step;
+#[cfg(feature = "harness")]
+pub mod store;
+pub mod text;
+pub mod trace;
+pub mod values;

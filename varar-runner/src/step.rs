@@ -115,6 +115,11 @@ pub trait Observed: Send + 'static {
     fn as_record(&self) -> Option<Vec<(String, String)>> {
         None
     }
+    /// The value as a list of rendered elements, if it is a list: how a
+    /// list-of-lists return becomes [`ObservedRow::List`] rows.
+    fn as_list(&self) -> Option<Vec<String>> {
+        None
+    }
 }
 
 /// What a step handed back.
@@ -292,6 +297,11 @@ inventory::collect!(ParameterDef);
 /// A custom parameter type: a Rust type read from its regex's capture groups.
 /// Implemented by `#[varar::parameter]`; the step macros use it to check at
 /// compile time that `{name}` slots take this type.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a custom parameter type",
+    label = "a slot that is not a built-in type takes a `#[varar::parameter]` type",
+    note = "declare one with #[varar::parameter(name = \"…\", regex = \"…\")] on a parse function returning it"
+)]
 pub trait Parameter: Sized + PartialEq + Send + 'static {
     /// The name used in expressions.
     const NAME: &'static str;

@@ -1,11 +1,199 @@
 //! **Markdown documentation as tests.**
+//!
+//! Write oaths in plain Markdown, declare step functions with
+//! [`stimulus`] and [`sensor`], and `cargo test` runs one test per example:
+//! every paragraph whose sentences match your steps. A sensor's return is
+//! compared with the value written in the document, and a mismatch is
+//! reported at its exact place in the Markdown.
+//!
+//! # Usage
+//!
+//! ```toml
+//! [dev-dependencies]
+//! varar = "0.1"
+//!
+//! [[test]]
+//! name = "oaths"
+//! harness = false
+//! ```
+//!
+//! ```no_run
+//! // tests/oaths.rs
+//! fn main() -> std::process::ExitCode {
+//!     varar::run()
+//! }
+//! ```
+//!
+//! [`run`] reads `varar.config.json` in the crate's directory
+//! (`{ "docs": { "include": ["varar/**/*.md"] } }`), plans every oath once,
+//! hands libtest one item per example and exits with libtest's status. All
+//! libtest flags work (`--list`, filters, `--exact`, `--skip`,
+//! `--test-threads`), and so does `cargo nextest run`.
+//!
+//! # Workflow
+//!
+//! Every run writes `.varar/<oath>.json` (git-ignore it) and a clean run
+//! records `varar.lock.json` (commit it). When a paragraph that was an
+//! example stops matching any step, the run fails with a *drift* item until
+//! the step is fixed or the change is accepted with
+//! `VARAR_UPDATE=1 cargo test` (then commit the lock). `VARAR_UPDATE`
+//! accepts `1` or `true`; any value other than those, `0`, `false` or empty
+//! is an error.
+//!
+//! Steps are ordinary functions with an attribute that names their
+//! Cucumber Expression. The macro checks the expression and the signature
+//! when the crate is compiled, and registers the step with `inventory`.
+//!
+//! ```
+//! use varar::{sensor, stimulus};
+//!
+//! #[derive(Default)]
+//! pub struct Account {
+//!     balance: i64,
+//! }
+//!
+//! #[stimulus("I deposit {int}")]
+//! fn deposit(account: &mut Account, amount: i64) {
+//!     account.balance += amount;
+//! }
+//!
+//! #[stimulus("I open an account with {int}")]
+//! fn open(_: Account, amount: i64) -> Account {
+//!     Account { balance: amount } // full replacement of the state
+//! }
+//!
+//! #[sensor("the balance is {int}")]
+//! fn balance(account: &Account) -> i64 {
+//!     account.balance // compared with the number in the document
+//! }
+//!
+//! #[sensor("the square of {int} is {int}")]
+//! fn square(n: i64, _square: i64) -> (i64, i64) {
+//!     (n, n * n) // stateless, two slots
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! # Step signatures
+//!
+//! A step function takes, in order:
+//!
+//! 1. **its state**, optionally: `&mut S` (mutate in place), `&S` (read),
+//!    or `S` by value (a stimulus then returns the next `S`: full
+//!    replacement). A first parameter that is a reference other than `&str`
+//!    is the state; a by-value first parameter is the state when the function
+//!    takes one more argument than the expression has parameters. `S` must be
+//!    `Default + Send + 'static`; each example starts from `S::default()`,
+//!    one value per step file and state type.
+//! 2. **one argument per `{param}`**, in expression order:
+//!    `{int}`/`{byte}`/`{short}`/`{long}`/`{biginteger}` → any integer type;
+//!    `{float}`/`{double}` → `f64` or `f32`;
+//!    `{word}`/`{string}`/`{}`/`{emph}`/`{bigdecimal}` → `String` or `&str`;
+//!    a custom `{name}` → the type declared with [`parameter`] under that
+//!    name (checked at compile time). A sensor may leave out all of them:
+//!    the engine compares the captures with what it returns.
+//! 3. **a trailing [`Table`], [`DocString`] or [`Row`]** (by value or by
+//!    reference), always last.
+//!
+//! # Returns
+//!
+//! * A **stimulus** returns `()`, or the next `S` when it takes `S` by value.
+//! * A **sensor** answers its *slots* (the parameters, then a trailing table
+//!   or doc string): `()` for none (it asserts for itself), the bare value
+//!   for one, a tuple of exactly that many values for two or more. A
+//!   header-bound row sensor (taking a [`Row`]) returns the row of the
+//!   columns it computed. Each value must be comparable (the types below,
+//!   `bool`, `Option<T>` whose `None` reads as `null`, and `Vec`s and maps of
+//!   them) and fit its slot's kind: an integer type for `{int}`, `f64`/`f32` for `{float}`,
+//!   `String`/`&'static str` for text, the custom type for `{name}`, a
+//!   string or [`DocString`] for a doc string, a list of rows (e.g.
+//!   `Vec<Vec<String>>`, `Vec<Row>`, `Vec<BTreeMap<String, String>>`) for a
+//!   table. Return the table's data rows only: the header is never compared.
+//! * Either may return `Result<R, E>` with `E: Display`; `Err(e)` fails the
+//!   step with `e.to_string()`. A panic fails only its example.
+//!
+//! A tuple of the wrong length, a value from a sensor without slots, a
+//! `Table` that is not last, or an argument type that cannot be read from
+//! its slot are compile errors under the offending tokens.
+//!
+//! # Custom parameter types
+//!
+//! ```
+//! #[derive(Debug, PartialEq)]
+//! pub struct Money {
+//!     pence: i64,
+//! }
+//!
+//! impl std::fmt::Display for Money {
+//!     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+//!         write!(f, "£{}.{:02}", self.pence / 100, self.pence % 100)
+//!     }
+//! }
+//!
+//! #[varar::parameter(name = "money", regex = r"£(\d+)\.(\d{2})", format)]
+//! fn money(pounds: &str, pence: &str) -> Result<Money, std::num::ParseIntError> {
+//!     Ok(Money { pence: pounds.parse::<i64>()? * 100 + pence.parse::<i64>()? })
+//! }
+//!
+//! #[varar::sensor("the late fee is {money}")]
+//! fn late_fee() -> Money {
+//!     Money { pence: 260 }
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! The attribute goes on the parse function: one `&str` (or `Option<&str>`
+//! for a group that may not participate) per outermost capture group of the
+//! regex, or one for the whole match when the regex has none; it returns the
+//! type, or `Result<T, E: Display>`. The regex (`regex`-crate syntax), the
+//! name and the arity are checked at compile time. With the `format` flag,
+//! the type's `Display` is its document notation, used to show the actual
+//! side of a mismatch (`£2.60`); without it, its `Debug` form is shown. The
+//! type must be defined in the same crate (it gets `Parameter` and
+//! `Observed` impls) and be `Debug + PartialEq + Send + 'static`. Steps in
+//! any module use it by importing the type as usual.
+//!
+//! # What to test
+//!
+//! Oaths are documentation first: write the behaviour a reader needs to
+//! know, in sentences, tables and code blocks, and let the steps drive the
+//! code under test. Keep steps thin (parse, call, return what happened) and
+//! let Varar do the comparing, so a failure points at the document.
+//!
+//! # Troubleshooting
+//!
+//! * **A paragraph does not run.** Its sentences match no step: check the
+//!   spelling, the case and the parameter types; `cargo test -- --list`
+//!   shows what became an example.
+//! * **Steps in another crate are not found.** `inventory` only sees linked
+//!   code: add `use my_steps as _;` to `tests/oaths.rs`.
+//! * **`…::varar:drift:<line>` fails.** A recorded example no longer
+//!   matches; fix the step or accept with `VARAR_UPDATE=1 cargo test`.
+//! * **`…::varar:diagnostic:ambiguous-match:<line>` fails.** Two steps match
+//!   exactly the same words; make one of them more specific.
+//! * Steps must be free functions (not methods) and neither generic nor
+//!   `async`.
+//!
+//! # Known limitations
+//!
+//! * Output printed by steps is not captured per test.
+//! * `async fn` steps are not supported yet.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub use varar_macros::{parameter, sensor, stimulus};
 pub use varar_runner::data::{DocString, Row, Table};
+pub use varar_runner::harness::{Runner, run};
+pub use varar_runner::step::Parameter;
 
+/// Support for the code the macros generate; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use inventory;
-    pub use varar_runner::step::*;
+    pub use varar_runner::data::{DocString, Row, Table};
+    pub use varar_runner::step::{
+        ArgValue, Handler, Invocation, JsType, Observed, ObservedRow, Parameter, ParameterDef,
+        Returned, Role, StepDef, StepError, Trailing, World,
+    };
+    pub use varar_runner::values::*;
 }

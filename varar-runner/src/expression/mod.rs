@@ -1,33 +1,49 @@
-//! Cucumber Expressions (spec 20 §20.2–20.4): grammar, compile errors,
-//! regex generation, built-in and custom parameter types, and scanning a
-//! sentence for hits.
+//! Cucumber Expressions (spec 20 §20.2–§20.4 and §20.6 steps 1–2): grammar,
+//! compile errors, regex generation, built-in and custom parameter types, and
+//! scanning a sentence for hits.
 //!
-//! STUB: the interface below is the contract other modules code against; the
-//! expression work replaces the bodies.
+//! [`Expression::parse`] needs no parameter types, so the proc-macro crate
+//! checks expressions at build time with it; [`CompiledExpression::compile`]
+//! adds the types and the regex. This module uses only `std`, `regex` and
+//! `regex-syntax`.
 
-use std::fmt;
+mod ast;
+mod error;
+mod params;
+mod regex;
+mod tokens;
+
+#[cfg(test)]
+mod tests;
+
+pub use error::{ExpressionError, ExpressionErrorKind};
+pub use params::{
+    ANONYMOUS_PATTERN, EMPH_PATTERN, FLOAT_PATTERN, INT_PATTERN, ParameterType, ParameterTypeError,
+    ParameterTypes, STRING_PATTERN, Transform, WORD_PATTERN, outermost_group_count,
+};
+pub use regex::{CompiledExpression, Hit, ParamHit};
+
+use ast::Node;
 
 /// A parsed (not yet compiled) Cucumber Expression.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Expression {
     source: String,
-    names: Vec<String>,
+    nodes: Vec<Node>,
 }
 
 impl Expression {
-    /// Parse an expression; a malformed one is an [`ExpressionError`].
+    /// Parse an expression and check every rule of §20.2.4 except the
+    /// parameter type lookup, which needs the types ([`CompiledExpression`]).
     pub fn parse(source: &str) -> Result<Expression, ExpressionError> {
-        let mut names = Vec::new();
-        let mut rest = source;
-        while let Some(i) = rest.find('{') {
-            let after = &rest[i + 1..];
-            let Some(j) = after.find('}') else { break };
-            names.push(after[..j].to_string());
-            rest = &after[j + 1..];
-        }
+        let tokens = tokens::tokenize(source)?;
+        let nodes = ast::parse(source, &tokens)?;
+        // The structural rules live in the rewrite walk; run it with every
+        // parameter accepted and drop the regex.
+        ast::rewrite(source, &nodes, &mut |_, _, _| Ok(String::new()))?;
         Ok(Expression {
             source: source.to_string(),
-            names,
+            nodes,
         })
     }
 
@@ -36,31 +52,13 @@ impl Expression {
         &self.source
     }
 
-    /// Parameter type names in source order (`{}` gives `""`).
+    /// Parameter type names in source order (§20.2.5; `{}` gives `""`,
+    /// escaped braces are text).
     pub fn parameter_names(&self) -> Vec<&str> {
-        self.names.iter().map(String::as_str).collect()
+        ast::parameter_names(&self.nodes)
+    }
+
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 }
-
-/// A malformed expression, with the 1-based code-point column of the problem.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ExpressionError {
-    /// The expression as written.
-    pub expression: String,
-    /// 1-based code-point column of the offending node.
-    pub column: usize,
-    /// The problem sentence.
-    pub problem: String,
-}
-
-impl fmt::Display for ExpressionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "This Cucumber Expression has a problem at column {}:\n\n{}\n{}",
-            self.column, self.expression, self.problem
-        )
-    }
-}
-
-impl std::error::Error for ExpressionError {}

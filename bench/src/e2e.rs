@@ -1,0 +1,273 @@
+//! End-to-end time of the real harness: a throwaway Cargo project that runs
+//! the corpus with `cargo test --release`.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::corpus::{self, Corpus};
+
+/// Release-mode figures of the reference `cargo test` adapter (shared bench
+/// README, 2 cores, build excluded, median of 3): (oaths, examples, seconds).
+const REFERENCE: &[(usize, usize, f64)] = &[(20, 25, 9.5), (200, 25, 103.0), (1000, 25, 577.0)];
+
+const STEPS: &str = include_str!("steps.rs");
+
+/// Build the project once, then time every corpus.
+pub fn measure(
+    work: &Path,
+    corpora: &[(usize, usize)],
+    seed: u64,
+    runs: usize,
+) -> Result<(), String> {
+    let project = work.join("project");
+    let target = work.join("target");
+    write_project(&project)?;
+    println!();
+    println!("== end to end: cargo test --release ({runs} timed runs, median) ==");
+    println!("building {} (not timed) ...", project.display());
+    let status = cargo(&project, &target)
+        .args(["test", "--release", "--no-run"])
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("building the benchmark project failed".to_string());
+    }
+    let binary = test_binary(&project, &target)?;
+    for &(n, m) in corpora {
+        let corpus = corpus::generate(&work.join(format!("e2e-corpus-{n}x{m}")), n, m, seed)?;
+        install(&corpus, &project)?;
+        // One untimed run records the lock and warms the file cache; its
+        // summary shows the corpus's planted failures were found.
+        let warm = cargo(&project, &target)
+            .args(["test", "--release"])
+            .output()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        let summary = summary(&String::from_utf8_lossy(&warm.stdout));
+        let mut cargo_times = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            cargo(&project, &target)
+                .args(["test", "--release"])
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| format!("cannot run cargo: {e}"))?;
+            cargo_times.push(start.elapsed());
+        }
+        let mut binary_times = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            Command::new(&binary)
+                .current_dir(&project)
+                .env("CARGO_MANIFEST_DIR", &project)
+                .env_remove("VARAR_UPDATE")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+            binary_times.push(start.elapsed());
+        }
+        report(&corpus, n, m, &summary, &mut cargo_times, &mut binary_times);
+    }
+    Ok(())
+}
+
+fn report(
+    corpus: &Corpus,
+    n: usize,
+    m: usize,
+    summary: &str,
+    cargo_times: &mut [Duration],
+    binary_times: &mut [Duration],
+) {
+    let cargo = median(cargo_times);
+    let binary = median(binary_times);
+    println!();
+    println!(
+        "corpus {n} x {m}: {} oaths, {} examples ({} planted failures), {:.2} MB",
+        corpus.oaths.len(),
+        corpus.examples_total,
+        corpus.expected_failures,
+        corpus.bytes() as f64 / 1e6
+    );
+    println!("  harness result      {summary}");
+    println!(
+        "  cargo test --release  median {:>8.3} s   (runs: {})",
+        cargo.as_secs_f64(),
+        list(cargo_times)
+    );
+    println!(
+        "  test binary alone     median {:>8.3} s   (runs: {})",
+        binary.as_secs_f64(),
+        list(binary_times)
+    );
+    println!(
+        "  per example           {:>8.1} µs (cargo test), {:.1} µs (binary)",
+        cargo.as_secs_f64() * 1e6 / corpus.examples_total.max(1) as f64,
+        binary.as_secs_f64() * 1e6 / corpus.examples_total.max(1) as f64
+    );
+    match REFERENCE.iter().find(|(rn, rm, _)| (*rn, *rm) == (n, m)) {
+        Some((_, _, secs)) => println!(
+            "  reference (varar-cargotest 0.8.1, release) {secs:.1} s: {:.1}x faster",
+            secs / cargo.as_secs_f64().max(1e-9)
+        ),
+        None => println!("  no reference figure for this corpus size"),
+    }
+}
+
+fn median(times: &mut [Duration]) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+fn list(times: &[Duration]) -> String {
+    times
+        .iter()
+        .map(|t| format!("{:.3}", t.as_secs_f64()))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The libtest summary line, e.g. `FAILED. 4988 passed; 12 failed; …`.
+fn summary(stdout: &str) -> String {
+    stdout
+        .lines()
+        .filter_map(|l| l.strip_prefix("test result: "))
+        .next_back()
+        .map(|s| s.split("; finished").next().unwrap_or(s).to_string())
+        .unwrap_or_else(|| "(no summary line)".to_string())
+}
+
+/// `cargo` with a clean environment and the benchmark's own target dir.
+fn cargo(project: &Path, target: &Path) -> Command {
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.current_dir(project).env("CARGO_TARGET_DIR", target);
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        if k.starts_with("VARAR_") || k == "CI" || k == "CARGO_TERM_COLOR" {
+            cmd.env_remove(&key);
+        }
+    }
+    cmd
+}
+
+fn write_project(project: &Path) -> Result<(), String> {
+    let varar = crate::workspace_root().join("varar");
+    let manifest = format!(
+        r#"[package]
+name = "varar-bench-project"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[lib]
+path = "src/lib.rs"
+test = false
+doctest = false
+
+[dev-dependencies]
+varar = {{ path = {:?} }}
+
+[[test]]
+name = "oaths"
+harness = false
+"#,
+        varar.display().to_string()
+    );
+    write(&project.join("Cargo.toml"), &manifest)?;
+    write(
+        &project.join("src/lib.rs"),
+        "//! Generated by varar-bench: the corpus's steps are in tests/steps/mod.rs.\n",
+    )?;
+    write(
+        &project.join("tests/oaths.rs"),
+        "//! Generated by varar-bench.\nmod steps;\nfn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
+    )?;
+    // A directory module, so Cargo does not make it a test target of its own.
+    write(&project.join("tests/steps/mod.rs"), STEPS)?;
+    let stale = project.join("tests/steps.rs");
+    if stale.exists() {
+        fs::remove_file(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
+    }
+    let lock = project.join("Cargo.lock");
+    if !lock.exists() {
+        // Same dependency versions as the workspace: nothing new to fetch.
+        let _ = fs::copy(crate::workspace_root().join("Cargo.lock"), &lock);
+    }
+    Ok(())
+}
+
+/// Put the corpus's oaths and config into the project, with no lock and no
+/// results left from another corpus.
+fn install(corpus: &Corpus, project: &Path) -> Result<(), String> {
+    for stale in ["varar", ".varar"] {
+        let p = project.join(stale);
+        if p.exists() {
+            fs::remove_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    let lock = project.join("varar.lock.json");
+    if lock.exists() {
+        fs::remove_file(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
+    }
+    fs::copy(
+        corpus.root.join("varar.config.json"),
+        project.join("varar.config.json"),
+    )
+    .map_err(|e| format!("varar.config.json: {e}"))?;
+    for (oath_path, text) in &corpus.oaths {
+        write(&project.join(oath_path), text)?;
+    }
+    Ok(())
+}
+
+/// The path of the built `oaths` test binary.
+fn test_binary(project: &Path, target: &Path) -> Result<PathBuf, String> {
+    let output = cargo(project, target)
+        .args(["test", "--release", "--no-run", "--message-format=json"])
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["target"]["name"] == "oaths")
+        .find_map(|v| v["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| "cargo did not report the oaths test binary".to_string())
+}
+
+fn write(path: &Path, text: &str) -> Result<(), String> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summary_drops_the_timing() {
+        let out = "running 3 tests\ntest result: FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
+        assert_eq!(
+            summary(out),
+            "FAILED. 2 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out"
+        );
+        assert_eq!(summary(""), "(no summary line)");
+    }
+
+    #[test]
+    fn median_of_three_is_the_middle() {
+        let mut t = [
+            Duration::from_secs(3),
+            Duration::from_secs(1),
+            Duration::from_secs(2),
+        ];
+        assert_eq!(median(&mut t), Duration::from_secs(2));
+    }
+}

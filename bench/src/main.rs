@@ -1,0 +1,189 @@
+//! `varar-bench`: how fast Varar for Rust parses, plans and runs oaths.
+//!
+//! ```text
+//! cargo run --release -p varar-bench                 # defaults below
+//! cargo run --release -p varar-bench -- --help
+//! ```
+//!
+//! It generates the shared synthetic corpus with `bench/gen_corpus.py`
+//! (python3), then prints
+//!
+//! 1. **parse+plan throughput**, in process, over the whole corpus (oaths/s,
+//!    examples/s, MB/s), against the registry of the corpus's eight steps;
+//! 2. **end-to-end time** of the real harness: a throwaway Cargo project in
+//!    `target/varar-bench/` holding the corpus, the eight steps and
+//!    `tests/oaths.rs`, built once (not timed), then `cargo test --release`
+//!    timed (median of several runs), next to the reference figures of the
+//!    shared benchmark README.
+//!
+//! Figures only: nothing here asserts a time.
+
+mod corpus;
+mod e2e;
+mod inproc;
+mod steps;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Command-line options.
+#[derive(Clone, Debug)]
+struct Options {
+    /// Corpus for the in-process measurement: oaths × examples per oath.
+    parse_corpus: (usize, usize),
+    /// Corpora for the end-to-end measurement.
+    e2e_corpora: Vec<(usize, usize)>,
+    /// Timed `cargo test` runs per corpus (the median is reported).
+    runs: usize,
+    /// Minimum wall time of the in-process measurement (repeats the corpus).
+    min_seconds: f64,
+    seed: u64,
+    skip_parse: bool,
+    skip_e2e: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            parse_corpus: (200, 25),
+            e2e_corpora: vec![(20, 25), (200, 25), (1000, 25)],
+            runs: 3,
+            min_seconds: 2.0,
+            seed: 1,
+            skip_parse: false,
+            skip_e2e: false,
+        }
+    }
+}
+
+const USAGE: &str = "\
+varar-bench: parse+plan throughput and end-to-end cargo test time of Varar for Rust
+
+USAGE: cargo run --release -p varar-bench -- [OPTIONS]
+
+OPTIONS:
+  --parse-corpus NxM   oaths x examples for the in-process measurement [200x25]
+  --e2e NxM[,NxM...]   corpora for the end-to-end measurement [20x25,200x25,1000x25]
+  --runs K             timed cargo test runs per corpus, median reported [3]
+  --min-seconds S      repeat parse+plan for at least S seconds [2]
+  --seed N             corpus seed [1]
+  --skip-parse         skip the in-process measurement
+  --skip-e2e           skip the end-to-end measurement
+  -h, --help           this text
+";
+
+fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let (a, b) = s
+        .split_once('x')
+        .ok_or_else(|| format!("expected NxM, got {s:?}"))?;
+    let n = a
+        .parse()
+        .map_err(|_| format!("bad number {a:?} in {s:?}"))?;
+    let m = b
+        .parse()
+        .map_err(|_| format!("bad number {b:?} in {s:?}"))?;
+    Ok((n, m))
+}
+
+fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
+    let mut o = Options::default();
+    let mut args = args.peekable();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--parse-corpus" => o.parse_corpus = parse_size(&value(&arg)?)?,
+            "--e2e" => {
+                o.e2e_corpora = value(&arg)?
+                    .split(',')
+                    .map(parse_size)
+                    .collect::<Result<_, _>>()?
+            }
+            "--runs" => o.runs = value(&arg)?.parse().map_err(|e| format!("--runs: {e}"))?,
+            "--min-seconds" => {
+                o.min_seconds = value(&arg)?
+                    .parse()
+                    .map_err(|e| format!("--min-seconds: {e}"))?
+            }
+            "--seed" => o.seed = value(&arg)?.parse().map_err(|e| format!("--seed: {e}"))?,
+            "--skip-parse" => o.skip_parse = true,
+            "--skip-e2e" => o.skip_e2e = true,
+            other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
+        }
+    }
+    o.runs = o.runs.max(1);
+    Ok(Some(o))
+}
+
+/// The workspace root: the parent of this package.
+fn workspace_root() -> PathBuf {
+    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    here.parent().map(PathBuf::from).unwrap_or(here)
+}
+
+fn main() -> ExitCode {
+    let options = match parse_args(std::env::args().skip(1)) {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprintln!("varar-bench: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    match run(&options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("varar-bench: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(o: &Options) -> Result<(), String> {
+    let work = workspace_root().join("target").join("varar-bench");
+    std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "varar-bench: {cores} core(s), work directory {}",
+        work.display()
+    );
+    if cfg!(debug_assertions) {
+        println!("note: this binary is a debug build; run it with --release for real figures");
+    }
+    if !o.skip_parse {
+        let (n, m) = o.parse_corpus;
+        let dir = work.join(format!("corpus-{n}x{m}"));
+        let corpus = corpus::generate(&dir, n, m, o.seed)?;
+        inproc::measure(&corpus, o.min_seconds)?;
+    }
+    if !o.skip_e2e {
+        e2e::measure(&work, &o.e2e_corpora, o.seed, o.runs)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Result<Option<Options>, String> {
+        parse_args(list.iter().map(|s| s.to_string()))
+    }
+
+    #[test]
+    fn sizes_and_flags_parse() {
+        let o = args(&["--e2e", "2x3,4x5", "--runs", "0", "--skip-parse"])
+            .unwrap()
+            .unwrap();
+        assert_eq!(o.e2e_corpora, vec![(2, 3), (4, 5)]);
+        assert_eq!(o.runs, 1, "at least one run");
+        assert!(o.skip_parse && !o.skip_e2e);
+        assert!(args(&["--help"]).unwrap().is_none());
+        assert!(args(&["--e2e", "2by3"]).is_err());
+        assert!(args(&["--runs"]).is_err());
+        assert!(args(&["--what"]).is_err());
+    }
+}

@@ -1,0 +1,8 @@
+//! Bundle 04: a one-slot sensor echoing its doc string.
+
+use varar::{DocString, sensor};
+
+#[sensor("I echo the following:")]
+fn echo(doc: DocString) -> String {
+    doc.content
+}

@@ -1,0 +1,36 @@
+//! The `plan` artifact (spec 20 §20.11): a bundle's `example.md` parsed and
+//! planned against the bundle's own step registry.
+
+use std::path::Path;
+
+use serde_json::Value;
+use varar_runner::parse::parse;
+use varar_runner::plan::plan;
+use varar_runner::source::Source;
+
+use crate::registry::bundle_registry;
+use crate::{ArtifactError, read_oath};
+
+/// The `plan` artifact of the bundle directory at `path`: its `example.md`
+/// against the steps of the bundle named by the directory.
+pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
+    let registry = bundle_registry(path)?;
+    let text = read_oath(&path.join("example.md"))?;
+    let source = Source::new(&text);
+    let doc = parse("example.md", &source);
+    Ok(plan(&doc, &source, &registry).to_json())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bundle_without_example_is_unreadable() {
+        let err = artifact(Path::new("corpus/01-roman-numerals")).err();
+        assert!(
+            matches!(err, Some(ArtifactError::Unreadable { .. })),
+            "{err:?}"
+        );
+    }
+}

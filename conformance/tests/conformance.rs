@@ -1,2 +1,0 @@
-//! One trial per bundle and artifact, compared with its golden by content.
-fn main() {}

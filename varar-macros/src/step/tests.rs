@@ -1,0 +1,229 @@
+//! Expansion tests: validation messages and the shape of the emitted code.
+
+use quote::quote;
+
+use super::{Role, expand};
+
+fn error_of(role: Role, attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+    match expand(role, attr, item) {
+        Ok(tokens) => panic!("expected an error, got {tokens}"),
+        Err(e) => e.to_string(),
+    }
+}
+
+fn expansion(role: Role, attr: proc_macro2::TokenStream, item: proc_macro2::TokenStream) -> String {
+    match expand(role, attr, item) {
+        Ok(tokens) => tokens.to_string(),
+        Err(e) => panic!("unexpected error: {e}"),
+    }
+}
+
+#[test]
+fn wrong_arity_names_the_expression_parameters() {
+    let msg = error_of(
+        Role::Stimulus,
+        quote!("I move {int} to {word}"),
+        quote!(
+            fn mv(n: i64) {}
+        ),
+    );
+    assert!(
+        msg.starts_with("the expression `I move {int} to {word}` has 2 parameter(s) ({int}, {word}) but the function takes 1 argument(s) for them"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn state_is_recognised_by_reference_or_by_count() {
+    let cases = [
+        (
+            quote!(
+                fn f(s: &mut S, n: i64) {}
+            ),
+            "__varar_world . state :: < S > ()",
+        ),
+        (
+            quote!(
+                fn f(s: &S, n: i64) {}
+            ),
+            "& * __varar_world . state :: < S > ()",
+        ),
+        (
+            quote!(
+                fn f(s: S, n: i64) -> S {
+                    s
+                }
+            ),
+            "__varar_world . take_state :: < S > ()",
+        ),
+    ];
+    for (item, want) in cases {
+        let out = expansion(Role::Stimulus, quote!("I add {int}"), item);
+        assert!(out.contains(want), "{want} not in {out}");
+    }
+    let out = expansion(
+        Role::Stimulus,
+        quote!("I greet {string}"),
+        quote!(
+            fn f(name: &str) {}
+        ),
+    );
+    assert!(!out.contains("state"), "{out}");
+    assert!(
+        out.contains("read_text :: < :: std :: string :: String >"),
+        "{out}"
+    );
+}
+
+#[test]
+fn sensor_may_omit_its_captures() {
+    let out = expansion(
+        Role::Sensor,
+        quote!("the balance is {int}"),
+        quote!(
+            fn balance(a: &Account) -> i64 {
+                a.0
+            }
+        ),
+    );
+    assert!(out.contains("int_slot :: < i64 >"), "{out}");
+    assert!(!out.contains("read_int"), "{out}");
+}
+
+#[test]
+fn sensor_return_shape_is_checked() {
+    let cases = [
+        (
+            quote!("a {int} b {int}"),
+            quote!(
+                fn f(a: i64, b: i64) -> i64 {
+                    a
+                }
+            ),
+            "this sensor has 2 slots ({int}, {int}), so it returns a tuple of 2 values",
+        ),
+        (
+            quote!("nothing here"),
+            quote!(
+                fn f() -> i64 {
+                    1
+                }
+            ),
+            "this sensor has no slots",
+        ),
+        (
+            quote!("a {int}"),
+            quote!(
+                fn f(a: i64) {}
+            ),
+            "this sensor has 1 slot(s) ({int}): return the value",
+        ),
+        (
+            quote!("a {int}"),
+            quote!(
+                fn f(a: i64, t: Table) -> i64 {
+                    a
+                }
+            ),
+            "this sensor has 2 slots ({int}, the table)",
+        ),
+    ];
+    for (attr, item, want) in cases {
+        let msg = error_of(Role::Sensor, attr, item);
+        assert!(msg.starts_with(want), "{want} vs {msg}");
+    }
+}
+
+#[test]
+fn trailing_types_must_come_last() {
+    let msg = error_of(
+        Role::Stimulus,
+        quote!("the users {int}"),
+        quote!(
+            fn f(t: Table, n: i64) {}
+        ),
+    );
+    assert!(
+        msg.starts_with("a `Table` must be the last parameter"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn stimulus_returns_unit_or_next_state() {
+    let msg = error_of(
+        Role::Stimulus,
+        quote!("go"),
+        quote!(
+            fn f(s: &mut S) -> i64 {
+                1
+            }
+        ),
+    );
+    assert!(msg.starts_with("a stimulus returns `()`"), "{msg}");
+    let msg = error_of(
+        Role::Stimulus,
+        quote!("go"),
+        quote!(
+            fn f(s: S) {}
+        ),
+    );
+    assert!(
+        msg.starts_with("a stimulus that takes its state by value returns the next state"),
+        "{msg}"
+    );
+}
+
+#[test]
+fn custom_slots_get_a_name_check() {
+    let out = expansion(
+        Role::Stimulus,
+        quote!("I pay {money}"),
+        quote!(
+            fn pay(m: Money) {}
+        ),
+    );
+    assert!(
+        out.contains("parameter_is :: < Money > (\"money\")"),
+        "{out}"
+    );
+    assert!(out.contains("read_custom :: < Money >"), "{out}");
+}
+
+#[test]
+fn registration_carries_role_trailing_and_location() {
+    let out = expansion(
+        Role::Sensor,
+        quote!("I echo the following:"),
+        quote!(
+            fn echo(d: DocString) -> String {
+                d.content
+            }
+        ),
+    );
+    for want in [
+        "Role :: Sensor",
+        "Trailing :: DocString",
+        "expression : \"I echo the following:\"",
+        ":: core :: file ! ()",
+        "doc_string_slot :: < String >",
+        "Clone :: clone (__varar_trailing)",
+    ] {
+        assert!(out.contains(want), "{want} not in {out}");
+    }
+}
+
+#[test]
+fn non_literal_attribute_is_an_error() {
+    let msg = error_of(
+        Role::Stimulus,
+        quote!(foo),
+        quote!(
+            fn f() {}
+        ),
+    );
+    assert!(
+        msg.starts_with("expected the step expression as one string literal"),
+        "{msg}"
+    );
+}

@@ -1,0 +1,251 @@
+//! Compiling an expression against parameter types (spec 20 §20.2.3) and
+//! scanning a sentence for hits (§20.6 steps 1–2).
+
+use regex::{Captures, Regex};
+
+use super::Expression;
+use super::ast::{self, Node};
+use super::error::{ExpressionError, ExpressionErrorKind};
+use super::params::{ParameterTypes, Transform, regex_error_message};
+use super::tokens;
+use crate::step::ArgValue;
+
+/// One parameter of a compiled expression: its type and where its groups sit
+/// in the generated regex.
+#[derive(Clone, Debug)]
+struct CompiledParam {
+    type_name: String,
+    transform: Transform,
+    /// Index of the parameter's own capturing group.
+    group: usize,
+    /// Absolute indices of the type pattern's outermost capture groups.
+    outermost: Vec<usize>,
+}
+
+/// An expression compiled to a regex, ready to scan sentences.
+#[derive(Clone, Debug)]
+pub struct CompiledExpression {
+    source: String,
+    regex_source: String,
+    scan: Regex,
+    anchored: Regex,
+    params: Vec<CompiledParam>,
+}
+
+/// One match of an expression in a sentence (§20.6 step 1), with its
+/// arguments (step 2). Offsets are byte offsets into the sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Hit {
+    /// Start of the match.
+    pub start: usize,
+    /// End of the match (exclusive).
+    pub end: usize,
+    /// One entry per parameter, in order; `None` when the anchored re-match
+    /// of the matched text fails (the step then has no args).
+    pub params: Option<Vec<ParamHit>>,
+}
+
+/// One parameter of a hit. Offsets are byte offsets into the sentence.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamHit {
+    /// Start of the parameter's whole match (its param span).
+    pub start: usize,
+    /// End of the parameter's whole match.
+    pub end: usize,
+    /// Start of the inner span: the first participating outermost group of
+    /// the type's pattern, or the whole match when there is none.
+    pub inner_start: usize,
+    /// End of the inner span.
+    pub inner_end: usize,
+    /// The parameter type's name (`""` for `{}`).
+    pub type_name: String,
+    /// The transformed value (§20.3/§20.4).
+    pub value: ArgValue,
+}
+
+impl CompiledExpression {
+    /// Compile a parsed expression: look up its parameter types and build the
+    /// regex. Fails with `Undefined parameter type '<name>'` (or, in theory,
+    /// when the `regex` crate refuses the generated pattern).
+    pub fn compile(
+        expr: &Expression,
+        types: &ParameterTypes,
+    ) -> Result<CompiledExpression, ExpressionError> {
+        build(expr.source(), expr.nodes(), types)
+    }
+
+    /// Parse and compile in one pass, reporting the first problem in the
+    /// reference's order: syntax errors, then structural rules and unknown
+    /// types in one depth-first walk (so `{nope} ()` names `nope`, where
+    /// [`Expression::parse`] alone reports the empty optional).
+    pub fn from_source(
+        source: &str,
+        types: &ParameterTypes,
+    ) -> Result<CompiledExpression, ExpressionError> {
+        let tokens = tokens::tokenize(source)?;
+        let nodes = ast::parse(source, &tokens)?;
+        build(source, &nodes, types)
+    }
+
+    /// The expression as written.
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// The generated regex, anchored with `^…$` (§20.2.3).
+    pub fn regex_source(&self) -> &str {
+        &self.regex_source
+    }
+
+    /// The parameter type names, in order (§20.2.5).
+    pub fn parameter_type_names(&self) -> Vec<&str> {
+        self.params.iter().map(|p| p.type_name.as_str()).collect()
+    }
+
+    /// Every hit of the expression in `sentence` (§20.6 steps 1–2), in text
+    /// order, with JavaScript global-`exec` semantics: the search resumes at
+    /// the end of each match, or one code point later after an empty match,
+    /// so an empty match right where the previous one ended is kept (which
+    /// `find_iter` would suppress).
+    pub fn scan(&self, sentence: &str) -> Vec<Hit> {
+        let mut hits = Vec::new();
+        let mut at = 0;
+        while at <= sentence.len() {
+            let Some(found) = self.scan.find_at(sentence, at) else {
+                break;
+            };
+            let (start, end) = (found.start(), found.end());
+            hits.push(Hit {
+                start,
+                end,
+                params: self.arguments(sentence, start, end),
+            });
+            at = if start == end {
+                end + sentence[end..].chars().next().map_or(1, char::len_utf8)
+            } else {
+                end
+            };
+        }
+        hits
+    }
+
+    /// §20.6 step 2: match the anchored regex against exactly the matched
+    /// text and read each parameter from its groups.
+    fn arguments(&self, sentence: &str, start: usize, end: usize) -> Option<Vec<ParamHit>> {
+        let caps = self.anchored.captures(&sentence[start..end])?;
+        self.params
+            .iter()
+            .map(|param| param_hit(param, &caps, start))
+            .collect()
+    }
+}
+
+fn param_hit(param: &CompiledParam, caps: &Captures<'_>, offset: usize) -> Option<ParamHit> {
+    let whole = caps.get(param.group)?;
+    let groups: Vec<Option<regex::Match<'_>>> =
+        param.outermost.iter().map(|&i| caps.get(i)).collect();
+    let first = groups.iter().flatten().next().copied();
+    let inner = first.unwrap_or(whole);
+    let text = whole.as_str();
+    let value = match param.transform {
+        Transform::Int => ArgValue::Int(text.to_string()),
+        Transform::Float => ArgValue::Float(text.to_string()),
+        Transform::BigDecimal | Transform::Word | Transform::Anonymous => {
+            ArgValue::Text(text.to_string())
+        }
+        Transform::String => ArgValue::Text(unescape_quotes(first.map_or("", |m| m.as_str()))),
+        Transform::Emph => ArgValue::Text(first.map_or("", |m| m.as_str()).to_string()),
+        Transform::Custom => ArgValue::Custom {
+            name: param.type_name.clone(),
+            groups: if groups.is_empty() {
+                vec![Some(text.to_string())]
+            } else {
+                groups
+                    .iter()
+                    .map(|g| g.map(|m| m.as_str().to_string()))
+                    .collect()
+            },
+        },
+    };
+    Some(ParamHit {
+        start: offset + whole.start(),
+        end: offset + whole.end(),
+        inner_start: offset + inner.start(),
+        inner_end: offset + inner.end(),
+        type_name: param.type_name.clone(),
+        value,
+    })
+}
+
+/// `{string}`'s transform: every `\"` becomes `"` and every `\'` becomes
+/// `'`; every other backslash is kept (§20.3).
+fn unescape_quotes(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (c, chars.peek()) {
+            ('\\', Some(&quote)) if quote == '"' || quote == '\'' => {
+                out.push(quote);
+                chars.next();
+            }
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+fn build(
+    source: &str,
+    nodes: &[Node],
+    types: &ParameterTypes,
+) -> Result<CompiledExpression, ExpressionError> {
+    let mut params = Vec::new();
+    // Group 0 is the whole match; each parameter's group comes next, then
+    // the groups of its own pattern.
+    let mut next_group = 1;
+    let body = ast::rewrite(source, nodes, &mut |name, start, end| {
+        let Some(ty) = types.get(name) else {
+            return Err(ExpressionError::at(
+                source,
+                start,
+                end,
+                ExpressionErrorKind::UndefinedParameterType {
+                    name: name.to_string(),
+                },
+            ));
+        };
+        params.push(CompiledParam {
+            type_name: name.to_string(),
+            transform: ty.transform(),
+            group: next_group,
+            outermost: ty.outermost().iter().map(|i| next_group + i).collect(),
+        });
+        next_group += 1 + ty.captures();
+        Ok(format!("({})", ty.regex()))
+    })?;
+    let regex_source = format!("^{body}$");
+    let invalid = |message: String| {
+        ExpressionError::at(
+            source,
+            0,
+            source.chars().count(),
+            ExpressionErrorKind::InvalidRegex { message },
+        )
+    };
+    let scan = Regex::new(&body).map_err(|e| invalid(regex_error_message(&e)))?;
+    let anchored = Regex::new(&regex_source).map_err(|e| invalid(regex_error_message(&e)))?;
+    if anchored.captures_len() != next_group {
+        return Err(invalid(format!(
+            "expected {} capture groups, found {}",
+            next_group,
+            anchored.captures_len()
+        )));
+    }
+    Ok(CompiledExpression {
+        source: source.to_string(),
+        regex_source,
+        scan,
+        anchored,
+        params,
+    })
+}

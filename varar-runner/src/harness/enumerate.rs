@@ -1,0 +1,190 @@
+//! Enumeration (spec 40 §7.2 phase 1): every discovered oath read, parsed
+//! and planned once, turned into trials, drift records and result sinks.
+
+use std::sync::{Arc, Mutex};
+
+use libtest_mimic::{Failed, Trial};
+
+use super::names::{UniqueNames, example_item};
+use crate::discovery::{OathFile, read_oath};
+use crate::drift::{candidates, detect_drift, fresh_entry};
+use crate::execute::execute;
+use crate::hash::source_hash;
+use crate::lock::{Baseline, OathRecord};
+use crate::parse::parse;
+use crate::plan::{PlannedExample, plan};
+use crate::registry::Registry;
+use crate::render::{Styles, report};
+use crate::results::{ExampleResult, OathResults, example_result, oath_results};
+use crate::source::Source;
+
+/// What enumeration produced.
+pub(crate) struct Prepared {
+    /// One trial per example, diagnostic, drift and unreadable oath.
+    pub trials: Vec<Trial>,
+    /// The lock records of every discovered oath.
+    pub records: Vec<OathRecord>,
+    /// Result sinks of the oaths that were planned.
+    pub oaths: Vec<Arc<OathRun>>,
+}
+
+/// One oath as the trials see it: its text (for failure excerpts) and the
+/// results its examples report.
+pub(crate) struct OathRun {
+    pub path: String,
+    text: String,
+    hash: String,
+    results: Mutex<Vec<(usize, ExampleResult)>>,
+}
+
+impl OathRun {
+    fn record(&self, index: usize, result: ExampleResult) {
+        // A poisoned lock only means another trial panicked mid-push; the
+        // vector itself is still whole.
+        let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        results.push((index, result));
+    }
+
+    /// The run-result payload, if any example of this oath ran.
+    pub fn results(&self) -> Option<OathResults> {
+        let mut results = self
+            .results
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if results.is_empty() {
+            return None;
+        }
+        results.sort_by_key(|(i, _)| *i);
+        let examples = results.into_iter().map(|(_, r)| r).collect();
+        Some(oath_results(&self.path, &self.hash, examples))
+    }
+}
+
+/// Read, parse and plan every oath, and build the trials.
+pub(crate) fn prepare(
+    oaths: &[OathFile],
+    registry: &Arc<Registry>,
+    baseline: &Baseline,
+    update: bool,
+    styles: &Styles,
+) -> Prepared {
+    let mut prepared = Prepared {
+        trials: Vec::new(),
+        records: Vec::new(),
+        oaths: Vec::new(),
+    };
+    let mut names = UniqueNames::default();
+    for oath in oaths {
+        let text = match read_oath(oath) {
+            Ok(text) => text,
+            Err(e) => {
+                let message = e.to_string();
+                let name = names.claim(format!("{}::varar:read-error", oath.oath_path));
+                prepared.trials.push(failing(name, message));
+                prepared.records.push(OathRecord {
+                    oath_path: oath.oath_path.clone(),
+                    entry: None,
+                    drifted: false,
+                });
+                continue;
+            }
+        };
+        let hash = source_hash(&text);
+        let source = Source::new(&text);
+        let doc = parse(&oath.oath_path, &source);
+        let plan = plan(&doc, &source, registry);
+        let cands = candidates(&doc, &plan);
+        let drifts = if update {
+            Vec::new()
+        } else {
+            detect_drift(baseline.entry(&oath.oath_path), &cands)
+        };
+        prepared.records.push(OathRecord {
+            oath_path: oath.oath_path.clone(),
+            entry: Some(fresh_entry(&hash, &cands)),
+            drifted: !drifts.is_empty(),
+        });
+
+        let diagnostics: Vec<(String, String)> = plan
+            .diagnostics
+            .iter()
+            .map(|d| {
+                let name = format!(
+                    "{}::varar:diagnostic:{}:{}",
+                    oath.oath_path,
+                    d.code.as_str(),
+                    d.span.start_line
+                );
+                (
+                    name,
+                    report::diagnostic(&oath.oath_path, &source, d, styles),
+                )
+            })
+            .collect();
+        let drift_items: Vec<(String, String)> = drifts
+            .iter()
+            .map(|d| {
+                let name = format!("{}::varar:drift:{}", oath.oath_path, d.line);
+                (name, report::drift(&oath.oath_path, &source, d, styles))
+            })
+            .collect();
+
+        let run = Arc::new(OathRun {
+            path: oath.oath_path.clone(),
+            text: text.clone(),
+            hash,
+            results: Mutex::new(Vec::new()),
+        });
+        for (index, example) in plan.examples.into_iter().enumerate() {
+            let name = names.claim(example_item(
+                &oath.oath_path,
+                &example.scope_stack,
+                &example.name,
+            ));
+            prepared.trials.push(example_trial(
+                name,
+                index,
+                example,
+                Arc::clone(&run),
+                Arc::clone(registry),
+                styles.clone(),
+            ));
+        }
+        for (name, message) in diagnostics.into_iter().chain(drift_items) {
+            prepared.trials.push(failing(names.claim(name), message));
+        }
+        prepared.oaths.push(run);
+    }
+    prepared
+}
+
+/// The trial of one planned example: it owns the example and only executes it.
+fn example_trial(
+    name: String,
+    index: usize,
+    example: PlannedExample,
+    oath: Arc<OathRun>,
+    registry: Arc<Registry>,
+    styles: Styles,
+) -> Trial {
+    Trial::test(name, move || {
+        let run = execute(&example, &*registry);
+        oath.record(index, example_result(&example, &run, &oath.path));
+        match &run.failure {
+            None => Ok(()),
+            Some(failure) => {
+                let source = Source::new(&oath.text);
+                Err(Failed::from(report::failure(
+                    &oath.path, &source, &example, failure, &styles,
+                )))
+            }
+        }
+    })
+    .with_kind("varar")
+}
+
+/// An item that always fails with `message` (drift, diagnostics, read errors).
+fn failing(name: String, message: String) -> Trial {
+    Trial::test(name, move || Err(Failed::from(message))).with_kind("varar")
+}

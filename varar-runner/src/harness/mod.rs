@@ -1,0 +1,251 @@
+//! The `cargo test` harness (spec 40 §7): the shell that ties everything to
+//! libtest-mimic.
+//!
+//! On the main thread, before libtest filters anything, it loads the config,
+//! discovers every oath, reads, parses and plans each one **once**, detects
+//! drift and records the baseline. Each planned example becomes one trial
+//! whose closure owns its example (plain `Send` data) and only executes it.
+//! After libtest has run the trials, the collected results are written to
+//! `.varar/`.
+
+mod color;
+mod enumerate;
+mod names;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use libtest_mimic::Arguments;
+
+use crate::config::{Config, load_config, update_mode_from_env};
+use crate::discovery::discover;
+use crate::execute::install_quiet_panic_hook;
+use crate::lock::{LOCK_FILE_NAME, pruned_notice, stale_notice, unsupported_version_notice};
+use crate::registry::Registry;
+use crate::store::{lock_baseline, read_lock, save_lock, write_run_result};
+
+pub use color::ColorEnv;
+pub use names::{UniqueNames, example_item};
+
+/// The exit code of a run that could not start (libtest's failure code).
+const FATAL: u8 = 101;
+
+/// Run every oath of the crate under test as libtest items: the entry point
+/// of a `harness = false` test target.
+///
+/// ```no_run
+/// // tests/oaths.rs
+/// fn main() -> std::process::ExitCode {
+///     varar_runner::harness::run()
+/// }
+/// ```
+pub fn run() -> ExitCode {
+    Runner::from_env().run()
+}
+
+/// A configured harness run: the project root and which steps take part.
+#[derive(Clone, Debug)]
+pub struct Runner {
+    root: PathBuf,
+    modules: Option<Vec<String>>,
+    update: Option<bool>,
+}
+
+impl Runner {
+    /// A runner for the project rooted at `root` (where `varar.config.json`,
+    /// `varar.lock.json` and `.varar/` live).
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Runner {
+            root: root.into(),
+            modules: None,
+            update: None,
+        }
+    }
+
+    /// A runner for the crate whose test is running: `CARGO_MANIFEST_DIR`
+    /// (set by `cargo test` and `cargo nextest`), else the current directory.
+    pub fn from_env() -> Self {
+        let root = std::env::var_os("CARGO_MANIFEST_DIR")
+            .map(PathBuf::from)
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."));
+        Runner::new(root)
+    }
+
+    /// Only use steps and parameter types declared in modules whose path
+    /// starts with one of these prefixes (all of them by default).
+    pub fn steps_from(mut self, module_prefixes: &[&str]) -> Self {
+        self.modules = Some(module_prefixes.iter().map(|m| m.to_string()).collect());
+        self
+    }
+
+    /// Accept drift (`true`) or not, instead of reading `VARAR_UPDATE`.
+    pub fn accept_drift(mut self, update: bool) -> Self {
+        self.update = Some(update);
+        self
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// Run with the process's command-line arguments.
+    pub fn run(self) -> ExitCode {
+        self.run_with(Arguments::from_args())
+    }
+
+    /// Run with explicit libtest arguments.
+    pub fn run_with(self, args: Arguments) -> ExitCode {
+        match self.run_inner(&args) {
+            Ok(code) => code,
+            Err(message) => {
+                #[allow(clippy::print_stderr)]
+                {
+                    eprintln!("error: {message}");
+                }
+                ExitCode::from(FATAL)
+            }
+        }
+    }
+
+    fn run_inner(&self, args: &Arguments) -> Result<ExitCode, String> {
+        install_quiet_panic_hook();
+        let styles = color::styles(args, ColorEnv::read());
+        let config = load_config(&self.root).map_err(|e| e.to_string())?;
+        let update = match self.update {
+            Some(update) => update,
+            None => update_mode_from_env()
+                .map_err(|e| e.to_string())?
+                .is_update(),
+        };
+        let registry = self.registry()?;
+        let oaths = discover(&self.root, &config).map_err(|e| e.to_string())?;
+        if oaths.is_empty() {
+            notice(&nothing_discovered(&config, &self.root));
+        } else if registry.steps.is_empty() {
+            notice(
+                "varar: no step is registered in this test binary, so no paragraph can run; \
+                 if the steps live in another crate, add `use that_crate as _;` to the test target",
+            );
+        }
+        // Hold the baseline's advisory lock from reading it to recording it,
+        // so concurrent runs never interleave their read-modify-write.
+        // Listing writes nothing, not even the lock's sidecar.
+        let guard = if args.list {
+            None
+        } else {
+            match lock_baseline(&self.root) {
+                Ok(guard) => Some(guard),
+                Err(e) => {
+                    notice(&format!("varar: warning: {e}"));
+                    None
+                }
+            }
+        };
+        let baseline = read_lock(&self.root).map_err(|e| e.to_string())?;
+        if let crate::lock::Baseline::Unsupported { version } = &baseline {
+            notice(&unsupported_version_notice(LOCK_FILE_NAME, version));
+        }
+        let prepared = enumerate::prepare(&oaths, &registry, &baseline, update, &styles);
+        let discovered: Vec<String> = oaths.iter().map(|o| o.oath_path.clone()).collect();
+        let reconciled = crate::lock::reconcile(&baseline, &prepared.records, &discovered, update);
+
+        // Listing has no side effects; a filtered run (nextest runs one item
+        // per process) leaves the baseline to full runs, unless the user
+        // asked to accept drift.
+        let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
+        if !args.list && (!partial || update) {
+            self.record_baseline(&reconciled, update)?;
+        } else {
+            for path in &reconciled.stale {
+                notice(&stale_notice(path));
+            }
+        }
+
+        drop(guard);
+
+        let conclusion = libtest_mimic::run(args, prepared.trials);
+
+        if !args.list {
+            for oath in &prepared.oaths {
+                let Some(results) = oath.results() else {
+                    continue;
+                };
+                let value = match serde_json::to_value(&results) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        notice(&format!(
+                            "varar: cannot serialise results of {}: {e}",
+                            oath.path
+                        ));
+                        continue;
+                    }
+                };
+                if let Err(e) = write_run_result(&self.root, &oath.path, &value) {
+                    notice(&format!("varar: warning: {e}"));
+                }
+            }
+        }
+        Ok(conclusion.exit_code())
+    }
+
+    fn registry(&self) -> Result<Arc<Registry>, String> {
+        let modules = self.modules.clone();
+        let include = move |module_path: &str| match &modules {
+            None => true,
+            Some(prefixes) => prefixes.iter().any(|p| module_path.starts_with(p.as_str())),
+        };
+        Registry::from_inventory(include)
+            .map(Arc::new)
+            .map_err(|e| format!("the registered steps have problems:\n{e}"))
+    }
+
+    fn record_baseline(
+        &self,
+        reconciled: &crate::lock::Reconciled,
+        update: bool,
+    ) -> Result<(), String> {
+        if reconciled.write {
+            match save_lock(&self.root, reconciled) {
+                Ok(_) => {}
+                // The user asked for the write: not doing it is fatal.
+                Err(e) if update => return Err(e.to_string()),
+                Err(e) => notice(&format!("varar: warning: {e}")),
+            }
+        }
+        for path in &reconciled.pruned {
+            notice(&pruned_notice(path));
+        }
+        for path in &reconciled.stale {
+            notice(&stale_notice(path));
+        }
+        Ok(())
+    }
+}
+
+/// Why a run found no oath: no config, or globs that match nothing.
+fn nothing_discovered(config: &Config, root: &Path) -> String {
+    if config.missing {
+        format!(
+            "varar: no varar.config.json in {}; nothing to run (add one with \
+             {{\"docs\": {{\"include\": [\"varar/**/*.md\"]}}}})",
+            root.display()
+        )
+    } else {
+        format!(
+            "varar: no oaths matched docs.include {:?} in {}",
+            config.docs_include,
+            config.path.display()
+        )
+    }
+}
+
+/// Harness notices go to stderr, like libtest's own.
+fn notice(text: &str) {
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{text}");
+    }
+}

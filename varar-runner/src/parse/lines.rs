@@ -1,0 +1,131 @@
+//! Source lines for block structure, in UTF-8 byte indices (spec 10 §2.1): a
+//! line's text keeps the CR of a CRLF, and there is always one more line than
+//! line endings. Like CommonMark, a lone CR also ends a line here; positions
+//! (line and column numbers) still count LFs only, in [`crate::source`].
+//!
+//! A leading BOM is not part of line 1's content: block structure ignores it
+//! (as GitHub and editors do), while every position still counts it.
+
+use std::ops::Range;
+
+/// Byte ranges of every line of a text.
+#[derive(Debug)]
+pub(crate) struct Lines {
+    /// Byte index where each line's content starts (after the BOM on line 0).
+    starts: Vec<usize>,
+    /// Byte index of each line's LF (or lone CR), or the text length for the
+    /// last line.
+    ends: Vec<usize>,
+}
+
+impl Lines {
+    /// Index the lines of `text`.
+    pub(crate) fn new(text: &str) -> Self {
+        let mut starts = vec![bom_len(text)];
+        let mut ends = Vec::new();
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            // A lone CR ends a line for CommonMark (and so for pulldown-cmark);
+            // in CRLF the CR stays part of its line.
+            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+                ends.push(i);
+                starts.push(i + 1);
+            }
+        }
+        ends.push(text.len());
+        Lines { starts, ends }
+    }
+
+    /// Number of lines.
+    pub(crate) fn count(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// 0-based line holding byte `b` (a line ending belongs to its line).
+    pub(crate) fn line_of(&self, b: usize) -> usize {
+        match self.starts.binary_search(&b) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        }
+    }
+
+    /// 0-based line of the last byte of `range` (its start when empty).
+    pub(crate) fn last_line_of(&self, range: &Range<usize>) -> usize {
+        self.line_of(range.end.saturating_sub(1).max(range.start))
+    }
+
+    /// Byte index where line `i`'s content starts.
+    pub(crate) fn start(&self, i: usize) -> usize {
+        self.starts
+            .get(i)
+            .copied()
+            .unwrap_or(usize::MAX)
+            .min(self.end(i))
+    }
+
+    /// Byte index of line `i`'s LF or lone CR (or the end of the text).
+    pub(crate) fn end(&self, i: usize) -> usize {
+        self.ends
+            .get(i)
+            .or(self.ends.last())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The LF (or lone CR) that ends line `i`, if any.
+    pub(crate) fn terminator<'t>(&self, text: &'t str, i: usize) -> &'t str {
+        if i + 1 < self.count() {
+            let end = self.end(i);
+            text.get(end..end + 1).unwrap_or_default()
+        } else {
+            ""
+        }
+    }
+}
+
+/// Byte length of a leading U+FEFF, or 0.
+pub(crate) fn bom_len(text: &str) -> usize {
+    if text.starts_with('\u{feff}') {
+        '\u{feff}'.len_utf8()
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_split_at_lf_and_keep_cr() {
+        let l = Lines::new("a\r\nb\n");
+        assert_eq!(l.count(), 3);
+        assert_eq!((l.start(0), l.end(0)), (0, 2));
+        assert_eq!((l.start(1), l.end(1)), (3, 4));
+        assert_eq!((l.start(2), l.end(2)), (5, 5));
+        assert_eq!(l.line_of(2), 0);
+        assert_eq!(l.line_of(3), 1);
+        assert_eq!(
+            (l.terminator("a\r\nb\n", 1), l.terminator("a\r\nb\n", 2)),
+            ("\n", "")
+        );
+    }
+
+    #[test]
+    fn a_lone_cr_ends_a_line() {
+        let text = "a\rb\r\nc";
+        let l = Lines::new(text);
+        assert_eq!(l.count(), 3);
+        assert_eq!((l.end(0), l.start(1), l.end(1)), (1, 2, 4));
+        assert_eq!((l.terminator(text, 0), l.terminator(text, 1)), ("\r", "\n"));
+        assert_eq!(l.terminator(text, 2), "");
+    }
+
+    #[test]
+    fn bom_is_skipped_on_line_one_only() {
+        let l = Lines::new("\u{feff}x\n\u{feff}");
+        assert_eq!(l.start(0), 3);
+        assert_eq!(l.start(1), 5);
+        assert_eq!(Lines::new("").count(), 1);
+    }
+}

@@ -1,0 +1,108 @@
+//! Reports for each kind of failing item: an example's failure, a drift, a
+//! plan diagnostic.
+
+use super::{Styles, expected_actual, header, snippet};
+use crate::drift::{Drift, HARNESS_DRIFT_HINT};
+use crate::failure::{Failure, FailureKind};
+use crate::plan::{Diagnostic, Expectation, PlannedExample};
+use crate::source::Source;
+
+/// How many failing cells are shown in full; the rest are counted.
+const MAX_CELLS: usize = 12;
+
+/// The text of a failed example: `path:line:col: message`, the source
+/// excerpt under the anchor, then one excerpt and expected/actual pair per
+/// failing cell.
+pub fn failure(
+    path: &str,
+    source: &Source<'_>,
+    example: &PlannedExample,
+    failure: &Failure,
+    styles: &Styles,
+) -> String {
+    let fallback = example
+        .steps
+        .first()
+        .map(|s| s.match_span.start_line)
+        .unwrap_or(example.span.start_line);
+    let mut out = header(path, failure.anchor, fallback, &failure.message);
+    out.push('\n');
+    match failure.kind {
+        FailureKind::CellMismatch => {
+            for cell in failure.cells.iter().take(MAX_CELLS) {
+                out.push_str(&snippet(source, cell.span, &cell.column, styles));
+                out.push_str(&expected_actual("", &cell.expected, &cell.actual, styles));
+            }
+            if failure.cells.len() > MAX_CELLS {
+                out.push_str(&format!(
+                    "  … and {} more failing cell(s)\n",
+                    failure.cells.len() - MAX_CELLS
+                ));
+            }
+        }
+        kind => {
+            for extra in failure.message.lines().skip(1) {
+                out.push_str("  ");
+                out.push_str(extra);
+                out.push('\n');
+            }
+            if let Some(anchor) = failure.anchor {
+                let label = match kind {
+                    FailureKind::Thrown => "this step failed",
+                    FailureKind::ReturnShape => "this step's return does not fit its slots",
+                    _ => "the last step passed",
+                };
+                out.push_str(&snippet(source, anchor, label, styles));
+            }
+        }
+    }
+    if let Expectation::Fail { message } = &example.expected {
+        let note = match (failure.kind, message) {
+            (FailureKind::UnexpectedPass, _) => {
+                "note: an `error` fence says this example must fail".to_string()
+            }
+            (_, Some(m)) => {
+                format!("note: the `error` fence expects a failure whose message contains {m:?}")
+            }
+            (_, None) => String::new(),
+        };
+        if !note.is_empty() {
+            out.push_str(&styles.paint(styles.hint, &note));
+            out.push('\n');
+        }
+    }
+    out.push_str(&format!("  in example \"{}\"\n", example.name));
+    out
+}
+
+/// The text of a drift item (spec 40 §5.4 plus how to accept it).
+pub fn drift(path: &str, source: &Source<'_>, drift: &Drift, styles: &Styles) -> String {
+    let message = drift.message();
+    let mut out = header(path, Some(drift.span), drift.line, &message);
+    out.push('\n');
+    for extra in message.lines().skip(1) {
+        out.push_str(extra);
+        out.push('\n');
+    }
+    out.push_str(&snippet(
+        source,
+        drift.span,
+        "no step matches this any more",
+        styles,
+    ));
+    out.push_str(&styles.paint(styles.hint, HARNESS_DRIFT_HINT));
+    out.push('\n');
+    out
+}
+
+/// The text of a plan diagnostic item: `path:line:col: message` and the span.
+pub fn diagnostic(path: &str, source: &Source<'_>, d: &Diagnostic, styles: &Styles) -> String {
+    let mut out = header(path, Some(d.span), d.span.start_line, &d.message);
+    out.push('\n');
+    for extra in d.message.lines().skip(1) {
+        out.push_str(extra);
+        out.push('\n');
+    }
+    out.push_str(&snippet(source, d.span, d.code.as_str(), styles));
+    out
+}

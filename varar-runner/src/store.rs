@@ -1,0 +1,361 @@
+//! The only writer of files (STYLE §2.7, spec 40 §4.4–4.5, §6). Shell.
+//!
+//! - Atomic writes: a temporary file in the target's own directory, written,
+//!   flushed and synced, then renamed over the target; skipped when the
+//!   bytes are unchanged, so unchanged runs leave files (and their mtimes)
+//!   alone.
+//! - Advisory locks (`File::lock`) on sidecar files under
+//!   `.varar/.locks/` around every read-modify-write, so a `cargo test` and a
+//!   `cargo nextest` run side by side never lose each other's updates. The
+//!   lock is on a sidecar, not on the target, because the rename replaces
+//!   the target's inode.
+//! - A file that exists but cannot be read is never overwritten; a
+//!   `<name>.new` candidate is written beside it instead.
+//! - `.varar/` gets a `.gitignore` containing `*` when we create it.
+//!
+//! The run-result merge of §6 is the pure [`merge_run_results`] over
+//! `serde_json::Value`, so it does not depend on the typed results model.
+
+use std::cmp::Ordering;
+use std::fs::File;
+use std::io::{ErrorKind, Write as _};
+use std::path::{Component, Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::json_text::{cmp_utf16, to_pretty_string};
+use crate::lock::{Baseline, LOCK_FILE_NAME, LockError, ParsedLock, Reconciled, parse_lock};
+
+/// The scratch directory for run results and lock sidecars (spec 40 §6).
+pub const SCRATCH_DIR: &str = ".varar";
+
+/// Why the store could not read or write a file. Every variant names it.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// An existing file could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The lock exists but is not a valid version-2 lock (spec 40 §4.4).
+    #[error(
+        "`{}` is not a valid drift baseline: {source}; fix the file or delete it to re-record",
+        path.display()
+    )]
+    InvalidLock {
+        /// The lock file.
+        path: PathBuf,
+        /// What is wrong, with line and column for JSON errors.
+        #[source]
+        source: LockError,
+    },
+    /// An existing file could not be read, so the new content went to a
+    /// `.new` candidate beside it.
+    #[error(
+        "cannot read `{}` ({source}); left it untouched and wrote `{}` instead",
+        path.display(),
+        candidate.display()
+    )]
+    KeptUnreadable {
+        /// The file that was kept.
+        path: PathBuf,
+        /// Where the new content went.
+        candidate: PathBuf,
+        /// Why it could not be read.
+        #[source]
+        source: std::io::Error,
+    },
+    /// A file or directory could not be written.
+    #[error("cannot write `{}`: {source}", path.display())]
+    Write {
+        /// The file or directory.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The advisory lock could not be taken.
+    #[error("cannot lock `{}`: {source}", path.display())]
+    Lock {
+        /// The sidecar lock file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// An oathPath that is not a plain relative path.
+    #[error("`{oath_path}` is not a relative path inside the project")]
+    BadOathPath {
+        /// The offending path.
+        oath_path: String,
+    },
+}
+
+fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// Write `bytes` to `path` atomically unless it already holds exactly them.
+/// Returns whether the file was written. The parent directory must exist.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
+    let existing = match std::fs::read(path) {
+        Ok(existing) => Some(existing),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        // Unreadable: still replaceable by rename; the callers that must
+        // not overwrite unreadable files check before calling.
+        Err(_) => None,
+    };
+    if existing.as_deref() == Some(bytes) {
+        return Ok(false);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".varar-tmp-");
+    // NamedTempFile is private (0600) by default: give a new file the usual
+    // 0644 (less the umask) so a committed lock stays readable, and keep an
+    // existing file's mode exactly (set after creation, which the umask does
+    // not touch).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(write_err(path))?;
+    #[cfg(unix)]
+    if let Ok(meta) = std::fs::metadata(path) {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(write_err(path))?;
+    }
+    tmp.write_all(bytes).map_err(write_err(path))?;
+    tmp.flush().map_err(write_err(path))?;
+    tmp.as_file().sync_all().map_err(write_err(path))?;
+    tmp.persist(path).map_err(|e| StoreError::Write {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    #[cfg(unix)]
+    {
+        // Make the rename itself durable; best effort, the data is safe.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(true)
+}
+
+/// `<name>.new` beside `path`.
+pub fn pending_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".new");
+    path.with_file_name(name)
+}
+
+/// Write a candidate `<name>.new` beside a file that must be kept (STYLE
+/// §2.7) and return its path.
+pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    let candidate = pending_path(path);
+    write_atomic(&candidate, bytes)?;
+    Ok(candidate)
+}
+
+/// Create `<root>/.varar/` if needed; when we create it, put a `.gitignore`
+/// containing `*` in it. Returns its path.
+pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
+    let dir = root.join(SCRATCH_DIR);
+    match std::fs::create_dir(&dir) {
+        Ok(()) => {
+            write_atomic(&dir.join(".gitignore"), b"*\n")?;
+        }
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.is_dir() => {}
+        Err(source) => return Err(StoreError::Write { path: dir, source }),
+    }
+    Ok(dir)
+}
+
+/// An advisory lock held until dropped (closing the file releases it).
+#[derive(Debug)]
+pub struct FileLockGuard {
+    _file: File,
+}
+
+/// Take the advisory lock of sidecar `name` under `.varar/.locks/`,
+/// blocking until it is free.
+fn acquire(root: &Path, name: &str) -> Result<FileLockGuard, StoreError> {
+    let dir = ensure_scratch_dir(root)?.join(".locks");
+    let path = dir.join(format!("{name}.lock"));
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
+    }
+    let lock_err = |source| StoreError::Lock {
+        path: path.clone(),
+        source,
+    };
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(lock_err)?;
+    file.lock().map_err(lock_err)?;
+    Ok(FileLockGuard { _file: file })
+}
+
+/// Lock the baseline for a read-modify-write: hold the guard from
+/// [`read_lock`] to [`save_lock`].
+pub fn lock_baseline(root: &Path) -> Result<FileLockGuard, StoreError> {
+    acquire(root, LOCK_FILE_NAME)
+}
+
+/// Read `<root>/varar.lock.json` (spec 40 §4.4): absent → no baseline,
+/// another version → [`Baseline::Unsupported`], anything unreadable or
+/// invalid → an error (the file must then be left alone).
+pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
+    let path = root.join(LOCK_FILE_NAME);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
+        Err(source) => return Err(StoreError::Read { path, source }),
+    };
+    match parse_lock(&bytes) {
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+        Err(source) => Err(StoreError::InvalidLock { path, source }),
+    }
+}
+
+/// Write the reconciled lock if reconciliation says so (spec 40 §4.5 step 3).
+/// Returns whether the file changed.
+pub fn save_lock(root: &Path, reconciled: &Reconciled) -> Result<bool, StoreError> {
+    if !reconciled.write {
+        return Ok(false);
+    }
+    write_atomic(&root.join(LOCK_FILE_NAME), reconciled.text.as_bytes())
+}
+
+/// `<root>/.varar/<oathPath>.json` (spec 40 §6).
+pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreError> {
+    let rel = Path::new(oath_path);
+    let plain =
+        !oath_path.is_empty() && rel.components().all(|c| matches!(c, Component::Normal(_)));
+    if !plain {
+        return Err(StoreError::BadOathPath {
+            oath_path: oath_path.to_owned(),
+        });
+    }
+    Ok(root.join(SCRATCH_DIR).join(format!("{oath_path}.json")))
+}
+
+/// Merge this run's record into the stored one and write it (spec 40 §6),
+/// under the file's advisory lock. An existing file that cannot be read is
+/// kept and the record goes to `<name>.new`. Returns whether the file
+/// changed.
+pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<bool, StoreError> {
+    let path = run_result_path(root, oath_path)?;
+    let _guard = acquire(root, &format!("{oath_path}.json"))?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
+    }
+    let existing = match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice::<Value>(&bytes).ok(),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        Err(source) => {
+            let text = to_pretty_string(fresh, &results_key_order);
+            let candidate = write_pending(&path, text.as_bytes())?;
+            return Err(StoreError::KeptUnreadable {
+                path,
+                candidate,
+                source,
+            });
+        }
+    };
+    let merged = merge_run_results(existing.as_ref(), fresh);
+    let text = to_pretty_string(&merged, &results_key_order);
+    write_atomic(&path, text.as_bytes())
+}
+
+/// Member order of run-result files: the reference's
+/// (`version, oathPath, sourceHash, examples`; `name, status, lines,
+/// failure`; `line, message, stack, cells, anchor`; `from, to, actual`),
+/// unknown members last by UTF-16 order.
+pub fn results_key_order(a: &str, b: &str) -> Ordering {
+    const ORDER: [&str; 16] = [
+        "version",
+        "oathPath",
+        "sourceHash",
+        "examples",
+        "name",
+        "status",
+        "lines",
+        "failure",
+        "line",
+        "message",
+        "stack",
+        "cells",
+        "anchor",
+        "from",
+        "to",
+        "actual",
+    ];
+    let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(ORDER.len());
+    rank(a).cmp(&rank(b)).then_with(|| cmp_utf16(a, b))
+}
+
+/// The first line of a run-result example (`lines[0]`, 0 when absent).
+fn first_line(example: &Value) -> u64 {
+    example
+        .get("lines")
+        .and_then(|l| l.get(0))
+        .and_then(Value::as_u64)
+        .unwrap_or(0)
+}
+
+/// The §6 merge of a partial run: when `existing` is a version-1 record
+/// with an `examples` array and the same `sourceHash` as `fresh`, keep its
+/// examples whose `lines[0]` no example of `fresh` has, add `fresh`'s, and
+/// sort by `lines[0]` (stable); otherwise the result is `fresh`.
+pub fn merge_run_results(existing: Option<&Value>, fresh: &Value) -> Value {
+    let Some(old) = existing else {
+        return fresh.clone();
+    };
+    let is_v1 = old.get("version").and_then(Value::as_f64) == Some(1.0);
+    let same_hash = matches!(
+        (old.get("sourceHash"), fresh.get("sourceHash")),
+        (Some(Value::String(a)), Some(Value::String(b))) if a == b
+    );
+    let (Some(Value::Array(old_examples)), Some(Value::Array(new_examples))) =
+        (old.get("examples"), fresh.get("examples"))
+    else {
+        return fresh.clone();
+    };
+    if !is_v1 || !same_hash || !old_examples.iter().all(Value::is_object) {
+        return fresh.clone();
+    }
+    let executed: Vec<u64> = new_examples.iter().map(first_line).collect();
+    let mut examples: Vec<Value> = old_examples
+        .iter()
+        .filter(|e| !executed.contains(&first_line(e)))
+        .cloned()
+        .collect();
+    examples.extend(new_examples.iter().cloned());
+    examples.sort_by_key(first_line);
+    let mut merged = fresh.clone();
+    if let Some(slot) = merged.get_mut("examples") {
+        *slot = Value::Array(examples);
+    }
+    merged
+}
+
+#[cfg(test)]
+mod tests;

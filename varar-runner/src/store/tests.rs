@@ -1,0 +1,388 @@
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+
+use serde_json::json;
+
+use super::*;
+use crate::lock::{LockEntry, OathRecord, reconcile};
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn atomic_write_skips_unchanged_bytes_and_leaves_no_temp_files() {
+    let dir = tmp();
+    let path = dir.path().join("f.json");
+    assert!(ok(write_atomic(&path, b"one\n")));
+    assert!(!ok(write_atomic(&path, b"one\n")));
+    assert!(ok(write_atomic(&path, b"two\n")));
+    assert_eq!(ok(std::fs::read(&path)), b"two\n");
+    let names: Vec<_> = ok(std::fs::read_dir(dir.path()))
+        .filter_map(Result::ok)
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(names, [std::ffi::OsString::from("f.json")]);
+}
+
+#[cfg(unix)]
+#[test]
+fn atomic_write_gives_new_files_a_readable_mode_and_keeps_existing_modes() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tmp();
+    let path = dir.path().join("f");
+    ok(write_atomic(&path, b"a"));
+    assert_eq!(
+        ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
+        0o644
+    );
+    ok(std::fs::set_permissions(
+        &path,
+        std::fs::Permissions::from_mode(0o664),
+    ));
+    ok(write_atomic(&path, b"b"));
+    assert_eq!(
+        ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
+        0o664
+    );
+}
+
+#[test]
+fn concurrent_writers_never_tear_a_file() {
+    let dir = tmp();
+    let path = Arc::new(dir.path().join("lock.json"));
+    let a: Arc<Vec<u8>> = Arc::new(vec![b'a'; 256 * 1024]);
+    let b: Arc<Vec<u8>> = Arc::new(vec![b'b'; 300 * 1024]);
+    ok(write_atomic(&path, &a));
+    let done = Arc::new(AtomicBool::new(false));
+    let writers: Vec<_> = [a.clone(), b.clone()]
+        .into_iter()
+        .map(|content| {
+            let path = path.clone();
+            std::thread::spawn(move || {
+                for i in 0..40 {
+                    // Alternate so that most writes really change the file.
+                    let bytes: &[u8] = if i % 2 == 0 { &content } else { b"x" };
+                    ok(write_atomic(&path, bytes));
+                }
+                ok(write_atomic(&path, &content));
+            })
+        })
+        .collect();
+    let reader = {
+        let (path, a, b, done) = (path.clone(), a.clone(), b.clone(), done.clone());
+        std::thread::spawn(move || {
+            let mut reads = 0;
+            while !done.load(AtomicOrdering::SeqCst) || reads == 0 {
+                let got = ok(std::fs::read(&*path));
+                assert!(
+                    got == *a || got == *b || got == b"x",
+                    "torn read of {} bytes",
+                    got.len()
+                );
+                reads += 1;
+            }
+        })
+    };
+    for w in writers {
+        assert!(w.join().is_ok());
+    }
+    done.store(true, AtomicOrdering::SeqCst);
+    assert!(reader.join().is_ok());
+    let last = ok(std::fs::read(&*path));
+    assert!(last == *a || last == *b);
+}
+
+#[test]
+fn scratch_dir_gets_a_gitignore_when_we_create_it() {
+    let dir = tmp();
+    let scratch = ok(ensure_scratch_dir(dir.path()));
+    assert_eq!(
+        ok(std::fs::read_to_string(scratch.join(".gitignore"))),
+        "*\n"
+    );
+    // An existing directory is left as it is.
+    let other = tmp();
+    ok(std::fs::create_dir(other.path().join(SCRATCH_DIR)));
+    ok(ensure_scratch_dir(other.path()));
+    assert!(!other.path().join(SCRATCH_DIR).join(".gitignore").exists());
+}
+
+fn entry(hash: &str) -> LockEntry {
+    LockEntry {
+        source_hash: hash.into(),
+        examples: Vec::new(),
+    }
+}
+
+/// The harness's flow: lock, read, reconcile, save.
+fn record_run(root: &Path, update: bool) -> Result<bool, StoreError> {
+    let _guard = lock_baseline(root)?;
+    let baseline = read_lock(root)?;
+    let records = [OathRecord {
+        oath_path: "a.md".into(),
+        entry: Some(entry("fnv1a:00000001")),
+        drifted: false,
+    }];
+    let reconciled = reconcile(&baseline, &records, &["a.md".to_owned()], update);
+    save_lock(root, &reconciled)
+}
+
+#[test]
+fn a_clean_run_records_and_a_second_run_leaves_the_file_alone() {
+    let dir = tmp();
+    assert!(ok(record_run(dir.path(), false)));
+    let first = ok(std::fs::read(dir.path().join(LOCK_FILE_NAME)));
+    assert!(String::from_utf8_lossy(&first).contains("\"a.md\""));
+    assert!(!ok(record_run(dir.path(), false)));
+    assert_eq!(ok(std::fs::read(dir.path().join(LOCK_FILE_NAME))), first);
+}
+
+#[test]
+fn bad_locks_are_never_overwritten() {
+    let conflict = "{\n  \"version\": 2,\n<<<<<<< HEAD\n  \"oaths\": {}\n=======\n  \"oaths\": {\"x\": 1}\n>>>>>>> b\n}\n";
+    let cases: &[(&[u8], &str)] = &[
+        (
+            conflict.as_bytes(),
+            "invalid JSON: key must be a string at line 3 column 1",
+        ),
+        (
+            b"{\"version\": 2, \"oaths\": {\"a.md\": {\"sourceHash\": 1, \"examples\": []}}}",
+            "oaths[\"a.md\"].sourceHash must be a string",
+        ),
+        (b"\xff\xfe", "not valid UTF-8"),
+        (b"{\"version\": 3, \"oaths\": {}}", ""),
+        (b"{\"version\": 1, \"oaths\": {}}", ""),
+    ];
+    for (bytes, want) in cases {
+        for update in [false, true] {
+            let dir = tmp();
+            let path = dir.path().join(LOCK_FILE_NAME);
+            ok(std::fs::write(&path, bytes));
+            match record_run(dir.path(), update) {
+                Err(e) => {
+                    let msg = e.to_string();
+                    assert!(
+                        msg.contains(want) && msg.contains("varar.lock.json"),
+                        "{msg}"
+                    );
+                    assert!(
+                        msg.ends_with("fix the file or delete it to re-record"),
+                        "{msg}"
+                    );
+                }
+                Ok(written) => {
+                    assert!(
+                        want.is_empty(),
+                        "expected an error for {:?}",
+                        String::from_utf8_lossy(bytes)
+                    );
+                    assert!(!written);
+                }
+            }
+            assert_eq!(ok(std::fs::read(&path)), *bytes, "update={update}");
+        }
+    }
+}
+
+#[test]
+fn an_unreadable_lock_is_an_error_naming_it() {
+    let dir = tmp();
+    // A directory in place of the file cannot be read.
+    ok(std::fs::create_dir(dir.path().join(LOCK_FILE_NAME)));
+    let err = record_run(dir.path(), true)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.starts_with("cannot read `") && err.contains("varar.lock.json`"),
+        "{err}"
+    );
+    assert!(dir.path().join(LOCK_FILE_NAME).is_dir());
+}
+
+#[test]
+fn pending_candidates_go_beside_the_kept_file() {
+    let dir = tmp();
+    let path = dir.path().join(LOCK_FILE_NAME);
+    ok(std::fs::write(&path, "<<<<<<<"));
+    let candidate = ok(write_pending(&path, b"{}\n"));
+    assert_eq!(candidate, dir.path().join("varar.lock.json.new"));
+    assert_eq!(ok(std::fs::read_to_string(&path)), "<<<<<<<");
+    assert_eq!(ok(std::fs::read_to_string(&candidate)), "{}\n");
+}
+
+fn result(hash: &str, examples: Value) -> Value {
+    json!({"version": 1, "oathPath": "varar/a.md", "sourceHash": hash, "examples": examples})
+}
+
+fn ex(name: &str, line: u64, status: &str) -> Value {
+    json!({"name": name, "status": status, "lines": [line, line + 1]})
+}
+
+#[test]
+fn merge_keeps_what_did_not_run_replaces_what_did_and_sorts() {
+    let old = result(
+        "h",
+        json!([
+            ex("a", 3, "passed"),
+            ex("b", 7, "failed"),
+            ex("c", 12, "passed")
+        ]),
+    );
+    let fresh = result("h", json!([ex("b", 7, "passed"), ex("d", 9, "failed")]));
+    let merged = merge_run_results(Some(&old), &fresh);
+    assert_eq!(
+        merged,
+        result(
+            "h",
+            json!([
+                ex("a", 3, "passed"),
+                ex("b", 7, "passed"),
+                ex("d", 9, "failed"),
+                ex("c", 12, "passed")
+            ])
+        )
+    );
+}
+
+#[test]
+fn merge_overwrites_when_the_record_does_not_fit() {
+    let fresh = result("h", json!([ex("b", 7, "passed")]));
+    let others = [
+        result("other-hash", json!([ex("a", 3, "passed")])),
+        json!({"version": 2, "oathPath": "varar/a.md", "sourceHash": "h", "examples": [ex("a", 3, "passed")]}),
+        json!({"version": 1, "sourceHash": "h", "examples": "nope"}),
+        json!({"version": 1, "sourceHash": "h", "examples": [1]}),
+        json!([1, 2]),
+    ];
+    for old in &others {
+        assert_eq!(merge_run_results(Some(old), &fresh), fresh, "{old}");
+    }
+    assert_eq!(merge_run_results(None, &fresh), fresh);
+}
+
+#[test]
+fn run_results_are_written_in_reference_member_order_and_merged() {
+    let dir = tmp();
+    let root = dir.path();
+    let first = result(
+        "h",
+        json!([{
+            "failure": {"anchor": {"to": 5, "from": 1}, "stack": "s", "message": "m", "line": 3,
+                        "cells": [{"actual": "IV", "to": 9, "from": 8}]},
+            "lines": [3], "status": "failed", "name": "a"
+        }]),
+    );
+    assert!(ok(write_run_result(root, "varar/a.md", &first)));
+    let path = root.join(".varar/varar/a.md.json");
+    let text = ok(std::fs::read_to_string(&path));
+    let order = [
+        "\"version\"",
+        "\"oathPath\"",
+        "\"sourceHash\"",
+        "\"examples\"",
+        "\"name\"",
+        "\"status\"",
+        "\"lines\"",
+        "\"failure\"",
+        "\"line\"",
+        "\"message\"",
+        "\"stack\"",
+        "\"cells\"",
+        "\"from\"",
+        "\"to\"",
+        "\"actual\"",
+        "\"anchor\"",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|k| text.find(k).unwrap_or(usize::MAX))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert!(text.ends_with("}\n"));
+    assert_eq!(
+        ok(std::fs::read_to_string(root.join(".varar/.gitignore"))),
+        "*\n"
+    );
+    // Unchanged: not rewritten. A partial run merges.
+    assert!(!ok(write_run_result(root, "varar/a.md", &first)));
+    assert!(ok(write_run_result(
+        root,
+        "varar/a.md",
+        &result("h", json!([ex("b", 9, "passed")]))
+    )));
+    let merged: Value = ok(serde_json::from_str(&ok(std::fs::read_to_string(&path))));
+    assert_eq!(merged["examples"].as_array().map(Vec::len), Some(2));
+}
+
+#[test]
+fn concurrent_partial_runs_do_not_lose_each_others_examples() {
+    let dir = tmp();
+    let root = Arc::new(dir.path().to_path_buf());
+    let handles: Vec<_> = (0..8u64)
+        .map(|i| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let fresh = result("h", json!([ex(&format!("e{i}"), 10 + i, "passed")]));
+                ok(write_run_result(&root, "varar/a.md", &fresh));
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(h.join().is_ok());
+    }
+    let text = ok(std::fs::read_to_string(root.join(".varar/varar/a.md.json")));
+    let merged: Value = ok(serde_json::from_str(&text));
+    let lines: Vec<u64> = merged["examples"]
+        .as_array()
+        .map(|a| a.iter().map(first_line).collect())
+        .unwrap_or_default();
+    assert_eq!(lines, (10..18).collect::<Vec<u64>>());
+}
+
+#[cfg(unix)]
+#[test]
+fn an_unreadable_result_file_is_kept_and_a_candidate_written() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tmp();
+    let root = dir.path();
+    let fresh = result("h", json!([ex("a", 3, "passed")]));
+    ok(write_run_result(root, "a.md", &fresh));
+    let path = root.join(".varar/a.md.json");
+    ok(std::fs::set_permissions(
+        &path,
+        std::fs::Permissions::from_mode(0o000),
+    ));
+    if std::fs::read(&path).is_ok() {
+        return; // Running as root: permissions do not stop reads.
+    }
+    let err = write_run_result(root, "a.md", &fresh)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert!(
+        err.contains("left it untouched") && err.contains("a.md.json.new"),
+        "{err}"
+    );
+    assert!(root.join(".varar/a.md.json.new").exists());
+    ok(std::fs::set_permissions(
+        &path,
+        std::fs::Permissions::from_mode(0o644),
+    ));
+}
+
+#[test]
+fn oath_paths_cannot_escape_the_scratch_dir() {
+    for bad in ["", "../x.md", "/etc/passwd", "a/../../b", "./a.md"] {
+        assert!(run_result_path(Path::new("r"), bad).is_err(), "{bad}");
+    }
+    assert_eq!(
+        ok(run_result_path(Path::new("r"), "varar/library.md")),
+        Path::new("r/.varar/varar/library.md.json")
+    );
+}

@@ -1,0 +1,93 @@
+//! JavaScript whitespace (spec 10 §2.2), shared by parsing, sentence splitting,
+//! planning and naming.
+//!
+//! The reference trims with JavaScript's `\s`, which differs from Rust's
+//! `char::is_whitespace`: it includes U+FEFF and leaves out U+0085. Every
+//! trim the spec talks about (heading text, cells, sentences, the blank-line
+//! test, example names) uses this set, so it lives in one place.
+
+/// Whether `c` is in the JavaScript `\s` set: U+0009–U+000D, U+0020, U+00A0,
+/// U+1680, U+2000–U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF.
+pub fn is_js_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+/// `s` without JavaScript whitespace at either end.
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(is_js_whitespace)
+}
+
+/// `s` without JavaScript whitespace at the start.
+pub fn js_trim_start(s: &str) -> &str {
+    s.trim_start_matches(is_js_whitespace)
+}
+
+/// `s` without JavaScript whitespace at the end.
+pub fn js_trim_end(s: &str) -> &str {
+    s.trim_end_matches(is_js_whitespace)
+}
+
+/// Whether `s` is empty once trimmed (the blank-line test of spec 10 §2.1).
+pub fn is_blank(s: &str) -> bool {
+    s.chars().all(is_js_whitespace)
+}
+
+/// Every run of JavaScript whitespace replaced by one space, then trimmed
+/// (how example names and headings are shown, spec 30 §30.8.3).
+pub fn collapse_whitespace(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for word in s.split(is_js_whitespace).filter(|w| !w.is_empty()) {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn js_set_includes_bom_and_excludes_nel() {
+        for c in [
+            '\t', '\n', '\u{b}', '\u{c}', '\r', ' ', '\u{a0}', '\u{1680}', '\u{2000}', '\u{200a}',
+            '\u{2028}', '\u{2029}', '\u{202f}', '\u{205f}', '\u{3000}', '\u{feff}',
+        ] {
+            assert!(is_js_whitespace(c), "{:?} is JS whitespace", c);
+        }
+        for c in ['\u{85}', '\u{200b}', 'a', '\u{1f600}', '\u{301}'] {
+            assert!(!is_js_whitespace(c), "{:?} is not JS whitespace", c);
+        }
+    }
+
+    #[test]
+    fn trims_differ_from_rust_trim() {
+        assert_eq!(js_trim("\u{feff} a \r"), "a");
+        assert_eq!(js_trim("\u{85}a\u{85}"), "\u{85}a\u{85}");
+        assert_eq!(js_trim_start("  a  "), "a  ");
+        assert_eq!(js_trim_end("  a \u{3000}"), "  a");
+        assert!(is_blank(" \t\r\u{a0}"));
+        assert!(!is_blank(" \u{85}"));
+    }
+
+    #[test]
+    fn collapse_joins_words_with_one_space() {
+        assert_eq!(collapse_whitespace("  a\n\tb \u{a0} c "), "a b c");
+        assert_eq!(collapse_whitespace(" \r\n"), "");
+    }
+}

@@ -1,0 +1,301 @@
+//! The harness in-process: a project in a temp dir, run through
+//! `Runner::run_with` with libtest's output sent to a log file, then the exit
+//! code, the log and the files written (`varar.lock.json`, `.varar/`).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use varar::{Runner, sensor, stimulus};
+
+#[derive(Default)]
+struct Counter {
+    count: i64,
+}
+
+#[stimulus("I add {int}")]
+fn add(counter: &mut Counter, n: i64) {
+    counter.count += n;
+}
+
+#[sensor("The count is {int}")]
+fn count(counter: &Counter) -> i64 {
+    counter.count
+}
+
+#[stimulus("I explode")]
+fn explode() {
+    panic!("kaboom");
+}
+
+#[stimulus("I add {int} twice")]
+fn add_twice(counter: &mut Counter, n: i64) {
+    counter.count += 2 * n;
+}
+
+/// Ties with `I add {int} twice` on `I add 1 twice`: an ambiguous sentence.
+#[stimulus("I add 1 twice")]
+fn add_one_twice(counter: &mut Counter) {
+    counter.count += 2;
+}
+
+const COUNTER: &str = "\
+# Counter
+
+This counter starts at zero.
+
+## Adding
+
+I add 2. The count is 2.
+
+## Adding wrongly
+
+I add 2. The count is 3.
+
+## Exploding
+
+I explode.
+";
+
+const AMBIGUOUS: &str = "# Twice\n\nI add 1 twice. The count is 2.\n";
+
+struct Project {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+}
+
+impl Project {
+    fn new(oaths: &[(&str, &[u8])]) -> Project {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path().to_path_buf();
+        std::fs::write(
+            root.join("varar.config.json"),
+            r#"{ "docs": { "include": ["varar/**/*.md"] } }"#,
+        )
+        .expect("config");
+        for (path, text) in oaths {
+            let p = root.join(path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+            std::fs::write(p, text).expect("oath");
+        }
+        Project { _dir: dir, root }
+    }
+
+    /// Run with libtest arguments; returns (exit code, libtest's log).
+    fn run(&self, extra: &[&str], update: bool) -> (ExitCode, String) {
+        let log = self.root.join("libtest.log");
+        let mut argv = vec!["oaths", "--test-threads", "2", "--logfile"];
+        let log_str = log.to_str().expect("utf-8 path").to_string();
+        argv.push(&log_str);
+        argv.extend_from_slice(extra);
+        let args = libtest_mimic::Arguments::from_iter(argv);
+        let code = Runner::new(&self.root)
+            .steps_from(&["harness"])
+            .accept_drift(update)
+            .run_with(args);
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        (code, text)
+    }
+
+    fn read(&self, rel: &str) -> Option<String> {
+        std::fs::read_to_string(self.root.join(rel)).ok()
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+}
+
+fn failed() -> ExitCode {
+    ExitCode::from(101)
+}
+
+fn json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).expect("valid JSON")
+}
+
+#[test]
+fn one_item_per_example_with_readable_names() {
+    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let (code, log) = p.run(&["--list"], false);
+    assert_eq!(code, ExitCode::SUCCESS);
+    let items: Vec<&str> = log
+        .lines()
+        .filter(|l| l.ends_with(": test"))
+        .map(|l| l.trim_start_matches("[varar] "))
+        .collect();
+    assert_eq!(
+        items,
+        [
+            "varar/counter.md::Counter::Adding::I add 2. The count is 2: test",
+            "varar/counter.md::Counter::Adding wrongly::I add 2. The count is 3: test",
+            "varar/counter.md::Counter::Exploding::I explode: test",
+        ]
+    );
+    // Listing has no side effects.
+    assert!(p.read("varar.lock.json").is_none());
+    assert!(!p.path(".varar").exists());
+}
+
+#[test]
+fn a_run_records_results_and_the_baseline() {
+    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let (code, log) = p.run(&[], false);
+    assert_eq!(code, failed(), "{log}");
+    assert!(
+        log.contains("varar/counter.md:11:23: cell 1: expected 3 but was 2"),
+        "{log}"
+    );
+    assert!(log.contains("varar/counter.md:15:1: kaboom"), "{log}");
+
+    let results = json(&p.read(".varar/varar/counter.md.json").expect("results"));
+    assert_eq!(results["version"], 1);
+    assert_eq!(results["oathPath"], "varar/counter.md");
+    let examples = results["examples"].as_array().expect("examples");
+    let lines: Vec<i64> = examples
+        .iter()
+        .map(|e| e["lines"][0].as_i64().expect("line"))
+        .collect();
+    assert_eq!(
+        lines,
+        [7, 11, 15],
+        "document order whatever the finish order"
+    );
+    assert_eq!(examples[0]["status"], "passed");
+    assert!(examples[0].get("failure").is_none());
+    assert_eq!(examples[1]["failure"]["cells"][0]["actual"], "2");
+    assert_eq!(examples[2]["failure"]["message"], "kaboom");
+
+    let lock = p.read("varar.lock.json").expect("lock recorded");
+    let parsed = json(&lock);
+    let names: Vec<&str> = parsed["oaths"]["varar/counter.md"]["examples"]
+        .as_array()
+        .expect("examples")
+        .iter()
+        .map(|e| e["name"].as_str().expect("name"))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "I add 2. The count is 2",
+            "I add 2. The count is 3",
+            "I explode"
+        ]
+    );
+
+    // A second run over the same text leaves the lock byte-identical.
+    let _ = p.run(&[], false);
+    assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
+}
+
+#[test]
+fn drift_fails_until_accepted() {
+    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let _ = p.run(&[], false);
+    let pristine = p.read("varar.lock.json").expect("lock");
+    // The baseline claims the prose paragraph on line 3 was an example.
+    let probe = pristine.replacen(
+        "\"examples\": [\n",
+        "\"examples\": [\n        {\n          \"name\": \"This counter starts at zero\",\n          \"line\": 3\n        },\n",
+        1,
+    );
+    std::fs::write(p.path("varar.lock.json"), &probe).expect("probe");
+
+    let (code, log) = p.run(&[], false);
+    assert_eq!(code, failed());
+    assert!(log.contains("varar/counter.md::varar:drift:3"), "{log}");
+    assert!(
+        log.contains("(drift): \"This counter starts at zero\""),
+        "{log}"
+    );
+    assert!(log.contains("VARAR_UPDATE=1"), "{log}");
+    assert_eq!(
+        p.read("varar.lock.json").expect("lock"),
+        probe,
+        "a drifted oath is frozen"
+    );
+
+    let _ = p.run(&[], true);
+    assert_eq!(
+        p.read("varar.lock.json").expect("lock"),
+        pristine,
+        "accepted and re-recorded"
+    );
+}
+
+#[test]
+fn filtered_runs_merge_results_and_leave_the_baseline_alone() {
+    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let (_, log) = p.run(&["Exploding"], false);
+    assert!(
+        log.contains("1 filtered out") || log.contains("2 filtered out"),
+        "{log}"
+    );
+    assert!(
+        p.read("varar.lock.json").is_none(),
+        "partial runs do not record"
+    );
+    let first = json(&p.read(".varar/varar/counter.md.json").expect("results"));
+    assert_eq!(first["examples"].as_array().expect("examples").len(), 1);
+
+    let _ = p.run(
+        &[
+            "--exact",
+            "varar/counter.md::Counter::Adding::I add 2. The count is 2",
+        ],
+        false,
+    );
+    let merged = json(&p.read(".varar/varar/counter.md.json").expect("results"));
+    let lines: Vec<i64> = merged["examples"]
+        .as_array()
+        .expect("examples")
+        .iter()
+        .map(|e| e["lines"][0].as_i64().expect("line"))
+        .collect();
+    assert_eq!(lines, [7, 15], "the earlier record is kept and sorted in");
+}
+
+#[test]
+fn diagnostics_and_unreadable_oaths_are_failing_items() {
+    let p = Project::new(&[
+        ("varar/twice.md", AMBIGUOUS.as_bytes()),
+        ("varar/broken.md", b"# Broken\n\n\xff\xfe\n"),
+    ]);
+    let (code, log) = p.run(&[], false);
+    assert_eq!(code, failed());
+    assert!(
+        log.contains("varar/twice.md::varar:diagnostic:ambiguous-match:3"),
+        "{log}"
+    );
+    assert!(log.contains("Ambiguous step"), "{log}");
+    assert!(log.contains("varar/broken.md::varar:read-error"), "{log}");
+    assert!(log.contains("varar/broken.md"), "{log}");
+}
+
+#[test]
+fn an_unreadable_lock_is_an_error_and_is_never_overwritten() {
+    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let garbage = "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n";
+    std::fs::write(p.path("varar.lock.json"), garbage).expect("lock");
+    let (code, _) = p.run(&[], true);
+    assert_eq!(code, failed());
+    assert_eq!(p.read("varar.lock.json").expect("lock"), garbage);
+}
+
+#[test]
+fn no_config_means_no_items_and_success() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let code = Runner::new(dir.path())
+        .steps_from(&["harness"])
+        .accept_drift(false)
+        .run_with(libtest_mimic::Arguments::from_iter([
+            "oaths",
+            "--logfile",
+            &log_in(dir.path()),
+        ]));
+    assert_eq!(code, ExitCode::SUCCESS);
+}
+
+fn log_in(dir: &Path) -> String {
+    dir.join("log").to_str().expect("utf-8").to_string()
+}
