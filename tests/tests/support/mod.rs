@@ -151,21 +151,30 @@ impl Sample {
     /// Copy the sample (without `target/` and `.varar/`) and point its
     /// `varar` dependency at this workspace.
     pub fn copy() -> Sample {
+        Sample::copy_of(SAMPLE, r#"varar = { path = "../../varar" }"#)
+    }
+
+    /// Copy the project at `rel` (relative to the workspace) the same way;
+    /// `relative` is the exact `varar = { path = … }` line of its root
+    /// manifest, rewritten to this workspace's absolute path.
+    pub fn copy_of(rel: &str, relative: &str) -> Sample {
         let ws = workspace_root();
-        let from = ws.join(SAMPLE);
+        let from = ws.join(rel);
         let dir = tempfile::Builder::new()
             .prefix("varar-e2e-")
             .tempdir()
             .unwrap_or_else(|e| panic!("cannot create a temporary directory: {e}"));
-        let root = dir.path().join("bakery");
+        let name = Path::new(rel)
+            .file_name()
+            .unwrap_or_else(|| OsStr::new("project"));
+        let root = dir.path().join(name);
         copy_tree(&from, &root);
 
         let manifest = root.join("Cargo.toml");
         let text = read_string(&manifest);
-        let relative = r#"varar = { path = "../../varar" }"#;
         assert!(
             text.contains(relative),
-            "{SAMPLE}/Cargo.toml must depend on varar with {relative}"
+            "{rel}/Cargo.toml must depend on varar with {relative}"
         );
         let absolute = ws.join("varar");
         let rewritten = text.replace(
