@@ -122,6 +122,19 @@ pub trait Observed: Send + 'static {
     }
 }
 
+impl ObservedRow {
+    /// A returned value seen as one table row: a list, a record, or neither.
+    pub fn of(value: &dyn Observed) -> ObservedRow {
+        if let Some(cells) = value.as_list() {
+            ObservedRow::List(cells)
+        } else if let Some(record) = value.as_record() {
+            ObservedRow::Map(record)
+        } else {
+            ObservedRow::Other
+        }
+    }
+}
+
 /// What a step handed back.
 pub enum Returned {
     /// Nothing: a stimulus, or a sensor returning `()`.

@@ -132,18 +132,7 @@ fn compare_table(table: &doc::Table, slot: Slot<'_>) -> Result<(), Problem> {
         Slot::One(v) => v
             .as_table()
             .ok_or_else(|| Problem::Shape(messages::not_a_table(v.js_type())))?,
-        Slot::Tuple(vs) => vs
-            .iter()
-            .map(|v| {
-                if let Some(cells) = v.as_list() {
-                    ObservedRow::List(cells)
-                } else if let Some(record) = v.as_record() {
-                    ObservedRow::Map(record)
-                } else {
-                    ObservedRow::Other
-                }
-            })
-            .collect(),
+        Slot::Tuple(vs) => vs.iter().map(|v| ObservedRow::of(v.as_ref())).collect(),
     };
     if rows.len() != table.rows.len() {
         return Err(Problem::Shape(messages::row_count(

@@ -172,20 +172,10 @@ impl<T: Observed> Observed for Vec<T> {
         Ok(false)
     }
     fn as_table(&self) -> Option<Vec<ObservedRow>> {
-        Some(self.iter().map(|v| row_of(v)).collect())
+        Some(self.iter().map(|v| ObservedRow::of(v)).collect())
     }
     fn as_list(&self) -> Option<Vec<String>> {
         Some(self.iter().map(Observed::render).collect())
-    }
-}
-
-fn row_of(v: &dyn Observed) -> ObservedRow {
-    if let Some(cells) = v.as_list() {
-        ObservedRow::List(cells)
-    } else if let Some(record) = v.as_record() {
-        ObservedRow::Map(record)
-    } else {
-        ObservedRow::Other
     }
 }
 
