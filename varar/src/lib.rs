@@ -38,7 +38,9 @@
 //! the step is fixed or the change is accepted with
 //! `VARAR_UPDATE=1 cargo test` (then commit the lock). `VARAR_UPDATE`
 //! accepts `1` or `true`; any value other than those, `0`, `false` or empty
-//! is an error.
+//! is an error. Only complete runs record the lock: filtered runs and
+//! `cargo nextest run` detect drift and write results but leave the lock
+//! alone (unless `VARAR_UPDATE` is set), and `--list` writes nothing.
 //!
 //! Steps are ordinary functions with an attribute that names their
 //! Cucumber Expression. The macro checks the expression and the signature
