@@ -122,17 +122,7 @@ pub fn mismatch_message(cells: &[CellDiff]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn span(from: u32, to: u32, line: u32) -> Span {
-        Span {
-            start_offset: from,
-            end_offset: to,
-            start_line: line,
-            start_col: 1,
-            end_line: line,
-            end_col: 1 + to - from,
-        }
-    }
+    use crate::compare::testing::span;
 
     fn cell(column: &str, expected: &str, actual: &str, s: Span) -> CellDiff {
         CellDiff {

@@ -2,8 +2,9 @@
 //! every shape a sensor can return without depending on the real
 //! `Observed` impls.
 
+use crate::data::Row;
 use crate::doc::{self, TableRow};
-use crate::plan::{PlannedArg, PlannedDocString, PlannedStep};
+use crate::plan::{PlannedArg, PlannedDocString, PlannedStep, RowBinding, RowCheck};
 use crate::source::Span;
 use crate::step::{ArgValue, JsType, Observed, ObservedRow};
 
@@ -221,5 +222,24 @@ pub(crate) fn doc_string(content: &str, from: u32, line: u32) -> PlannedDocStrin
         content: content.to_string(),
         content_type: String::new(),
         span: span(from, from + content.len() as u32, line),
+    }
+}
+
+/// The header-bound row of bundle 07: `| 10 | A |` under `| score | grade |`.
+pub(crate) fn row_binding() -> RowBinding {
+    RowBinding {
+        row: Row::default().with("score", "10").with("grade", "A"),
+        checks: vec![
+            RowCheck {
+                column: "score".into(),
+                value: "10".into(),
+                span: span(108, 110, 9),
+            },
+            RowCheck {
+                column: "grade".into(),
+                value: "A".into(),
+                span: span(116, 117, 9),
+            },
+        ],
     }
 }

@@ -1,7 +1,7 @@
-use super::testing::{V, doc_string, list_of_rows, map, s, span, step, table, with_arg};
+use super::testing::{
+    V, doc_string, list_of_rows, map, row_binding, s, span, step, table, with_arg,
+};
 use super::*;
-use crate::data::Row;
-use crate::plan::RowCheck;
 use crate::step::ArgValue;
 
 fn one(v: V) -> Returned {
@@ -391,24 +391,6 @@ fn doc_strings() {
     };
     assert_eq!(cells[0].span, span(71, 77, 8));
     assert_eq!(cells[0].actual, "\"goodbye\"");
-}
-
-fn row_binding() -> RowBinding {
-    RowBinding {
-        row: Row::default().with("score", "10").with("grade", "A"),
-        checks: vec![
-            RowCheck {
-                column: "score".into(),
-                value: "10".into(),
-                span: span(108, 110, 9),
-            },
-            RowCheck {
-                column: "grade".into(),
-                value: "A".into(),
-                span: span(116, 117, 9),
-            },
-        ],
-    }
 }
 
 #[test]

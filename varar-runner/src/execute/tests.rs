@@ -1,8 +1,6 @@
 use super::*;
-use crate::compare::testing::{V, doc_string, map, span, step, table, with_arg};
-use crate::data::Row;
+use crate::compare::testing::{V, doc_string, map, row_binding, span, step, table, with_arg};
 use crate::failure::FailureKind;
-use crate::plan::{RowBinding, RowCheck};
 use crate::step::StepError;
 
 mod rows;

@@ -33,22 +33,9 @@ pub(crate) struct RawHit {
     pub params: Option<Vec<RawParam>>,
 }
 
-/// One parameter of a raw hit, byte offsets into the sentence.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct RawParam {
-    /// Whole notation start.
-    pub start: usize,
-    /// Whole notation end.
-    pub end: usize,
-    /// Highlighted part start.
-    pub inner_start: usize,
-    /// Highlighted part end.
-    pub inner_end: usize,
-    /// The parameter type name (`""` for `{}`).
-    pub type_name: String,
-    /// The transformed value.
-    pub value: ArgValue,
-}
+/// One parameter of a raw hit: the expression module's own record (byte
+/// offsets into the sentence).
+pub(crate) type RawParam = crate::expression::ParamHit;
 
 /// A sentence of a block: its text and UTF-16 start offset in the block text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

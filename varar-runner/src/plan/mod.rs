@@ -20,7 +20,7 @@ use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::sentences::split_sentences;
 use crate::source::Source;
-use matching::{Matcher, RawHit, RawParam, SentenceRef};
+use matching::{Matcher, RawHit, SentenceRef};
 
 /// A sentence as the splitter hands it over: its text and UTF-16 start in
 /// the block text.
@@ -59,18 +59,7 @@ impl Matcher for Registry {
                 step,
                 start: h.start,
                 end: h.end,
-                params: h.params.map(|ps| {
-                    ps.into_iter()
-                        .map(|p| RawParam {
-                            start: p.start,
-                            end: p.end,
-                            inner_start: p.inner_start,
-                            inner_end: p.inner_end,
-                            type_name: p.type_name,
-                            value: p.value,
-                        })
-                        .collect()
-                }),
+                params: h.params,
             })
             .collect()
     }

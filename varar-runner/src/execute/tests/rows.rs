@@ -9,21 +9,7 @@ fn row_example(index: usize) -> PlannedExample {
     PlannedExample {
         name: "10 / A".into(),
         span: row_span,
-        row: Some(RowBinding {
-            row: Row::default().with("score", "10").with("grade", "A"),
-            checks: vec![
-                RowCheck {
-                    column: "score".into(),
-                    value: "10".into(),
-                    span: span(108, 110, 9),
-                },
-                RowCheck {
-                    column: "grade".into(),
-                    value: "A".into(),
-                    span: span(116, 117, 9),
-                },
-            ],
-        }),
+        row: Some(row_binding()),
         ..example(vec![s])
     }
 }
