@@ -14,6 +14,22 @@ const REFERENCE: &[(usize, usize, f64)] = &[(20, 25, 9.5), (200, 25, 103.0), (10
 
 const STEPS: &str = include_str!("steps.rs");
 
+/// The same eight steps as `async fn`: the bodies of `steps.rs`, unchanged,
+/// so the async figures measure only what an `async fn` step costs.
+fn async_steps() -> Result<String, String> {
+    let converted = STEPS.replace("\nfn ", "\nasync fn ");
+    match converted.matches("\nasync fn ").count() {
+        8 => Ok(converted),
+        n => Err(format!(
+            "steps.rs has {n} top-level step functions, expected 8"
+        )),
+    }
+}
+
+/// The limit set for the timeout figure: never reached, so it measures
+/// what enforcing one costs (a thread per example).
+const LIMIT: &str = "60s";
+
 /// Build the project once, then time every corpus.
 pub fn measure(
     work: &Path,
@@ -22,22 +38,34 @@ pub fn measure(
     runs: usize,
 ) -> Result<(), String> {
     let project = work.join("project");
+    let async_project = work.join("project-async");
     let target = work.join("target");
-    write_project(&project)?;
+    write_project(&project, "varar-bench-project", STEPS, "")?;
+    write_project(
+        &async_project,
+        "varar-bench-project-async",
+        &async_steps()?,
+        ", features = [\"tokio\"]",
+    )?;
     println!();
     println!("== end to end: cargo test --release ({runs} timed runs, median) ==");
-    println!("building {} (not timed) ...", project.display());
-    let status = cargo(&project, &target)
-        .args(["test", "--release", "--no-run"])
-        .status()
-        .map_err(|e| format!("cannot run cargo: {e}"))?;
-    if !status.success() {
-        return Err("building the benchmark project failed".to_string());
+    let mut binaries = Vec::new();
+    for p in [&project, &async_project] {
+        println!("building {} (not timed) ...", p.display());
+        let status = cargo(p, &target)
+            .args(["test", "--release", "--no-run"])
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        if !status.success() {
+            return Err(format!("building {} failed", p.display()));
+        }
+        binaries.push(test_binary(p, &target)?);
     }
-    let binary = test_binary(&project, &target)?;
+    let (binary, async_binary) = (&binaries[0], &binaries[1]);
     for &(n, m) in corpora {
         let corpus = corpus::generate(&work.join(format!("e2e-corpus-{n}x{m}")), n, m, seed)?;
         install(&corpus, &project)?;
+        install(&corpus, &async_project)?;
         // One untimed run records the lock and warms the file cache; its
         // summary shows the corpus's planted failures were found.
         let warm = cargo(&project, &target)
@@ -56,22 +84,70 @@ pub fn measure(
                 .map_err(|e| format!("cannot run cargo: {e}"))?;
             cargo_times.push(start.elapsed());
         }
-        let mut binary_times = Vec::new();
-        for _ in 0..runs {
-            let start = Instant::now();
-            Command::new(&binary)
-                .current_dir(&project)
-                .env("CARGO_MANIFEST_DIR", &project)
-                .env_remove("VARAR_UPDATE")
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
-            binary_times.push(start.elapsed());
-        }
+        // The async project records its own lock before it is timed.
+        time_binary(async_binary, &async_project, &[], 1)?;
+        let mut binary_times = time_binary(binary, &project, &[], runs)?;
         report(&corpus, n, m, &summary, &mut cargo_times, &mut binary_times);
+        let mut async_times = time_binary(async_binary, &async_project, &[], runs)?;
+        let mut limit_times = time_binary(binary, &project, &[("VARAR_TIMEOUT", LIMIT)], runs)?;
+        report_variants(
+            &corpus,
+            &mut binary_times,
+            &mut async_times,
+            &mut limit_times,
+        );
     }
     Ok(())
+}
+
+/// Run the test binary `runs` times in `project`; the wall times.
+fn time_binary(
+    binary: &Path,
+    project: &Path,
+    env: &[(&str, &str)],
+    runs: usize,
+) -> Result<Vec<Duration>, String> {
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        Command::new(binary)
+            .current_dir(project)
+            .env("CARGO_MANIFEST_DIR", project)
+            .env_remove("VARAR_UPDATE")
+            .env_remove("VARAR_TIMEOUT")
+            .envs(env.iter().copied())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run {}: {e}", binary.display()))?;
+        times.push(start.elapsed());
+    }
+    Ok(times)
+}
+
+/// The async and timeout figures next to the sync binary's, per example.
+fn report_variants(
+    corpus: &Corpus,
+    sync: &mut [Duration],
+    async_: &mut [Duration],
+    limited: &mut [Duration],
+) {
+    let per = |t: Duration| t.as_secs_f64() * 1e6 / corpus.examples_total.max(1) as f64;
+    let (s, a, l) = (median(sync), median(async_), median(limited));
+    println!(
+        "  async fn steps        median {:>8.3} s   (runs: {}), {:.1} µs per example: async overhead {:+.1} µs per example",
+        a.as_secs_f64(),
+        list(async_),
+        per(a),
+        per(a) - per(s)
+    );
+    println!(
+        "  sync, VARAR_TIMEOUT={LIMIT} median {:>8.3} s   (runs: {}), {:.1} µs per example: timeout overhead {:+.1} µs per example",
+        l.as_secs_f64(),
+        list(limited),
+        per(l),
+        per(l) - per(s)
+    );
 }
 
 fn report(
@@ -153,11 +229,11 @@ fn cargo(project: &Path, target: &Path) -> Command {
     cmd
 }
 
-fn write_project(project: &Path) -> Result<(), String> {
+fn write_project(project: &Path, name: &str, steps: &str, features: &str) -> Result<(), String> {
     let varar = crate::workspace_root().join("varar");
     let manifest = format!(
         r#"[package]
-name = "varar-bench-project"
+name = "{name}"
 version = "0.0.0"
 edition = "2024"
 publish = false
@@ -170,7 +246,7 @@ test = false
 doctest = false
 
 [dev-dependencies]
-varar = {{ path = {:?} }}
+varar = {{ path = {:?}{features} }}
 
 [[test]]
 name = "oaths"
@@ -188,7 +264,7 @@ harness = false
         "//! Generated by varar-bench.\nmod steps;\nfn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
     )?;
     // A directory module, so Cargo does not make it a test target of its own.
-    write(&project.join("tests/steps/mod.rs"), STEPS)?;
+    write(&project.join("tests/steps/mod.rs"), steps)?;
     let stale = project.join("tests/steps.rs");
     if stale.exists() {
         fs::remove_file(&stale).map_err(|e| format!("{}: {e}", stale.display()))?;
@@ -250,6 +326,20 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_async_variant_has_the_same_eight_steps() {
+        let steps = async_steps().unwrap();
+        assert_eq!(
+            steps.matches("\n#[stimulus(").count() + steps.matches("\n#[sensor(").count(),
+            8
+        );
+        assert!(steps.contains("\nasync fn deposits(account: &mut Account"));
+        assert!(
+            steps.contains("    fn deposit(&mut self, amount: i64)"),
+            "methods stay sync"
+        );
+    }
 
     #[test]
     fn summary_drops_the_timing() {

@@ -14,7 +14,9 @@
 //!    `target/varar-bench/` holding the corpus, the eight steps and
 //!    `tests/oaths.rs`, built once (not timed), then `cargo test --release`
 //!    timed (median of several runs), next to the reference figures of the
-//!    shared benchmark README.
+//!    shared benchmark README;
+//! 3. the same corpus with the eight steps as `async fn` (tokio feature) and
+//!    with `VARAR_TIMEOUT` set, as overhead per example over the sync run.
 //!
 //! Figures only: nothing here asserts a time.
 

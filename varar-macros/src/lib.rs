@@ -1,4 +1,5 @@
-//! **Attribute macros of Varar**: `#[stimulus]`, `#[sensor]` and `#[parameter]`.
+//! **Attribute macros of Varar**: `#[stimulus]`, `#[sensor]`, `#[parameter]`,
+//! `#[resource]`, `#[state]` and `#[teardown]`.
 //!
 //! Use them through the `varar` facade crate, which documents them. Each
 //! entry point hands off to its module (parse → validate → emit) and turns a
@@ -8,6 +9,7 @@
 
 use proc_macro::TokenStream;
 
+mod hooks;
 mod parameter;
 mod signature;
 mod step;
@@ -41,8 +43,9 @@ fn with_item_on_error(
 /// the state first (`&mut S`, `&S`, `S` by value returning the next `S`, or
 /// none), one argument per `{param}`, then an optional trailing `Table`,
 /// `DocString` or `Row`; returns `()` (or the next `S`), optionally in a
-/// `Result<_, E: Display>`. The expression and the signature are checked at
-/// compile time; the crate docs of `varar` give every rule.
+/// `Result<_, E: Display>`. It may be an `async fn` with the same rules.
+/// The expression and the signature are checked at compile time; the crate
+/// docs of `varar` give every rule.
 #[proc_macro_attribute]
 pub fn stimulus(attr: TokenStream, item: TokenStream) -> TokenStream {
     with_item_on_error(
@@ -58,8 +61,8 @@ pub fn stimulus(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// answers the slots (the parameters, then a trailing table or doc string):
 /// `()` for none, the bare value for one, a tuple for two or more,
 /// optionally in a `Result<_, E: Display>`. A header-bound row sensor takes a
-/// `Row` last and returns the computed row. The crate docs of `varar` give
-/// every rule.
+/// `Row` last and returns the computed row. It may be an `async fn`. The
+/// crate docs of `varar` give every rule.
 #[proc_macro_attribute]
 pub fn sensor(attr: TokenStream, item: TokenStream) -> TokenStream {
     with_item_on_error(
@@ -79,4 +82,40 @@ pub fn sensor(attr: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn parameter(attr: TokenStream, item: TokenStream) -> TokenStream {
     with_item_on_error(parameter::expand(attr.into(), item.clone().into()), item)
+}
+
+/// Declares a run-wide resource: `#[varar::resource] async fn shop() ->
+/// Result<Shop, E>`. No parameters; returns `T` or `Result<T, E: Display>`
+/// with `T: Send + Sync + 'static`. Built once per run, lazily, by the first
+/// example whose step, factory or teardown takes `&T`; shared by reference.
+#[proc_macro_attribute]
+pub fn resource(attr: TokenStream, item: TokenStream) -> TokenStream {
+    with_item_on_error(
+        hooks::expand(hooks::Hook::Resource, attr.into(), item.clone().into()),
+        item,
+    )
+}
+
+/// Declares the factory of a per-example state, used instead of `Default`:
+/// `#[varar::state] async fn customer(shop: &Shop) -> Result<Customer, E>`.
+/// Its parameters are `&R` for resource types; it returns `S` or
+/// `Result<S, E: Display>`.
+#[proc_macro_attribute]
+pub fn state(attr: TokenStream, item: TokenStream) -> TokenStream {
+    with_item_on_error(
+        hooks::expand(hooks::Hook::State, attr.into(), item.clone().into()),
+        item,
+    )
+}
+
+/// Declares the teardown of a state or resource type:
+/// `#[varar::teardown] async fn leave(customer: Customer) -> Result<(), E>`.
+/// One parameter, by value; returns `()` or `Result<(), E: Display>`. States
+/// are torn down after each example, resources once after the last one.
+#[proc_macro_attribute]
+pub fn teardown(attr: TokenStream, item: TokenStream) -> TokenStream {
+    with_item_on_error(
+        hooks::expand(hooks::Hook::Teardown, attr.into(), item.clone().into()),
+        item,
+    )
 }

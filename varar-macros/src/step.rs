@@ -67,12 +67,6 @@ fn parse(role: Role, attr: TokenStream, item: TokenStream) -> syn::Result<Step> 
         }
     };
     let sig = &func.sig;
-    if let Some(a) = &sig.asyncness {
-        push(syn::Error::new_spanned(
-            a,
-            "`async fn` steps are not supported yet",
-        ));
-    }
     if !sig.generics.params.is_empty() {
         push(syn::Error::new_spanned(
             &sig.generics,
@@ -226,6 +220,8 @@ fn emit(step: &Step) -> TokenStream {
     let mut call_args = Vec::new();
 
     let (state_fetch, state_put) = emit_state(&step.layout.state, &mut call_args);
+    let state_param = emit_state_param(&step.layout.state, &mut checks);
+    let is_async = func.sig.asyncness.is_some();
 
     for (i, ty) in step.layout.captures.iter().enumerate() {
         let var = format_ident!("__varar_a{}", i);
@@ -300,34 +296,58 @@ fn emit(step: &Step) -> TokenStream {
     let site = ident.span();
     let line = quote_spanned!(site=> ::core::line!());
     let column = quote_spanned!(site=> ::core::column!());
+    let (call, handler) = if is_async {
+        (
+            quote!(#ident(#(#call_args),*).await),
+            quote! {
+                #[allow(clippy::all, clippy::pedantic, unused_variables, unused_mut)]
+                fn __varar_async<'a>(
+                    __varar_world: &'a mut ::varar::__private::World,
+                    __varar_inv: &'a ::varar::__private::Invocation<'a>,
+                ) -> ::varar::__private::BoxFuture<'a, ::varar::__private::StepResult> {
+                    ::std::boxed::Box::pin(__varar_handler(__varar_world, __varar_inv))
+                }
+            },
+        )
+    } else {
+        (quote!(#ident(#(#call_args),*)), quote!())
+    };
+    let asyncness = if is_async { quote!(async) } else { quote!() };
+    let kind = if is_async {
+        quote!(::varar::__private::Handler::Async(__varar_async))
+    } else {
+        quote!(::varar::__private::Handler::Sync(__varar_handler))
+    };
 
     quote! {
         #func
 
         const _: () = {
             #[allow(clippy::all, clippy::pedantic, unused_variables, unused_mut)]
-            fn __varar_handler(
+            #asyncness fn __varar_handler(
                 __varar_world: &mut ::varar::__private::World,
                 __varar_inv: &::varar::__private::Invocation<'_>,
             ) -> ::core::result::Result<::varar::__private::Returned, ::varar::__private::StepError> {
                 #(#checks)*
                 #(#reads)*
                 #state_fetch
-                let __varar_out = #ident(#(#call_args),*);
+                let __varar_out = #call;
                 #unwrap
                 ::core::result::Result::Ok({ #returned })
             }
+            #handler
 
             ::varar::__private::inventory::submit! {
                 ::varar::__private::StepDef {
                     role: ::varar::__private::Role::#role,
                     expression: #expression,
-                    handler: __varar_handler,
+                    handler: #kind,
                     trailing: ::varar::__private::Trailing::#trailing_kind,
                     file: ::core::file!(),
                     line: #line,
                     column: #column,
                     module_path: ::core::module_path!(),
+                    state: #state_param,
                 }
             }
         };
@@ -342,13 +362,13 @@ fn emit_state(
     let fetch = match state {
         State::None => return (quote!(), None),
         State::Shared(s) => quote_spanned! {s.span()=>
-            let __varar_state: &#s = &*__varar_world.state::<#s>();
+            let __varar_state: &#s = __varar_world.state_ref::<#s>()?;
         },
         State::Mut(s) => quote_spanned! {s.span()=>
-            let __varar_state: &mut #s = __varar_world.state::<#s>();
+            let __varar_state: &mut #s = __varar_world.state_mut::<#s>()?;
         },
         State::Owned(s) => quote_spanned! {s.span()=>
-            let __varar_state: #s = __varar_world.take_state::<#s>();
+            let __varar_state: #s = __varar_world.take_state::<#s>()?;
         },
     };
     call_args.push(quote!(__varar_state));
@@ -360,6 +380,38 @@ fn emit_state(
         _ => None,
     };
     (fetch, put)
+}
+
+/// The `StepDef::state` of a step: the state type's identity, how it is
+/// taken, and whether it has a `Default` (probed without requiring it, so a
+/// type built by a `#[varar::state]` factory needs none). Also asserts, at
+/// the type, that a state can move to the example's thread.
+fn emit_state_param(state: &State, checks: &mut Vec<TokenStream>) -> TokenStream {
+    let (s, access) = match state {
+        State::None => return quote!(::core::option::Option::None),
+        State::Shared(s) => (s, quote!(Shared)),
+        State::Mut(s) => (s, quote!(Mut)),
+        State::Owned(s) => (s, quote!(Owned)),
+    };
+    checks.push(quote_spanned! {s.span()=>
+        const _: () = ::varar::__private::a_state_must_be_send::<#s>();
+    });
+    quote! {
+        ::core::option::Option::Some(::varar::__private::StateParam {
+            type_id: ::core::any::TypeId::of::<#s>,
+            type_name: ::core::any::type_name::<#s>,
+            access: ::varar::__private::Access::#access,
+            default: {
+                #[allow(clippy::all)]
+                fn __varar_default() -> ::core::option::Option<::varar::__private::DefaultCtor> {
+                    #[allow(unused_imports)]
+                    use ::varar::__private::{NoDefault as _, ViaDefault as _};
+                    (&&::varar::__private::Probe::<#s>::new()).default_ctor()
+                }
+                __varar_default
+            },
+        })
+    }
 }
 
 /// The `const` assert that a custom slot's argument (or return) type is the

@@ -32,6 +32,7 @@ pub mod failure;
 pub mod harness;
 pub mod hash;
 pub mod json_text;
+pub mod lifecycle;
 pub mod lock;
 pub mod parse;
 pub mod plan;

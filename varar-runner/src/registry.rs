@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crate::expression::{CompiledExpression, ExpressionError, ParameterTypeError, ParameterTypes};
-use crate::step::{Handler, ParameterDef, Role, StepDef, Trailing};
+use crate::step::{Handler, ParameterDef, Role, StateParam, StepDef, Trailing};
 
 /// A step definition to register.
 #[derive(Clone, Debug)]
@@ -27,6 +27,8 @@ pub struct StepSpec {
     pub handler: Option<Handler>,
     /// What the step function takes after its captures.
     pub trailing: Trailing,
+    /// The state parameter, if the function takes one.
+    pub state: Option<StateParam>,
 }
 
 /// A custom parameter type to define (§20.4).
@@ -228,6 +230,7 @@ impl Registry {
                     line: def.line,
                     handler: Some(def.handler),
                     trailing: def.trailing,
+                    state: def.state,
                 })
                 .collect(),
         )
@@ -272,6 +275,7 @@ mod tests {
             line,
             handler: None,
             trailing: Trailing::None,
+            state: None,
         }
     }
 

@@ -134,6 +134,7 @@ mod tests {
             file: "conformance/src/bundles/money.steps.rs",
             handler: None,
             trailing: Trailing::None,
+            route: None,
         }]
     }
 
@@ -171,6 +172,7 @@ mod tests {
                 StepOutcome::Skipped,
             ],
             failure: None,
+            teardown: Vec::new(),
         };
         let got = trace(&plan, &[run], registry().as_slice());
         let steps = &got["examples"][0]["steps"];
@@ -204,6 +206,7 @@ mod tests {
             .map(|f| ExampleRun {
                 steps: vec![StepOutcome::Failed(f.clone())],
                 failure: Some(f),
+                teardown: Vec::new(),
             })
             .collect();
         let got = trace(&plan, &runs, registry().as_slice());

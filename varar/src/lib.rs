@@ -85,8 +85,10 @@
 //!    replacement). A first parameter that is a reference other than `&str`
 //!    is the state; a by-value first parameter is the state when the function
 //!    takes one more argument than the expression has parameters. `S` must be
-//!    `Default + Send + 'static`; each example starts from `S::default()`,
-//!    one value per step file and state type.
+//!    `Send + 'static`; each example starts from its [`state`] factory, or
+//!    else from `S::default()`, one value per step file and state type. A
+//!    `&R` for a run-wide [`resource`] type `R` receives the shared resource
+//!    instead.
 //! 2. **one argument per `{param}`**, in expression order:
 //!    `{int}`/`{byte}`/`{short}`/`{long}`/`{biginteger}` → any integer type;
 //!    `{float}`/`{double}` → `f64` or `f32`;
@@ -117,6 +119,96 @@
 //! A tuple of the wrong length, a value from a sensor without slots, a
 //! `Table` that is not last, or an argument type that cannot be read from
 //! its slot are compile errors under the offending tokens.
+//!
+//! Any step may be an `async fn` with the same signature and the same
+//! checks (see below).
+//!
+//! # Async steps and resources
+//!
+//! ```
+//! use varar::{sensor, stimulus};
+//!
+//! /// Run-wide: built once, by the first example that needs it, and lent to
+//! /// every example (`&Ledger`). Must be `Send + Sync`.
+//! pub struct Ledger {
+//!     name: String,
+//! }
+//!
+//! #[varar::resource]
+//! async fn ledger() -> Result<Ledger, std::io::Error> {
+//!     Ok(Ledger { name: "main".to_string() })
+//! }
+//!
+//! /// Per example, from a factory instead of `Default`.
+//! pub struct Account {
+//!     ledger: String,
+//!     balance: i64,
+//! }
+//!
+//! #[varar::state]
+//! async fn account(ledger: &Ledger) -> Result<Account, String> {
+//!     Ok(Account { ledger: ledger.name.clone(), balance: 0 })
+//! }
+//!
+//! /// After every example that made an `Account`, passed or failed.
+//! #[varar::teardown]
+//! async fn close(account: Account) -> Result<(), String> {
+//!     let _ = account.balance;
+//!     Ok(())
+//! }
+//!
+//! #[stimulus("I deposit {int}")]
+//! async fn deposit(account: &mut Account, amount: i64) {
+//!     account.balance += amount;
+//! }
+//!
+//! #[sensor("the ledger is {word}")]
+//! async fn ledger_name(ledger: &Ledger) -> String {
+//!     ledger.name.clone()
+//! }
+//! # fn main() {}
+//! ```
+//!
+//! * **`async fn` steps.** Every signature above works as an `async fn`,
+//!   and sync and async steps mix in one example. A step's future is awaited
+//!   before the next step runs, on the example's own thread, so it need not
+//!   be `Send` (an `Rc` may live across an `.await`). A panic fails the
+//!   example exactly as in a sync step.
+//! * **The runtime.** With the `tokio` feature (`varar = { …, features =
+//!   ["tokio"] }`), one multi-threaded tokio runtime lives for the whole run:
+//!   a server spawned by a resource, a connection pool, a `reqwest::Client`
+//!   keep working in every example, and examples still run in parallel on
+//!   libtest's threads without blocking a runtime worker. Without the
+//!   feature, a small built-in executor drives the futures; a step that needs
+//!   tokio's reactor fails with "enable the "tokio" feature of varar".
+//! * **Resources** ([`resource`]): a `fn` or `async fn` with no parameters
+//!   returning `T` or `Result<T, E: Display>`, `T: Send + Sync + 'static`.
+//!   Built lazily, at most once per run (concurrent first uses wait for the
+//!   one build; `--list` builds nothing); a failure is remembered and fails
+//!   every example that needs `T` with `resource T could not be built: …`,
+//!   at its first step that needed it. Steps, factories and teardowns take
+//!   it as `&T`; a step taking `&mut T` or `T` is an error before anything
+//!   runs.
+//! * **State factories** ([`state`]): a `fn` or `async fn` whose parameters
+//!   are `&R` for resource types, returning `S` or `Result<S, E>`. A failure
+//!   fails that example only: `state S could not be built: …`. A state type
+//!   with neither a factory nor `Default` is an error before anything runs.
+//! * **Teardown** ([`teardown`]): one parameter `T` by value, returning `()`
+//!   or `Result<(), E>`. For a state type: after each example, newest state
+//!   first, whether it passed, failed, panicked or timed out; a failure fails
+//!   the example with `teardown of S failed: …`, after the example's own
+//!   failure if it had one. For a resource type: once after the last
+//!   example, newest first, before the runtime stops; a failure makes the
+//!   run exit non-zero. At most one resource, factory and teardown per type.
+//! * **Timeouts.** `VARAR_TIMEOUT` (`500ms`, `30s`, `2m`) or
+//!   [`Runner::timeout`] limits each example; one over it fails with
+//!   `timed out after 30s in step "…"` at the step it was in. An async
+//!   step's future is dropped; a blocking sync step keeps only its own
+//!   thread, which is abandoned, and the run ends normally. With a limit,
+//!   each example runs on a thread of its own, reused from a pool (about
+//!   15 µs per example on the bench).
+//!   Without a limit, an example still running after 60 s prints
+//!   `SLOW [> 60 s] <test name> (in step "…")` on stderr.
 //!
 //! # Custom parameter types
 //!
@@ -173,17 +265,22 @@
 //!   matches; fix the step or accept with `VARAR_UPDATE=1 cargo test`.
 //! * **`…::varar:diagnostic:ambiguous-match:<line>` fails.** Two steps match
 //!   exactly the same words; make one of them more specific.
-//! * Steps must be free functions (not methods) and neither generic nor
-//!   `async`.
+//! * Steps must be free functions (not methods) and not generic.
+//! * **A step fails with "enable the \"tokio\" feature of varar".** It
+//!   uses tokio (a timer, a socket, `tokio::spawn`): add
+//!   `features = ["tokio"]` to the `varar` dev-dependency.
+//! * **A test hangs in CI.** Set `VARAR_TIMEOUT=2m`; without it, look for the
+//!   `SLOW` line that names the example and its step.
 //!
 //! # Known limitations
 //!
 //! * Output printed by steps is not captured per test.
-//! * `async fn` steps are not supported yet.
+//! * A timed-out blocking step's thread cannot be stopped: it is abandoned
+//!   until the process exits, and the state it holds is not torn down.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
-pub use varar_macros::{parameter, sensor, stimulus};
+pub use varar_macros::{parameter, resource, sensor, state, stimulus, teardown};
 pub use varar_runner::data::{DocString, Row, Table};
 pub use varar_runner::harness::{Runner, run};
 pub use varar_runner::step::Parameter;
@@ -194,8 +291,12 @@ pub mod __private {
     pub use inventory;
     pub use varar_runner::data::{DocString, Row, Table};
     pub use varar_runner::step::{
-        ArgValue, Handler, Invocation, JsType, Observed, ObservedRow, Parameter, ParameterDef,
-        Returned, Role, StepDef, StepError, Trailing, World,
+        Access, ArgValue, BoxFuture, Built, DefaultCtor, ExampleState, Handler, Invocation, JsType,
+        Lent, Need, NoDefault, Observed, ObservedRow, Parameter, ParameterDef, Probe,
+        ResourceBuild, ResourceDef, Returned, Role, SharedResource, StateBuild, StateDef,
+        StateParam, StepDef, StepError, StepResult, Stored, TeardownCall, TeardownDef, Trailing,
+        ViaDefault, World, a_state_must_be_send, fail_text, own, share, take, unwrap_resource,
+        unwrap_shared,
     };
     pub use varar_runner::values::*;
 }

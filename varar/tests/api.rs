@@ -4,7 +4,7 @@
 //! compares.
 
 use varar::__private::{
-    ArgValue, Invocation, ObservedRow, Returned, Role, StepDef, Trailing, World,
+    ArgValue, Handler, Invocation, ObservedRow, Returned, Role, StepDef, Stored, Trailing, World,
 };
 use varar::{DocString, Row, Table};
 
@@ -152,7 +152,28 @@ fn call(world: &mut World, expression: &str, args: &[ArgValue]) -> Result<Return
         table: None,
         doc_string: None,
     };
-    (def(expression).handler)(world, &inv).map_err(|e| e.message)
+    invoke(def(expression), world, &inv).map_err(|e| e.message)
+}
+
+/// What the executor does for a sync step without factories: prepare the
+/// state from `Default`, then call the handler.
+fn invoke(
+    def: &StepDef,
+    world: &mut World,
+    inv: &Invocation<'_>,
+) -> Result<Returned, varar::__private::StepError> {
+    if let Some(p) = def.state {
+        let id = (p.type_id)();
+        if !world.has(id)
+            && let Some(ctor) = (p.default)()
+        {
+            world.insert(id, (p.type_name)(), Stored::Owned(ctor()), 0);
+        }
+    }
+    match def.handler {
+        Handler::Sync(f) => f(world, inv),
+        Handler::Async(_) => panic!("{} is async", def.expression),
+    }
 }
 
 fn money(pounds: &str, pence: &str) -> ArgValue {
@@ -206,12 +227,14 @@ fn state_forms_share_one_state_per_file_and_type() {
     assert_eq!(r.equals(&int("15")), Ok(true));
     assert_eq!(r.equals(&int("16")), Ok(false));
     call(&mut world, "I withdraw {int}", &[int("3")]).unwrap();
-    assert_eq!(world.state::<steps::Account>().balance, 12);
+    assert_eq!(world.state_ref::<steps::Account>().unwrap().balance, 12);
     let err = call(&mut world, "I withdraw {int}", &[int("100")]).unwrap_err();
     assert_eq!(err, "cannot withdraw 100");
     // Another file has its own state.
     world.enter_file("other.rs");
-    assert_eq!(world.state::<steps::Account>().balance, 0);
+    assert!(!world.has(std::any::TypeId::of::<steps::Account>()));
+    call(&mut world, "I deposit {int}", &[int("5")]).unwrap();
+    assert_eq!(world.state_ref::<steps::Account>().unwrap().balance, 5);
 }
 
 #[test]
@@ -317,7 +340,7 @@ fn trailing_arguments_and_returns() {
         table: None,
         doc_string: Some(&doc),
     };
-    let r = one((def("I echo the following:").handler)(&mut world, &inv).unwrap());
+    let r = one(invoke(def("I echo the following:"), &mut world, &inv).unwrap());
     assert_eq!(r.as_text(), Some("hello\n"));
 
     let table = Table::new(vec![vec!["name".into()], vec!["ann".into()]]);
@@ -328,7 +351,7 @@ fn trailing_arguments_and_returns() {
         table: Some(&table),
         doc_string: None,
     };
-    match (def("the users are {word}").handler)(&mut world, &inv).unwrap() {
+    match invoke(def("the users are {word}"), &mut world, &inv).unwrap() {
         Returned::Many(vs) => {
             assert_eq!(vs[0].as_text(), Some("admins"));
             assert_eq!(
@@ -344,7 +367,7 @@ fn trailing_arguments_and_returns() {
         table: None,
         doc_string: None,
     };
-    let err = (def("the users are {word}").handler)(&mut world, &missing).unwrap_err();
+    let err = invoke(def("the users are {word}"), &mut world, &missing).unwrap_err();
     assert_eq!(
         err.message,
         "this step takes a table, but the document gives none"
@@ -357,7 +380,7 @@ fn trailing_arguments_and_returns() {
         table: None,
         doc_string: None,
     };
-    let r = one((def("I report the score and grade").handler)(&mut world, &inv).unwrap());
+    let r = one(invoke(def("I report the score and grade"), &mut world, &inv).unwrap());
     assert_eq!(
         r.as_record(),
         Some(vec![

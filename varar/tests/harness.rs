@@ -2,10 +2,14 @@
 //! `Runner::run_with` with libtest's output sent to a log file, then the exit
 //! code, the log and the files written (`varar.lock.json`, `.varar/`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 use varar::{Runner, sensor, stimulus};
+
+mod support;
+
+use support::{Project, failed};
 
 #[derive(Default)]
 struct Counter {
@@ -58,56 +62,9 @@ I explode.
 
 const AMBIGUOUS: &str = "# Twice\n\nI add 1 twice. The count is 2.\n";
 
-struct Project {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
-}
-
-impl Project {
-    fn new(oaths: &[(&str, &[u8])]) -> Project {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let root = dir.path().to_path_buf();
-        std::fs::write(
-            root.join("varar.config.json"),
-            r#"{ "docs": { "include": ["varar/**/*.md"] } }"#,
-        )
-        .expect("config");
-        for (path, text) in oaths {
-            let p = root.join(path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
-            std::fs::write(p, text).expect("oath");
-        }
-        Project { _dir: dir, root }
-    }
-
-    /// Run with libtest arguments; returns (exit code, libtest's log).
-    fn run(&self, extra: &[&str], update: bool) -> (ExitCode, String) {
-        let log = self.root.join("libtest.log");
-        let mut argv = vec!["oaths", "--test-threads", "2", "--logfile"];
-        let log_str = log.to_str().expect("utf-8 path").to_string();
-        argv.push(&log_str);
-        argv.extend_from_slice(extra);
-        let args = libtest_mimic::Arguments::from_iter(argv);
-        let code = Runner::new(&self.root)
-            .steps_from(&["harness"])
-            .accept_drift(update)
-            .run_with(args);
-        let text = std::fs::read_to_string(&log).unwrap_or_default();
-        let _ = std::fs::remove_file(&log);
-        (code, text)
-    }
-
-    fn read(&self, rel: &str) -> Option<String> {
-        std::fs::read_to_string(self.root.join(rel)).ok()
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.root.join(rel)
-    }
-}
-
-fn failed() -> ExitCode {
-    ExitCode::from(101)
+/// Run the `harness` module's steps, accepting drift or not.
+fn run(p: &Project, extra: &[&str], update: bool) -> (ExitCode, String) {
+    p.run_with("harness", extra, |r| r.accept_drift(update))
 }
 
 fn json(text: &str) -> serde_json::Value {
@@ -116,8 +73,8 @@ fn json(text: &str) -> serde_json::Value {
 
 #[test]
 fn one_item_per_example_with_readable_names() {
-    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
-    let (code, log) = p.run(&["--list"], false);
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let (code, log) = run(&p, &["--list"], false);
     assert_eq!(code, ExitCode::SUCCESS);
     let items: Vec<&str> = log
         .lines()
@@ -139,8 +96,8 @@ fn one_item_per_example_with_readable_names() {
 
 #[test]
 fn a_run_records_results_and_the_baseline() {
-    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
-    let (code, log) = p.run(&[], false);
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let (code, log) = run(&p, &[], false);
     assert_eq!(code, failed(), "{log}");
     assert!(
         log.contains("varar/counter.md:11:23: cell 1: expected 3 but was 2"),
@@ -184,14 +141,14 @@ fn a_run_records_results_and_the_baseline() {
     );
 
     // A second run over the same text leaves the lock byte-identical.
-    let _ = p.run(&[], false);
+    let _ = run(&p, &[], false);
     assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
 }
 
 #[test]
 fn drift_fails_until_accepted() {
-    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
-    let _ = p.run(&[], false);
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let _ = run(&p, &[], false);
     let pristine = p.read("varar.lock.json").expect("lock");
     // The baseline claims the prose paragraph on line 3 was an example.
     let probe = pristine.replacen(
@@ -201,7 +158,7 @@ fn drift_fails_until_accepted() {
     );
     std::fs::write(p.path("varar.lock.json"), &probe).expect("probe");
 
-    let (code, log) = p.run(&[], false);
+    let (code, log) = run(&p, &[], false);
     assert_eq!(code, failed());
     assert!(log.contains("varar/counter.md::varar:drift:3"), "{log}");
     assert!(
@@ -215,7 +172,7 @@ fn drift_fails_until_accepted() {
         "a drifted oath is frozen"
     );
 
-    let _ = p.run(&[], true);
+    let _ = run(&p, &[], true);
     assert_eq!(
         p.read("varar.lock.json").expect("lock"),
         pristine,
@@ -225,8 +182,8 @@ fn drift_fails_until_accepted() {
 
 #[test]
 fn filtered_runs_merge_results_and_leave_the_baseline_alone() {
-    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
-    let (_, log) = p.run(&["Exploding"], false);
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let (_, log) = run(&p, &["Exploding"], false);
     assert!(
         log.contains("1 filtered out") || log.contains("2 filtered out"),
         "{log}"
@@ -238,7 +195,8 @@ fn filtered_runs_merge_results_and_leave_the_baseline_alone() {
     let first = json(&p.read(".varar/varar/counter.md.json").expect("results"));
     assert_eq!(first["examples"].as_array().expect("examples").len(), 1);
 
-    let _ = p.run(
+    let _ = run(
+        &p,
         &[
             "--exact",
             "varar/counter.md::Counter::Adding::I add 2. The count is 2",
@@ -257,11 +215,11 @@ fn filtered_runs_merge_results_and_leave_the_baseline_alone() {
 
 #[test]
 fn diagnostics_and_unreadable_oaths_are_failing_items() {
-    let p = Project::new(&[
+    let p = Project::with_bytes(&[
         ("varar/twice.md", AMBIGUOUS.as_bytes()),
         ("varar/broken.md", b"# Broken\n\n\xff\xfe\n"),
     ]);
-    let (code, log) = p.run(&[], false);
+    let (code, log) = run(&p, &[], false);
     assert_eq!(code, failed());
     assert!(
         log.contains("varar/twice.md::varar:diagnostic:ambiguous-match:3"),
@@ -274,10 +232,10 @@ fn diagnostics_and_unreadable_oaths_are_failing_items() {
 
 #[test]
 fn an_unreadable_lock_is_an_error_and_is_never_overwritten() {
-    let p = Project::new(&[("varar/counter.md", COUNTER.as_bytes())]);
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
     let garbage = "<<<<<<< HEAD\n{}\n=======\n{}\n>>>>>>> branch\n";
     std::fs::write(p.path("varar.lock.json"), garbage).expect("lock");
-    let (code, _) = p.run(&[], true);
+    let (code, _) = run(&p, &[], true);
     assert_eq!(code, failed());
     assert_eq!(p.read("varar.lock.json").expect("lock"), garbage);
 }

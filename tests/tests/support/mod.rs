@@ -176,10 +176,18 @@ impl Sample {
             text.contains(relative),
             "{rel}/Cargo.toml must depend on varar with {relative}"
         );
+        // Only the path changes: features and other keys stay as written.
         let absolute = ws.join("varar");
+        let path = relative
+            .split('"')
+            .nth(1)
+            .unwrap_or_else(|| panic!("{relative} has no quoted path"));
         let rewritten = text.replace(
             relative,
-            &format!("varar = {{ path = {:?} }}", absolute.display().to_string()),
+            &relative.replace(
+                &format!("{path:?}"),
+                &format!("{:?}", absolute.display().to_string()),
+            ),
         );
         write(&manifest, rewritten.as_bytes());
 

@@ -40,13 +40,13 @@ fn state_is_recognised_by_reference_or_by_count() {
             quote!(
                 fn f(s: &mut S, n: i64) {}
             ),
-            "__varar_world . state :: < S > ()",
+            "__varar_world . state_mut :: < S > () ?",
         ),
         (
             quote!(
                 fn f(s: &S, n: i64) {}
             ),
-            "& * __varar_world . state :: < S > ()",
+            "__varar_world . state_ref :: < S > () ?",
         ),
         (
             quote!(
@@ -54,7 +54,7 @@ fn state_is_recognised_by_reference_or_by_count() {
                     s
                 }
             ),
-            "__varar_world . take_state :: < S > ()",
+            "__varar_world . take_state :: < S > () ?",
         ),
     ];
     for (item, want) in cases {
@@ -68,7 +68,11 @@ fn state_is_recognised_by_reference_or_by_count() {
             fn f(name: &str) {}
         ),
     );
-    assert!(!out.contains("state"), "{out}");
+    assert!(!out.contains("__varar_state"), "{out}");
+    assert!(
+        out.contains("state : :: core :: option :: Option :: None"),
+        "{out}"
+    );
     assert!(
         out.contains("read_text :: < :: std :: string :: String >"),
         "{out}"
@@ -225,5 +229,36 @@ fn non_literal_attribute_is_an_error() {
     assert!(
         msg.starts_with("expected the step expression as one string literal"),
         "{msg}"
+    );
+}
+
+#[test]
+fn an_async_step_awaits_its_function_behind_a_boxed_future() {
+    let out = expansion(
+        Role::Stimulus,
+        quote!("I add {int}"),
+        quote!(
+            async fn f(s: &mut S, n: i64) {}
+        ),
+    );
+    assert!(out.contains("async fn __varar_handler"), "{out}");
+    assert!(
+        out.contains("let __varar_out = f (__varar_state , __varar_a0) . await ;"),
+        "{out}"
+    );
+    assert!(
+        out.contains("handler : :: varar :: __private :: Handler :: Async (__varar_async)"),
+        "{out}"
+    );
+    let sync = expansion(
+        Role::Stimulus,
+        quote!("I add {int}"),
+        quote!(
+            fn f(s: &mut S, n: i64) {}
+        ),
+    );
+    assert!(
+        sync.contains("Handler :: Sync (__varar_handler)") && !sync.contains(". await"),
+        "a sync step stays a plain call: {sync}"
     );
 }

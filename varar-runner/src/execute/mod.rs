@@ -1,23 +1,34 @@
-//! Running one planned example (spec 30 §30.1): a fresh [`World`] per
-//! example, every handler call under `catch_unwind`, the sensor slot contract,
-//! the header-bound row check after the loop and the expected-failure
-//! inversion (§30.5).
+//! Running one planned example (spec 30 §30.1, spec 60): a fresh [`World`]
+//! per example, each step's state prepared before it runs (a lent resource,
+//! a factory's value or `Default`), every handler call under `catch_unwind`
+//! (an `async fn` step's future driven by the [`Driver`]), the sensor slot
+//! contract, the header-bound row check after the loop, the
+//! expected-failure inversion (§30.5), and the teardown of the example's
+//! states in reverse order of creation, whatever happened.
 //!
-//! The executor never inspects or copies a state: states live in the
-//! [`World`], keyed by step file and state type, and start from `Default` the
-//! first time a step of that file asks for them.
+//! The executor never inspects or copies a state, and never reads the
+//! clock: a deadline comes in through the driver, and progress goes out
+//! through [`Progress`], both supplied by the shell.
 
+mod drive;
 mod quiet;
+mod states;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
+pub use drive::{
+    BuiltIn, Deadline, Driver, Interrupted, Panic, catch_future, explain_panic, guarded,
+    panic_message,
+};
 pub use quiet::install_quiet_panic_hook;
 
 use crate::compare::{self, messages};
 use crate::data::{DocString, Table};
 use crate::failure::{Failure, Problem};
+use crate::lifecycle::{Lifecycle, Make, ResourceStore, Route};
 use crate::plan::{Expectation, PlannedExample, PlannedStep};
 use crate::registry::Registry;
+use crate::source::Span;
 use crate::step::{ArgValue, Handler, Invocation, Returned, Role, Trailing, World};
 
 /// What the executor needs to know about the step definition a planned step
@@ -34,6 +45,8 @@ pub struct StepTarget<'a> {
     pub handler: Option<Handler>,
     /// What the function takes after its captures.
     pub trailing: Trailing,
+    /// Where its state parameter comes from; `None` when it takes none.
+    pub route: Option<Route>,
 }
 
 /// Looks up step definitions by the registry index planning recorded in
@@ -43,6 +56,7 @@ pub trait StepLookup {
     fn target(&self, index: usize) -> Option<StepTarget<'_>>;
 }
 
+/// Without registered factories or resources, a state comes from `Default`.
 impl StepLookup for Registry {
     fn target(&self, index: usize) -> Option<StepTarget<'_>> {
         self.steps.get(index).map(|s| StepTarget {
@@ -51,6 +65,31 @@ impl StepLookup for Registry {
             file: &s.spec.file,
             handler: s.spec.handler,
             trailing: s.spec.trailing,
+            route: s.spec.state.and_then(|p| {
+                (p.default)().map(|ctor| Route::State {
+                    type_id: (p.type_id)(),
+                    type_name: (p.type_name)(),
+                    make: Make::Default(ctor),
+                })
+            }),
+        })
+    }
+}
+
+/// The registry with its checked resources and factories.
+#[derive(Clone, Copy)]
+pub struct Steps<'a> {
+    /// The steps.
+    pub registry: &'a Registry,
+    /// Their routes, factories, resources and teardowns.
+    pub lifecycle: &'a Lifecycle,
+}
+
+impl StepLookup for Steps<'_> {
+    fn target(&self, index: usize) -> Option<StepTarget<'_>> {
+        self.registry.target(index).map(|t| StepTarget {
+            route: self.lifecycle.route(index),
+            ..t
         })
     }
 }
@@ -59,6 +98,33 @@ impl StepLookup for [StepTarget<'_>] {
     fn target(&self, index: usize) -> Option<StepTarget<'_>> {
         self.get(index).copied()
     }
+}
+
+/// Where an example has got to, for the shell's timeout and `SLOW` notice.
+pub trait Progress: Sync {
+    /// Step `index` is about to be prepared and run.
+    fn step(&self, index: usize);
+    /// The steps are over; teardowns are running.
+    fn tearing_down(&self) {}
+}
+
+/// A [`Progress`] nobody watches.
+pub struct Unwatched;
+
+impl Progress for Unwatched {
+    fn step(&self, _: usize) {}
+}
+
+/// What an example runs with besides its steps.
+pub struct Context<'a, D: Driver> {
+    /// Factories and teardowns (none when `None`).
+    pub lifecycle: Option<&'a Lifecycle>,
+    /// The run's resources.
+    pub resources: Option<&'a ResourceStore>,
+    /// Drives futures and knows the deadline.
+    pub driver: &'a D,
+    /// Told which step runs.
+    pub progress: &'a dyn Progress,
 }
 
 /// How one planned step ended (the trace's step `outcome`).
@@ -79,8 +145,12 @@ pub struct ExampleRun {
     /// step's own, even when the example was expected to fail.
     pub steps: Vec<StepOutcome>,
     /// The example's failure after expected-failure inversion; `None` when
-    /// the example passes.
+    /// the example passes. A failing teardown is the failure only when the
+    /// example had none of its own.
     pub failure: Option<Failure>,
+    /// Every failed state teardown (`teardown of <S> failed: …`), shown
+    /// after the example's own failure.
+    pub teardown: Vec<String>,
 }
 
 impl ExampleRun {
@@ -90,15 +160,50 @@ impl ExampleRun {
     }
 }
 
-/// Run one planned example against the registered steps (spec 30 §30.1.1).
-/// Handler errors and panics fail only this example; they never unwind out.
+/// Run one planned example against the registered steps (spec 30 §30.1.1),
+/// with states from `Default`, on the built-in executor and without a
+/// deadline. Handler errors and panics fail only this example.
 pub fn execute<R: StepLookup + ?Sized>(example: &PlannedExample, registry: &R) -> ExampleRun {
+    let driver = BuiltIn::new();
+    execute_with(
+        example,
+        registry,
+        &Context {
+            lifecycle: None,
+            resources: None,
+            driver: &driver,
+            progress: &Unwatched,
+        },
+    )
+}
+
+/// The `timed out` message of spec 60.7.
+pub fn timed_out(limit: &str, step_text: &str) -> String {
+    format!("timed out after {limit} in step \"{step_text}\"")
+}
+
+/// Run one planned example in `context` (spec 30 §30.1.1, spec 60).
+pub fn execute_with<R: StepLookup + ?Sized, D: Driver>(
+    example: &PlannedExample,
+    registry: &R,
+    context: &Context<'_, D>,
+) -> ExampleRun {
     let mut world = World::new();
     let mut steps = vec![StepOutcome::Skipped; example.steps.len()];
     let mut last_return = Returned::Nothing;
     let mut failure = None;
     for (i, step) in example.steps.iter().enumerate() {
-        match run_step(example, step, registry, &mut world) {
+        context.progress.step(i);
+        let mut outcome = run_step(example, i, step, registry, &mut world, context);
+        if outcome.is_ok()
+            && let Some(deadline) = context.driver.deadline()
+            && deadline.remaining().is_none()
+        {
+            // A blocking step returned after the limit: it is the one that
+            // exceeded it.
+            outcome = Err(Problem::Thrown(timed_out(deadline.limit(), &step.text)));
+        }
+        match outcome {
             Ok(returned) => {
                 steps[i] = StepOutcome::Passed;
                 last_return = returned;
@@ -125,17 +230,33 @@ pub fn execute<R: StepLookup + ?Sized>(example: &PlannedExample, registry: &R) -
         steps[i] = StepOutcome::Failed(located.clone());
         failure = Some(located);
     }
+    drop(last_return);
+    context.progress.tearing_down();
+    let teardown = states::tear_down(&mut world, context);
+    let mut failure = invert(&example.expected, failure, last);
+    let messages = teardown.iter().map(|(m, _)| m.clone()).collect();
+    if failure.is_none()
+        && let Some((message, step)) = teardown.into_iter().next()
+    {
+        let span = example
+            .steps
+            .get(step)
+            .map(|s| s.match_span)
+            .unwrap_or(example.span);
+        failure = Some(Failure::locate(Problem::Thrown(message), step, span));
+    }
     ExampleRun {
         steps,
-        failure: invert(&example.expected, failure, last),
+        failure,
+        teardown: messages,
     }
 }
 
 /// Expected-failure inversion (spec 30 §30.5).
-fn invert(
+pub fn invert(
     expected: &Expectation,
     failure: Option<Failure>,
-    last: Option<(usize, crate::source::Span)>,
+    last: Option<(usize, Span)>,
 ) -> Option<Failure> {
     match (expected, failure) {
         (Expectation::Pass, failure) => failure,
@@ -147,12 +268,14 @@ fn invert(
     }
 }
 
-/// Call one step and apply its role's return rules.
-fn run_step<R: StepLookup + ?Sized>(
+/// Prepare the step's state, call it and apply its role's return rules.
+fn run_step<R: StepLookup + ?Sized, D: Driver>(
     example: &PlannedExample,
+    index: usize,
     step: &PlannedStep,
     registry: &R,
     world: &mut World,
+    context: &Context<'_, D>,
 ) -> Result<Returned, Problem> {
     let target = registry
         .target(step.step)
@@ -161,6 +284,9 @@ fn run_step<R: StepLookup + ?Sized>(
         .handler
         .ok_or_else(|| Problem::Thrown(messages::no_handler(target.expression)))?;
     check_wiring(example, step, target.trailing)?;
+    world.enter_file(target.file);
+    states::prepare(world, target.route, index, context)
+        .map_err(|e| Problem::Thrown(e.message(context.driver, &step.text)))?;
     let args: Vec<ArgValue> = step.args.iter().map(|a| a.value.clone()).collect();
     let table = step.data_table.as_ref().map(|t| {
         let rows = std::iter::once(&t.header).chain(&t.rows);
@@ -176,8 +302,7 @@ fn run_step<R: StepLookup + ?Sized>(
         table: table.as_ref(),
         doc_string: doc_string.as_ref(),
     };
-    world.enter_file(target.file);
-    let returned = call(handler, world, &invocation)?;
+    let returned = call(handler, world, &invocation, context.driver, &step.text)?;
     match target.role {
         Role::Stimulus => compare::check_stimulus(&returned)?,
         // A row example's return is checked once, after the loop.
@@ -219,30 +344,35 @@ fn check_wiring(
     }
 }
 
-/// Call a handler, turning an `Err` or a panic into a `thrown` problem.
-fn call(
+/// Call a handler, turning an `Err`, a panic or the deadline into a
+/// `thrown` problem. A sync handler is a plain call; an async one's future
+/// is driven on this thread.
+fn call<D: Driver>(
     handler: Handler,
     world: &mut World,
     invocation: &Invocation<'_>,
+    driver: &D,
+    step_text: &str,
 ) -> Result<Returned, Problem> {
-    let result =
-        quiet::while_in_step(|| catch_unwind(AssertUnwindSafe(|| handler(world, invocation))));
+    let result = match handler {
+        Handler::Sync(f) => {
+            quiet::while_in_step(|| catch_unwind(AssertUnwindSafe(|| f(world, invocation))))
+        }
+        Handler::Async(f) => match driver.block_on(catch_future(f(world, invocation))) {
+            Ok(result) => result,
+            Err(Interrupted) => {
+                let limit = driver.deadline().map(|d| d.limit()).unwrap_or_default();
+                return Err(Problem::Thrown(timed_out(limit, step_text)));
+            }
+        },
+    };
     match result {
         Ok(Ok(returned)) => Ok(returned),
         Ok(Err(error)) => Err(Problem::Thrown(error.message)),
-        Err(payload) => Err(Problem::Thrown(panic_message(payload.as_ref()))),
-    }
-}
-
-/// The message of a panic payload: the text of `panic!("…")`, or a fixed
-/// fallback for payloads that are not text.
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    if let Some(s) = payload.downcast_ref::<&'static str>() {
-        (*s).to_string()
-    } else if let Some(s) = payload.downcast_ref::<String>() {
-        s.clone()
-    } else {
-        "handler panicked".to_string()
+        Err(payload) => Err(Problem::Thrown(explain_panic(
+            panic_message(payload.as_ref()),
+            driver.without_tokio(),
+        ))),
     }
 }
 

@@ -3,6 +3,7 @@ use crate::compare::testing::{V, doc_string, map, row_binding, span, step, table
 use crate::failure::FailureKind;
 use crate::step::StepError;
 
+mod drive;
 mod rows;
 
 #[derive(Default)]
@@ -14,27 +15,38 @@ struct Pair {
     b: Option<i64>,
 }
 
+/// The state of the current file, created from `Default` on first use (the
+/// executor prepares states from routes; these hand-written handlers have
+/// none).
+fn lazy<S: Default + Send + 'static>(world: &mut World) -> &mut S {
+    if !world.has(std::any::TypeId::of::<S>()) {
+        world.provide(S::default());
+    }
+    world.state_mut::<S>().unwrap()
+}
+
 fn one(v: V) -> Result<Returned, StepError> {
     Ok(Returned::One(Box::new(v)))
 }
 
 fn increment(world: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
-    world.state::<Count>().0 += 1;
+    lazy::<Count>(world).0 += 1;
     Ok(Returned::Nothing)
 }
 
 fn read_count(world: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
-    one(V::Int(world.state::<Count>().0))
+    one(V::Int(lazy::<Count>(world).0))
 }
 
 fn set_b(world: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
-    world.state::<Pair>().b = Some(2);
+    lazy::<Pair>(world).b = Some(2);
     Ok(Returned::Nothing)
 }
 
 /// `S` by value: the returned state replaces the old one completely.
 fn replace_with_a(world: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
-    let old = world.take_state::<Pair>();
+    lazy::<Pair>(world);
+    let old = world.take_state::<Pair>().unwrap();
     world.put_state(Pair {
         a: Some(old.a.unwrap_or(0) + 1),
         b: None,
@@ -44,7 +56,7 @@ fn replace_with_a(world: &mut World, _: &Invocation<'_>) -> Result<Returned, Ste
 
 /// Sensor with two slots: `a is {int} and b is {int}`, `-1` for unset.
 fn read_pair(world: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
-    let p = world.state::<Pair>();
+    let p = lazy::<Pair>(world);
     Ok(Returned::Many(vec![
         Box::new(V::Int(p.a.unwrap_or(-1))),
         Box::new(V::Int(p.b.unwrap_or(-1))),
@@ -110,13 +122,16 @@ fn report_row(_: &mut World, inv: &Invocation<'_>) -> Result<Returned, StepError
     ]))
 }
 
-fn target(role: Role, file: &'static str, handler: Handler) -> StepTarget<'static> {
+type SyncFn = fn(&mut World, &Invocation<'_>) -> Result<Returned, StepError>;
+
+fn target(role: Role, file: &'static str, handler: SyncFn) -> StepTarget<'static> {
     StepTarget {
         role,
         expression: "",
         file,
-        handler: Some(handler),
+        handler: Some(Handler::Sync(handler)),
         trailing: Trailing::None,
+        route: None,
     }
 }
 
@@ -180,6 +195,7 @@ fn registry() -> Vec<StepTarget<'static>> {
             file: "x.rs",
             handler: None,
             trailing: Trailing::None,
+            route: None,
         },
         with(target(Sensor, "tests/a.steps.rs", nothing), Trailing::Table),
         with(
@@ -512,13 +528,14 @@ fn a_stimulus_returning_a_value_is_a_return_shape_error() {
 #[test]
 fn a_built_registry_keys_states_by_the_definition_file() {
     use crate::registry::{Registry, StepSpec};
-    let spec = |expression: &str, role, file: &str, handler: Handler| StepSpec {
+    let spec = |expression: &str, role, file: &str, handler: SyncFn| StepSpec {
         expression: expression.into(),
         role,
         file: file.into(),
         line: 1,
-        handler: Some(handler),
+        handler: Some(Handler::Sync(handler)),
         trailing: Trailing::None,
+        state: None,
     };
     let registry = Registry::build(
         Vec::new(),

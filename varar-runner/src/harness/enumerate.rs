@@ -6,14 +6,14 @@ use std::sync::{Arc, Mutex};
 use libtest_mimic::{Failed, Trial};
 
 use super::names::{UniqueNames, example_item};
+use super::trial::{RunShared, run_example};
+use super::watch::Watch;
 use crate::discovery::{OathFile, read_oath};
 use crate::drift::{candidates, detect_drift, fresh_entry};
-use crate::execute::execute;
 use crate::hash::source_hash;
 use crate::lock::{Baseline, OathRecord};
 use crate::parse::parse;
 use crate::plan::{PlannedExample, plan};
-use crate::registry::Registry;
 use crate::render::{Styles, report};
 use crate::results::{ExampleResult, OathResults, example_result, oath_results};
 use crate::source::Source;
@@ -64,11 +64,13 @@ impl OathRun {
 /// Read, parse and plan every oath, and build the trials.
 pub(crate) fn prepare(
     oaths: &[OathFile],
-    registry: &Arc<Registry>,
+    shared: &Arc<RunShared>,
+    watch: &Watch,
     baseline: &Baseline,
     update: bool,
     styles: &Styles,
 ) -> Prepared {
+    let registry = &shared.registry;
     let mut prepared = Prepared {
         trials: Vec::new(),
         records: Vec::new(),
@@ -142,12 +144,14 @@ pub(crate) fn prepare(
                 &example.scope_stack,
                 &example.name,
             ));
+            let steps = example.steps.iter().map(|s| s.text.clone()).collect();
+            let progress = watch.add(&name, steps);
             prepared.trials.push(example_trial(
                 name,
                 index,
-                example,
+                Arc::new(example),
                 Arc::clone(&run),
-                Arc::clone(registry),
+                (Arc::clone(shared), progress),
                 styles.clone(),
             ));
         }
@@ -163,21 +167,21 @@ pub(crate) fn prepare(
 fn example_trial(
     name: String,
     index: usize,
-    example: PlannedExample,
+    example: Arc<PlannedExample>,
     oath: Arc<OathRun>,
-    registry: Arc<Registry>,
+    (shared, progress): (Arc<RunShared>, Arc<super::watch::ExampleProgress>),
     styles: Styles,
 ) -> Trial {
     Trial::test(name, move || {
-        let run = execute(&example, &*registry);
+        let run = run_example(&shared, &example, &progress);
         oath.record(index, example_result(&example, &run, &oath.path));
         match &run.failure {
             None => Ok(()),
             Some(failure) => {
                 let source = Source::new(&oath.text);
-                Err(Failed::from(report::failure(
-                    &oath.path, &source, &example, failure, &styles,
-                )))
+                let mut text = report::failure(&oath.path, &source, &example, failure, &styles);
+                text.push_str(&report::teardown_notes(&run.teardown, failure, &styles));
+                Err(Failed::from(text))
             }
         }
     })

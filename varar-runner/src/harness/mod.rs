@@ -11,22 +11,31 @@
 mod color;
 mod enumerate;
 mod names;
+mod pool;
+mod runtime;
+mod timeout;
+mod trial;
+mod watch;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use libtest_mimic::Arguments;
 
 use crate::config::{Config, load_config, update_mode_from_env};
 use crate::discovery::discover;
 use crate::execute::install_quiet_panic_hook;
+use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::lock::{LOCK_FILE_NAME, pruned_notice, stale_notice, unsupported_version_notice};
 use crate::registry::Registry;
 use crate::store::{lock_baseline, read_lock, save_lock, write_run_result};
 
 pub use color::ColorEnv;
 pub use names::{UniqueNames, example_item};
+use timeout::resolve_limit;
+pub use timeout::{Limit, TimeoutError, VARAR_TIMEOUT, parse_limit};
 
 /// The exit code of a run that could not start (libtest's failure code).
 const FATAL: u8 = 101;
@@ -50,6 +59,8 @@ pub struct Runner {
     root: PathBuf,
     modules: Option<Vec<String>>,
     update: Option<bool>,
+    timeout: Option<Duration>,
+    slow_after: Duration,
 }
 
 impl Runner {
@@ -60,6 +71,8 @@ impl Runner {
             root: root.into(),
             modules: None,
             update: None,
+            timeout: None,
+            slow_after: watch::SLOW_AFTER,
         }
     }
 
@@ -83,6 +96,23 @@ impl Runner {
     /// Accept drift (`true`) or not, instead of reading `VARAR_UPDATE`.
     pub fn accept_drift(mut self, update: bool) -> Self {
         self.update = Some(update);
+        self
+    }
+
+    /// Fail an example that runs longer than `limit` (spec 60.7), instead of
+    /// reading `VARAR_TIMEOUT`. The run goes on and ends normally even when
+    /// a blocking step never returns: its thread is abandoned.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
+    }
+
+    /// When no limit is set, print the `SLOW` notice for an example still
+    /// running after `after` instead of 60 s. For Varar's own tests; not a
+    /// setting users need.
+    #[doc(hidden)]
+    pub fn slow_notice_after(mut self, after: Duration) -> Self {
+        self.slow_after = after;
         self
     }
 
@@ -110,6 +140,10 @@ impl Runner {
         }
     }
 
+    fn limit(&self) -> Result<Option<Limit>, String> {
+        resolve_limit(self.timeout, std::env::var(VARAR_TIMEOUT))
+    }
+
     fn run_inner(&self, args: &Arguments) -> Result<ExitCode, String> {
         install_quiet_panic_hook();
         let styles = color::styles(args, ColorEnv::read());
@@ -120,7 +154,8 @@ impl Runner {
                 .map_err(|e| e.to_string())?
                 .is_update(),
         };
-        let registry = self.registry()?;
+        let limit = self.limit()?;
+        let (registry, lifecycle) = self.registry()?;
         let oaths = discover(&self.root, &config).map_err(|e| e.to_string())?;
         if oaths.is_empty() {
             notice(&nothing_discovered(&config, &self.root));
@@ -148,7 +183,17 @@ impl Runner {
         if let crate::lock::Baseline::Unsupported { version } = &baseline {
             notice(&unsupported_version_notice(LOCK_FILE_NAME, version));
         }
-        let prepared = enumerate::prepare(&oaths, &registry, &baseline, update, &styles);
+        let runtime = runtime::Runtime::start(!args.list)?;
+        let shared = Arc::new(trial::RunShared {
+            resources: Arc::new(ResourceStore::new(lifecycle.resources.clone())),
+            registry,
+            lifecycle,
+            runtime: runtime.handle(),
+            limit: limit.clone(),
+            threads: pool::Pool::new(),
+        });
+        let watch = watch::Watch::new();
+        let prepared = enumerate::prepare(&oaths, &shared, &watch, &baseline, update, &styles);
         let discovered: Vec<String> = oaths.iter().map(|o| o.oath_path.clone()).collect();
         let reconciled = crate::lock::reconcile(&baseline, &prepared.records, &discovered, update);
 
@@ -166,7 +211,16 @@ impl Runner {
 
         drop(guard);
 
+        let watchdog = match (&limit, args.list) {
+            (None, false) => Some(watch::Watchdog::start(
+                Arc::clone(&watch),
+                self.slow_after,
+                notice,
+            )),
+            _ => None,
+        };
         let conclusion = libtest_mimic::run(args, prepared.trials);
+        drop(watchdog);
 
         if !args.list {
             for oath in &prepared.oaths {
@@ -188,18 +242,41 @@ impl Runner {
                 }
             }
         }
-        Ok(conclusion.exit_code())
+        let torn_down = tear_down_resources(&shared);
+        runtime.shut_down();
+        for line in watch.never_returned() {
+            notice(&line);
+        }
+        // A failed resource teardown fails the run; the results are written.
+        Ok(if torn_down {
+            conclusion.exit_code()
+        } else {
+            ExitCode::from(FATAL)
+        })
     }
 
-    fn registry(&self) -> Result<Arc<Registry>, String> {
+    fn registry(&self) -> Result<(Arc<Registry>, Arc<Lifecycle>), String> {
         let modules = self.modules.clone();
         let include = move |module_path: &str| match &modules {
             None => true,
             Some(prefixes) => prefixes.iter().any(|p| module_path.starts_with(p.as_str())),
         };
-        Registry::from_inventory(include)
-            .map(Arc::new)
-            .map_err(|e| format!("the registered steps have problems:\n{e}"))
+        let registry = Registry::from_inventory(&include)
+            .map_err(|e| format!("the registered steps have problems:\n{e}"))?;
+        let uses: Vec<StepUse<'_>> = registry
+            .steps
+            .iter()
+            .map(|s| StepUse {
+                expression: &s.spec.expression,
+                file: &s.spec.file,
+                line: s.spec.line,
+                state: s.spec.state,
+            })
+            .collect();
+        let lifecycle = Lifecycle::from_inventory(&include, &uses).map_err(|e| {
+            format!("the registered resources, states and teardowns have problems:\n{e}")
+        })?;
+        Ok((Arc::new(registry), Arc::new(lifecycle)))
     }
 
     fn record_baseline(
@@ -223,6 +300,28 @@ impl Runner {
         }
         Ok(())
     }
+}
+
+/// Tear the run's resources down (spec 60.6), after the last example and
+/// before the runtime stops. `false` when one failed: the run then fails.
+fn tear_down_resources(shared: &trial::RunShared) -> bool {
+    let lifecycle = &shared.lifecycle;
+    let problems = shared.runtime.with_driver(None, |driver| {
+        shared
+            .resources
+            .teardown_all(|id| lifecycle.teardown(id).map(|t| t.run), driver)
+    });
+    let mut ok = true;
+    for problem in problems {
+        match problem {
+            ResourceTeardown::Failed(message) => {
+                ok = false;
+                notice(&format!("error: {message}"));
+            }
+            ResourceTeardown::Skipped(message) => notice(&format!("varar: {message}")),
+        }
+    }
+    ok
 }
 
 /// Why a run found no oath: no config, or globs that match nothing.

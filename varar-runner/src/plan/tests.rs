@@ -16,6 +16,7 @@ fn registry(steps: &[(&str, Role)]) -> Registry {
             line: i as u32 + 1,
             handler: None,
             trailing: Trailing::None,
+            state: None,
         })
         .collect();
     match Registry::build(Vec::new(), specs) {

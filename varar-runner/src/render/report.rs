@@ -75,6 +75,17 @@ pub fn failure(
     out
 }
 
+/// The failed state teardowns of an example, after its own failure (spec
+/// 60.6); the one that became the failure itself is not repeated.
+pub fn teardown_notes(messages: &[String], failure: &Failure, styles: &Styles) -> String {
+    let mut out = String::new();
+    for message in messages.iter().filter(|m| **m != failure.message) {
+        out.push_str(&styles.paint(styles.hint, &format!("also: {message}")));
+        out.push('\n');
+    }
+    out
+}
+
 /// The text of a drift item (spec 40 §5.4 plus how to accept it).
 pub fn drift(path: &str, source: &Source<'_>, drift: &Drift, styles: &Styles) -> String {
     let message = drift.message();

@@ -145,6 +145,7 @@ fn run_failing(failure: Failure) -> ExampleRun {
     ExampleRun {
         steps: vec![StepOutcome::Failed(failure.clone())],
         failure: Some(failure),
+        teardown: Vec::new(),
     }
 }
 
@@ -164,6 +165,7 @@ fn passed_examples_have_no_failure_and_deduplicated_lines() {
     let run = ExampleRun {
         steps: vec![StepOutcome::Passed; 4],
         failure: None,
+        teardown: Vec::new(),
     };
     let r = example_result(&example(steps, Expectation::Pass), &run, "example.md");
     assert_eq!(
@@ -224,6 +226,7 @@ fn thrown_and_unexpected_pass_failures_have_no_cells() {
     let run = ExampleRun {
         steps: vec![StepOutcome::Passed],
         failure: Some(up),
+        teardown: Vec::new(),
     };
     let got = to_json(&example_result(&ex, &run, "example.md"));
     assert_eq!(

@@ -1,9 +1,9 @@
 use varar::stimulus;
 
-#[stimulus("I wait")]
-async fn wait() {}
-
 #[stimulus("I pick {int}")]
 fn pick<T: Default>(_n: i64) {}
+
+#[stimulus("I wait for {int}")]
+async fn wait<T: Default>(_n: i64) {}
 
 fn main() {}

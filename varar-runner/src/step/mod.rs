@@ -6,9 +6,24 @@
 //! and hands back what a sensor observed as [`Returned`]. Comparisons stay in
 //! the engine (`compare`), so every port rule lives in one place.
 
-use std::any::{Any, TypeId};
+use std::future::Future;
+use std::pin::Pin;
 
 use crate::data::{DocString, Row, Table};
+
+mod hooks;
+mod support;
+mod world;
+
+pub use hooks::{
+    Access, Built, DefaultCtor, Lent, Need, ResourceBuild, ResourceDef, StateBuild, StateDef,
+    StateParam, Stored, TeardownCall, TeardownDef, Unwrap, take, type_label, unwrap_resource,
+};
+pub use support::{
+    ExampleState, NoDefault, Probe, SharedResource, ViaDefault, a_state_must_be_send, fail_text,
+    own, share, unwrap_shared,
+};
+pub use world::{Released, World};
 
 /// Whether a step drives the system or observes it (spec 20 §20.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -195,64 +210,23 @@ pub struct Invocation<'a> {
     pub doc_string: Option<&'a DocString>,
 }
 
-/// The states of one example: one per (step file, state type), created from
-/// `Default` at first use (spec 30 §30.1.2).
-#[derive(Default)]
-pub struct World {
-    current_file: String,
-    states: Vec<(String, TypeId, Box<dyn Any + Send>)>,
+/// A boxed future borrowing for `'a`: what async entry points hand back.
+/// It need not be `Send`: each example drives its futures on its own thread.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + 'a>>;
+
+/// What a step's entry point hands back.
+pub type StepResult = Result<Returned, StepError>;
+
+/// The type-erased entry point generated for a step function: a plain call
+/// for a `fn` step (no future, no allocation), a boxed future for an
+/// `async fn` step.
+#[derive(Clone, Copy, Debug)]
+pub enum Handler {
+    /// A `fn` step.
+    Sync(fn(&mut World, &Invocation<'_>) -> StepResult),
+    /// An `async fn` step; the future borrows the world and the invocation.
+    Async(for<'a> fn(&'a mut World, &'a Invocation<'a>) -> BoxFuture<'a, StepResult>),
 }
-
-impl World {
-    /// An empty world, for one example.
-    pub fn new() -> Self {
-        World::default()
-    }
-
-    /// Set the step file whose state the next handler sees.
-    pub fn enter_file(&mut self, file: &str) {
-        if self.current_file != file {
-            self.current_file.clear();
-            self.current_file.push_str(file);
-        }
-    }
-
-    /// The current file's state of type `S`, created with `S::default()` on
-    /// first use.
-    pub fn state<S: Default + Send + 'static>(&mut self) -> &mut S {
-        let key = TypeId::of::<S>();
-        let pos = self
-            .states
-            .iter()
-            .position(|(f, t, _)| *t == key && *f == self.current_file);
-        let idx = match pos {
-            Some(i) => i,
-            None => {
-                self.states
-                    .push((self.current_file.clone(), key, Box::new(S::default())));
-                self.states.len() - 1
-            }
-        };
-        match self.states[idx].2.downcast_mut::<S>() {
-            Some(s) => s,
-            // The TypeId matched, so the downcast cannot fail.
-            None => unreachable!("state type id matched but downcast failed"),
-        }
-    }
-
-    /// Take the state out (for `S` by value), leaving a default in its place.
-    pub fn take_state<S: Default + Send + 'static>(&mut self) -> S {
-        std::mem::take(self.state::<S>())
-    }
-
-    /// Put the next state in (full replacement).
-    pub fn put_state<S: Default + Send + 'static>(&mut self, next: S) {
-        *self.state::<S>() = next;
-    }
-}
-
-/// The type-erased entry point generated for a step function.
-pub type Handler = fn(&mut World, &Invocation<'_>) -> Result<Returned, StepError>;
 
 /// What a step function takes after its captured parameters.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -286,6 +260,8 @@ pub struct StepDef {
     pub column: u32,
     /// `module_path!()` of the step function.
     pub module_path: &'static str,
+    /// The state parameter (`&S`, `&mut S` or `S`), if the step takes one.
+    pub state: Option<StateParam>,
 }
 
 inventory::collect!(StepDef);

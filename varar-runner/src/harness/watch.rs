@@ -1,0 +1,253 @@
+//! Watching running examples (spec 60.7): where each one is, so that a
+//! timed-out example is reported at its current step, an example still
+//! running after the threshold gets one `SLOW` line (when no limit is set),
+//! and an abandoned example whose step never returned gets a notice at the
+//! end of the run.
+//!
+//! Each example updates a few atomics; one watchdog thread per run reads
+//! them, so watching costs an example no lock and no allocation.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crate::execute::Progress;
+
+/// The threshold of the `SLOW` notice when none is injected.
+pub(crate) const SLOW_AFTER: Duration = Duration::from_secs(60);
+
+/// One example, as the watchdog and the trial thread see it.
+pub(crate) struct ExampleProgress {
+    name: String,
+    steps: Vec<String>,
+    epoch: Instant,
+    /// Nanoseconds since `epoch` at start, plus one; 0 = not started.
+    started: AtomicU64,
+    step: AtomicUsize,
+    tearing_down: AtomicBool,
+    done: AtomicBool,
+    abandoned: AtomicBool,
+    noticed: AtomicBool,
+}
+
+impl ExampleProgress {
+    /// The current step's text.
+    pub(crate) fn step_text(&self) -> &str {
+        self.steps
+            .get(self.step.load(Ordering::Acquire))
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+
+    /// The current step's index.
+    pub(crate) fn step_index(&self) -> usize {
+        self.step.load(Ordering::Acquire)
+    }
+
+    /// The example starts.
+    pub(crate) fn begin(&self) {
+        let ns = self
+            .epoch
+            .elapsed()
+            .as_nanos()
+            .min(u128::from(u64::MAX - 1)) as u64;
+        self.step.store(0, Ordering::Release);
+        self.started.store(ns + 1, Ordering::Release);
+    }
+
+    /// The example's thread is done (teardown included).
+    pub(crate) fn finish(&self) {
+        self.done.store(true, Ordering::Release);
+    }
+
+    /// The trial gave up waiting for this example's thread.
+    pub(crate) fn abandon(&self) {
+        self.abandoned.store(true, Ordering::Release);
+    }
+
+    /// Whether the steps are over and teardowns are running.
+    pub(crate) fn is_tearing_down(&self) -> bool {
+        self.tearing_down.load(Ordering::Acquire)
+    }
+
+    fn running_for(&self, now: Instant) -> Option<Duration> {
+        let started = self.started.load(Ordering::Acquire);
+        if started == 0 || self.done.load(Ordering::Acquire) {
+            return None;
+        }
+        let start = self.epoch + Duration::from_nanos(started - 1);
+        Some(now.saturating_duration_since(start))
+    }
+}
+
+impl Progress for ExampleProgress {
+    fn step(&self, index: usize) {
+        self.step.store(index, Ordering::Release);
+    }
+
+    fn tearing_down(&self) {
+        self.tearing_down.store(true, Ordering::Release);
+    }
+}
+
+/// Every example of a run.
+pub(crate) struct Watch {
+    epoch: Instant,
+    examples: Mutex<Vec<Arc<ExampleProgress>>>,
+}
+
+impl Watch {
+    /// An empty watch.
+    pub(crate) fn new() -> Arc<Watch> {
+        Arc::new(Watch {
+            epoch: Instant::now(),
+            examples: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Watch one more example (at enumeration, before anything runs).
+    pub(crate) fn add(&self, name: &str, steps: Vec<String>) -> Arc<ExampleProgress> {
+        let progress = Arc::new(ExampleProgress {
+            name: name.to_string(),
+            steps,
+            epoch: self.epoch,
+            started: AtomicU64::new(0),
+            step: AtomicUsize::new(0),
+            tearing_down: AtomicBool::new(false),
+            done: AtomicBool::new(false),
+            abandoned: AtomicBool::new(false),
+            noticed: AtomicBool::new(false),
+        });
+        self.lock().push(Arc::clone(&progress));
+        progress
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Arc<ExampleProgress>>> {
+        self.examples.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The `SLOW` lines due now, each example at most once.
+    fn slow_lines(&self, threshold: Duration, now: Instant) -> Vec<String> {
+        let mut lines = Vec::new();
+        for p in self.lock().iter() {
+            if p.running_for(now).is_some_and(|d| d > threshold)
+                && !p.noticed.swap(true, Ordering::AcqRel)
+            {
+                lines.push(slow_line(threshold, &p.name, p.step_text()));
+            }
+        }
+        lines
+    }
+
+    /// Notices for abandoned examples whose step has still not returned.
+    pub(crate) fn never_returned(&self) -> Vec<String> {
+        self.lock()
+            .iter()
+            .filter(|p| p.abandoned.load(Ordering::Acquire) && !p.done.load(Ordering::Acquire))
+            .map(|p| {
+                format!(
+                    "varar: {}: step \"{}\" never returned, so its state was not torn down",
+                    p.name,
+                    p.step_text()
+                )
+            })
+            .collect()
+    }
+}
+
+/// `SLOW [> 60 s] <item name> (in step "<step text>")`.
+pub(crate) fn slow_line(threshold: Duration, name: &str, step: &str) -> String {
+    let secs = threshold.as_secs_f64();
+    let secs = if threshold.subsec_nanos() == 0 {
+        format!("{}", threshold.as_secs())
+    } else {
+        format!("{secs:.1}")
+    };
+    format!("SLOW [> {secs} s] {name} (in step \"{step}\")")
+}
+
+/// The watchdog thread; stops when dropped.
+pub(crate) struct Watchdog {
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Watchdog {
+    /// Print a `SLOW` line for each example running longer than `threshold`.
+    pub(crate) fn start(watch: Arc<Watch>, threshold: Duration, print: fn(&str)) -> Watchdog {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let tick = (threshold / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
+        let thread = thread::Builder::new()
+            .name("varar-watchdog".to_string())
+            .spawn(move || {
+                loop {
+                    match stopped.recv_timeout(tick) {
+                        Err(RecvTimeoutError::Timeout) => {}
+                        _ => return,
+                    }
+                    for line in watch.slow_lines(threshold, Instant::now()) {
+                        print(&line);
+                    }
+                }
+            })
+            .ok();
+        Watchdog {
+            stop: Some(stop),
+            thread,
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_slow_line_names_the_item_and_its_step() {
+        assert_eq!(
+            slow_line(SLOW_AFTER, "varar/a.md::A::b", "I wait"),
+            "SLOW [> 60 s] varar/a.md::A::b (in step \"I wait\")"
+        );
+        assert_eq!(
+            slow_line(Duration::from_millis(200), "x", "y"),
+            "SLOW [> 0.2 s] x (in step \"y\")"
+        );
+    }
+
+    #[test]
+    fn an_example_is_slow_once_and_only_while_it_runs() {
+        let watch = Watch::new();
+        let p = watch.add("x", vec!["first".into(), "second".into()]);
+        let later = Instant::now() + Duration::from_secs(120);
+        assert!(
+            watch.slow_lines(SLOW_AFTER, later).is_empty(),
+            "not started"
+        );
+        p.begin();
+        Progress::step(&*p, 1);
+        assert_eq!(
+            watch.slow_lines(SLOW_AFTER, later),
+            vec!["SLOW [> 60 s] x (in step \"second\")".to_string()]
+        );
+        assert!(watch.slow_lines(SLOW_AFTER, later).is_empty(), "once");
+        assert!(watch.never_returned().is_empty());
+        p.abandon();
+        assert_eq!(
+            watch.never_returned(),
+            vec!["varar: x: step \"second\" never returned, so its state was not torn down"]
+        );
+        p.finish();
+        assert!(watch.never_returned().is_empty());
+    }
+}
