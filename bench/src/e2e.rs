@@ -12,7 +12,7 @@ use crate::corpus::{self, Corpus};
 /// README, 2 cores, build excluded, median of 3): (oaths, examples, seconds).
 const REFERENCE: &[(usize, usize, f64)] = &[(20, 25, 9.5), (200, 25, 103.0), (1000, 25, 577.0)];
 
-const STEPS: &str = include_str!("steps.rs");
+pub const STEPS: &str = include_str!("steps.rs");
 
 /// The same eight steps as `async fn`: the bodies of `steps.rs`, unchanged,
 /// so the async figures measure only what an `async fn` step costs.
@@ -217,7 +217,7 @@ fn summary(stdout: &str) -> String {
 }
 
 /// `cargo` with a clean environment and the benchmark's own target dir.
-fn cargo(project: &Path, target: &Path) -> Command {
+pub fn cargo(project: &Path, target: &Path) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
     cmd.current_dir(project).env("CARGO_TARGET_DIR", target);
     for (key, _) in std::env::vars_os() {
@@ -303,20 +303,32 @@ fn install(corpus: &Corpus, project: &Path) -> Result<(), String> {
 
 /// The path of the built `oaths` test binary.
 fn test_binary(project: &Path, target: &Path) -> Result<PathBuf, String> {
+    built_test(project, target, &["--release"], "oaths")
+}
+
+/// The path of the test binary `name` that `cargo test --no-run <args>`
+/// builds in `project`.
+pub fn built_test(
+    project: &Path,
+    target: &Path,
+    args: &[&str],
+    name: &str,
+) -> Result<PathBuf, String> {
     let output = cargo(project, target)
-        .args(["test", "--release", "--no-run", "--message-format=json"])
+        .args(["test", "--no-run", "--message-format=json"])
+        .args(args)
         .stderr(Stdio::null())
         .output()
         .map_err(|e| format!("cannot run cargo: {e}"))?;
     String::from_utf8_lossy(&output.stdout)
         .lines()
         .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter(|v| v["target"]["name"] == "oaths")
+        .filter(|v| v["target"]["name"] == name)
         .find_map(|v| v["executable"].as_str().map(PathBuf::from))
-        .ok_or_else(|| "cargo did not report the oaths test binary".to_string())
+        .ok_or_else(|| format!("cargo did not report the {name} test binary"))
 }
 
-fn write(path: &Path, text: &str) -> Result<(), String> {
+pub fn write(path: &Path, text: &str) -> Result<(), String> {
     if let Some(parent) = path.parent() {
         fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     }

@@ -23,7 +23,10 @@
 mod corpus;
 mod e2e;
 mod inproc;
+mod project;
+mod scaling;
 mod steps;
+mod steps_scale;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -42,6 +45,10 @@ struct Options {
     seed: u64,
     skip_parse: bool,
     skip_e2e: bool,
+    /// Registry sizes of the planning measurement (empty: skipped).
+    step_counts: Vec<usize>,
+    /// The scaling table, if asked for.
+    scale: Option<scaling::ScaleOptions>,
 }
 
 impl Default for Options {
@@ -54,7 +61,26 @@ impl Default for Options {
             seed: 1,
             skip_parse: false,
             skip_e2e: false,
+            step_counts: vec![8, 100, 500],
+            scale: None,
         }
+    }
+}
+
+fn default_scale() -> scaling::ScaleOptions {
+    scaling::ScaleOptions {
+        profiles: vec![project::Profile::Debug, project::Profile::Release],
+        corpus: (200, 25),
+        sizes: vec![1000, 4000, 16000, 64000],
+        sentences: vec![1000, 4000, 16000, 64000],
+        big: false,
+        nextest: Vec::new(),
+        nextest_partition: 1,
+        timeout: std::time::Duration::from_secs(120),
+        cold_build: false,
+        opt_crates: project::OPT_CRATES.iter().map(|c| c.to_string()).collect(),
+        seed: 1,
+        runs: 3,
     }
 }
 
@@ -66,11 +92,30 @@ USAGE: cargo run --release -p varar-bench -- [OPTIONS]
 OPTIONS:
   --parse-corpus NxM   oaths x examples for the in-process measurement [200x25]
   --e2e NxM[,NxM...]   corpora for the end-to-end measurement [20x25,200x25,1000x25]
-  --runs K             timed cargo test runs per corpus, median reported [3]
+  --runs K             timed runs per corpus (end to end, and the scaling
+                       table's corpus rows), median reported [3]
   --min-seconds S      repeat parse+plan for at least S seconds [2]
   --seed N             corpus seed [1]
   --skip-parse         skip the in-process measurement
   --skip-e2e           skip the end-to-end measurement
+  --steps N[,N...]     registry sizes of the planning measurement [8,100,500];
+                       `--steps none` skips it
+
+SCALING TABLE (issue 9; off unless --scale or one of its options is given):
+  --scale              first/second run, wall vs CPU, one oath of 1k..64k
+                       examples, one paragraph of 1k..64k sentences
+  --profiles P[,P...]  debug, release, debug+lines [debug,release]
+  --scale-corpus NxM   corpus of the first/second-run rows [200x25]
+  --sizes K[,K...]     examples of the one-oath series [1000,4000,16000,64000]
+  --sentences K[,K...] sentences of the one-paragraph series [same]
+  --big                also the 10 MB oath (73 584 examples)
+  --nextest NxM[,...]  cargo nextest run of these corpora next to the floor
+                       (thousands of processes: slow)
+  --nextest-partition K  time only --partition count:1/K and scale by K [1]
+  --cold-build         build each profile from an empty target dir and
+                       print the build times (slow)
+  --opt-crates C[,C...]  crates of the debug+lines profile lines
+  --timeout S          kill a measured command after S seconds [120]
   -h, --help           this text
 ";
 
@@ -87,11 +132,54 @@ fn parse_size(s: &str) -> Result<(usize, usize), String> {
     Ok((n, m))
 }
 
+fn parse_list<T>(s: &str, one: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
+    s.split(',').map(one).collect()
+}
+
+fn parse_count(s: &str) -> Result<usize, String> {
+    s.parse().map_err(|_| format!("bad number {s:?}"))
+}
+
+fn parse_profile(s: &str) -> Result<project::Profile, String> {
+    match s {
+        "debug" => Ok(project::Profile::Debug),
+        "release" => Ok(project::Profile::Release),
+        "debug+lines" => Ok(project::Profile::DebugOptDeps),
+        other => Err(format!(
+            "unknown profile {other:?} (debug, release, debug+lines)"
+        )),
+    }
+}
+
 fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, String> {
     let mut o = Options::default();
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        if arg.starts_with("--") && is_scale_flag(&arg) {
+            let scale = o.scale.get_or_insert_with(default_scale);
+            match arg.as_str() {
+                "--scale" => {}
+                "--profiles" => scale.profiles = parse_list(&value(&arg)?, parse_profile)?,
+                "--scale-corpus" => scale.corpus = parse_size(&value(&arg)?)?,
+                "--sizes" => scale.sizes = parse_list(&value(&arg)?, parse_count)?,
+                "--sentences" => scale.sentences = parse_list(&value(&arg)?, parse_count)?,
+                "--big" => scale.big = true,
+                "--nextest" => scale.nextest = parse_list(&value(&arg)?, parse_size)?,
+                "--nextest-partition" => scale.nextest_partition = parse_count(&value(&arg)?)?,
+                "--cold-build" => scale.cold_build = true,
+                "--opt-crates" => {
+                    scale.opt_crates = value(&arg)?.split(',').map(str::to_string).collect()
+                }
+                _ => {
+                    let secs: f64 = value(&arg)?
+                        .parse()
+                        .map_err(|e| format!("--timeout: {e}"))?;
+                    scale.timeout = std::time::Duration::from_secs_f64(secs.max(0.0));
+                }
+            }
+            continue;
+        }
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--parse-corpus" => o.parse_corpus = parse_size(&value(&arg)?)?,
@@ -110,11 +198,40 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
             "--seed" => o.seed = value(&arg)?.parse().map_err(|e| format!("--seed: {e}"))?,
             "--skip-parse" => o.skip_parse = true,
             "--skip-e2e" => o.skip_e2e = true,
+            "--steps" => {
+                let v = value(&arg)?;
+                o.step_counts = if v == "none" {
+                    Vec::new()
+                } else {
+                    parse_list(&v, parse_count)?
+                };
+            }
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
         }
     }
     o.runs = o.runs.max(1);
+    if let Some(scale) = &mut o.scale {
+        scale.seed = o.seed;
+        scale.runs = o.runs;
+    }
     Ok(Some(o))
+}
+
+fn is_scale_flag(arg: &str) -> bool {
+    matches!(
+        arg,
+        "--scale"
+            | "--profiles"
+            | "--scale-corpus"
+            | "--sizes"
+            | "--sentences"
+            | "--big"
+            | "--nextest"
+            | "--nextest-partition"
+            | "--cold-build"
+            | "--opt-crates"
+            | "--timeout"
+    )
 }
 
 /// The workspace root: the parent of this package.
@@ -160,9 +277,15 @@ fn run(o: &Options) -> Result<(), String> {
         let dir = work.join(format!("corpus-{n}x{m}"));
         let corpus = corpus::generate(&dir, n, m, o.seed)?;
         inproc::measure(&corpus, o.min_seconds)?;
+        if !o.step_counts.is_empty() {
+            steps_scale::measure(&corpus, &o.step_counts, o.min_seconds)?;
+        }
     }
     if !o.skip_e2e {
         e2e::measure(&work, &o.e2e_corpora, o.seed, o.runs)?;
+    }
+    if let Some(scale) = &o.scale {
+        scaling::measure(&work, scale)?;
     }
     Ok(())
 }
@@ -187,5 +310,31 @@ mod tests {
         assert!(args(&["--e2e", "2by3"]).is_err());
         assert!(args(&["--runs"]).is_err());
         assert!(args(&["--what"]).is_err());
+        assert!(o.scale.is_none(), "the scaling table is opt-in");
+    }
+
+    #[test]
+    fn scaling_flags_turn_the_table_on() {
+        let o = args(&[
+            "--sizes",
+            "10,20",
+            "--profiles",
+            "release,debug+lines",
+            "--seed",
+            "3",
+        ])
+        .unwrap()
+        .unwrap();
+        let scale = o.scale.unwrap();
+        assert_eq!(scale.sizes, vec![10, 20]);
+        assert_eq!(
+            scale.profiles,
+            vec![project::Profile::Release, project::Profile::DebugOptDeps]
+        );
+        assert_eq!(scale.seed, 3);
+        assert!(scale.nextest.is_empty(), "nextest runs are opt-in");
+        assert!(args(&["--profiles", "fast"]).is_err());
+        let o = args(&["--steps", "none"]).unwrap().unwrap();
+        assert!(o.step_counts.is_empty());
     }
 }

@@ -88,10 +88,34 @@ static WORD: LazyLock<Regex> =
 /// The token set of a name: maximal runs of letters and numbers (Unicode
 /// categories L* and N*) of its full Unicode lower-casing (spec 40 §5.1).
 pub fn tokens(s: &str) -> BTreeSet<String> {
+    let mut set = BTreeSet::new();
+    for_each_token(s, |t| {
+        set.insert(t.to_owned());
+    });
+    set
+}
+
+/// Call `f` with every token of `s` (with repeats), in text order.
+pub(crate) fn for_each_token(s: &str, mut f: impl FnMut(&str)) {
     let lower = s.to_lowercase();
-    WORD.find_iter(&lower)
-        .map(|m| m.as_str().to_owned())
-        .collect()
+    if !lower.is_ascii() {
+        WORD.find_iter(&lower).for_each(|m| f(m.as_str()));
+        return;
+    }
+    // In ASCII, L* and N* are exactly the letters and digits: the same runs
+    // as the regex, found by a plain byte loop (cheap even unoptimised).
+    let bytes = lower.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while i <= bytes.len() {
+        if i == bytes.len() || !bytes[i].is_ascii_alphanumeric() {
+            if i > start {
+                f(&lower[start..i]);
+            }
+            start = i + 1;
+        }
+        i += 1;
+    }
 }
 
 /// Jaccard similarity as an exact ratio `(|A ∩ B|, |A ∪ B|)`; two empty sets
@@ -111,57 +135,41 @@ fn cmp_ratio((n1, d1): (u64, u64), (n2, d2): (u64, u64)) -> Ordering {
 /// in stored order, the most similar candidate (J ≥ 0.5; ties go to the one
 /// closest to the stored line, then the earlier one); a dead best match is
 /// drift. No baseline entry → no drift.
+///
+/// Entries that still re-identify exactly are settled by a hash lookup and
+/// the rest are searched over an inverted token index (`index.rs`), with
+/// the same results as comparing every entry with every candidate.
 pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
-    let Some(baseline) = baseline else {
-        return Vec::new();
-    };
-    let candidate_tokens: Vec<BTreeSet<String>> =
-        candidates.iter().map(|c| tokens(&c.name)).collect();
-    let mut drifts = Vec::new();
-    for b in &baseline.examples {
-        let b_tokens = tokens(&b.name);
-        let distance = |c: &CandidateInfo| (i64::from(c.line) - b.line).unsigned_abs();
-        let mut best: Option<(usize, (u64, u64))> = None;
-        for (i, c) in candidates.iter().enumerate() {
-            let s = jaccard(&b_tokens, &candidate_tokens[i]);
-            if cmp_ratio(s, (THRESHOLD_NUM, THRESHOLD_DEN)) == Ordering::Less {
-                continue;
-            }
-            let better = match best {
-                None => true,
-                Some((j, best_s)) => match cmp_ratio(s, best_s) {
-                    Ordering::Greater => true,
-                    Ordering::Equal => distance(c) < distance(&candidates[j]),
-                    Ordering::Less => false,
-                },
-            };
-            if better {
-                best = Some((i, s));
-            }
-        }
-        if let Some((i, _)) = best {
-            let c = &candidates[i];
-            if !c.live {
-                drifts.push(Drift {
-                    name: b.name.clone(),
-                    line: c.line,
-                    span: c.span,
-                });
-            }
-        }
+    match baseline {
+        Some(baseline) => index::detect(baseline, candidates),
+        None => Vec::new(),
     }
-    drifts
 }
 
 /// The candidates of a document with their names, lines and liveness: live
 /// when their offset range overlaps a planned example's (spec 40 §0).
+///
+/// One pass: the examples' ranges sorted by start with a running maximum of
+/// their ends, so each candidate asks "does an example starting before my
+/// end reach past my start?" with one binary search.
 pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
+    let mut ranges: Vec<(u32, u32)> = plan
+        .examples
+        .iter()
+        .map(|e| (e.span.start_offset, e.span.end_offset))
+        .collect();
+    ranges.sort_unstable();
+    let mut reach = Vec::with_capacity(ranges.len());
+    let mut furthest = 0;
+    for &(_, end) in &ranges {
+        furthest = furthest.max(end);
+        reach.push(furthest);
+    }
     doc.examples
         .iter()
         .map(|c| {
-            let live = plan.examples.iter().any(|e| {
-                e.span.start_offset < c.span.end_offset && c.span.start_offset < e.span.end_offset
-            });
+            let starting_before = ranges.partition_point(|&(start, _)| start < c.span.end_offset);
+            let live = starting_before > 0 && reach[starting_before - 1] > c.span.start_offset;
             CandidateInfo {
                 name: example_name(&c.body.text.text),
                 line: c.body.text.span.start_line,
@@ -188,5 +196,10 @@ pub fn fresh_entry(source_hash: &str, candidates: &[CandidateInfo]) -> LockEntry
     }
 }
 
+mod index;
+#[cfg(test)]
+mod plain;
+#[cfg(test)]
+mod proptests;
 #[cfg(test)]
 mod tests;

@@ -28,6 +28,7 @@ pub mod drift;
 pub mod execute;
 pub mod expression;
 pub mod failure;
+mod fast_hash;
 #[cfg(feature = "harness")]
 pub mod harness;
 pub mod hash;

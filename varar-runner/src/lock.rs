@@ -3,7 +3,7 @@
 //! reconciliation (§4.5) as a pure function. The file itself is read and
 //! written by the store; nothing here touches the file system.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -292,9 +292,10 @@ pub fn reconcile(
             next.insert(record.oath_path.clone(), entry.clone());
         }
     }
+    let discovered: HashSet<&str> = discovered.iter().map(String::as_str).collect();
     let mut unmatched: Vec<String> = next
         .keys()
-        .filter(|k| !discovered.iter().any(|d| d == *k))
+        .filter(|k| !discovered.contains(k.as_str()))
         .cloned()
         .collect();
     unmatched.sort_by(|a, b| cmp_utf16(a, b));
@@ -322,6 +323,24 @@ pub fn reconcile(
     }
 }
 
+/// The baseline's oath paths that the full discovery (`discovered`) no
+/// longer contains, in UTF-16 order: what [`reconcile`] reports as stale,
+/// without building the next lock (§4.5 step 2).
+pub fn stale_paths(baseline: &Baseline, discovered: &[String]) -> Vec<String> {
+    let Baseline::Present { lock, .. } = baseline else {
+        return Vec::new();
+    };
+    let discovered: HashSet<&str> = discovered.iter().map(String::as_str).collect();
+    let mut stale: Vec<String> = lock
+        .oaths
+        .keys()
+        .filter(|k| !discovered.contains(k.as_str()))
+        .cloned()
+        .collect();
+    stale.sort_by(|a, b| cmp_utf16(a, b));
+    stale
+}
+
 /// Notice for an entry pruned under update mode (§4.5 step 2).
 pub fn pruned_notice(oath_path: &str) -> String {
     format!("varar: pruned {oath_path} from {LOCK_FILE_NAME} (no longer matched by docs globs)")
@@ -344,5 +363,8 @@ pub fn unsupported_version_notice(path: &str, version: &str) -> String {
     )
 }
 
+mod partial;
 #[cfg(test)]
 mod tests;
+
+pub use partial::parse_lock_for;

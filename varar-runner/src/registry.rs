@@ -59,9 +59,13 @@ pub struct RegisteredStep {
 /// Step definitions in registry order, and the parameter types.
 #[derive(Clone, Debug)]
 pub struct Registry {
-    /// The step definitions, in registration order (§20.1).
+    /// The step definitions, in registration order (§20.1). Planning
+    /// indexes them on first use; build a new registry rather than changing
+    /// them afterwards.
     pub steps: Vec<RegisteredStep>,
     types: ParameterTypes,
+    /// The literal index of `steps`, built on first use by planning.
+    prefilter: std::sync::OnceLock<crate::plan::prefilter::Prefilter>,
 }
 
 /// What is wrong with one definition.
@@ -191,6 +195,7 @@ impl Registry {
             Ok(Registry {
                 steps: registered,
                 types,
+                prefilter: std::sync::OnceLock::new(),
             })
         } else {
             Err(RegistryErrors { errors })
@@ -234,6 +239,15 @@ impl Registry {
                 })
                 .collect(),
         )
+    }
+
+    /// The index that tells planning which steps may match a sentence.
+    pub(crate) fn prefilter(&self) -> &crate::plan::prefilter::Prefilter {
+        self.prefilter.get_or_init(|| {
+            crate::plan::prefilter::Prefilter::new(
+                self.steps.iter().map(|s| s.expression.required_literal()),
+            )
+        })
     }
 
     /// The parameter types, built-in and custom.

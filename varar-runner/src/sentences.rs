@@ -34,13 +34,27 @@ const ABBREVIATIONS: [&str; 5] = ["e.g.", "i.e.", "etc.", "cf.", "vs."];
 /// ```
 pub fn split_sentences(text: &str) -> Vec<Sentence> {
     let chars: Vec<(usize, char)> = text.char_indices().collect();
+    // UTF-16 offset of every char (and of the end), computed once, so each
+    // sentence's offsets cost O(1) and the whole split is one pass.
+    let mut units = Vec::with_capacity(chars.len() + 1);
+    let mut at = 0u32;
+    for &(_, c) in &chars {
+        units.push(at);
+        at += c.len_utf16() as u32;
+    }
+    units.push(at);
+    let split = Split {
+        text,
+        chars: &chars,
+        units: &units,
+    };
     let zones = no_split_zones(&chars);
     let mut out = Vec::new();
     let mut seg_start = 0usize; // index into `chars`
     let mut k = 0usize;
     while k < chars.len() {
         if !zones[k] && is_terminator(text, &chars, k) {
-            emit(text, &chars, seg_start, k + 1, &mut out);
+            split.emit(seg_start, k + 1, &mut out);
             let mut next = k + 1;
             while next < chars.len() && matches!(chars[next].1, ' ' | '\n') {
                 next += 1;
@@ -51,8 +65,43 @@ pub fn split_sentences(text: &str) -> Vec<Sentence> {
         }
         k += 1;
     }
-    emit(text, &chars, seg_start, chars.len(), &mut out);
+    split.emit(seg_start, chars.len(), &mut out);
     out
+}
+
+/// A text being split: its chars with their byte offsets, and the UTF-16
+/// offset of every char.
+struct Split<'a> {
+    text: &'a str,
+    chars: &'a [(usize, char)],
+    units: &'a [u32],
+}
+
+impl Split<'_> {
+    /// Trim the segment `chars[from..to]` and push it unless empty (§8 rule 4).
+    fn emit(&self, from: usize, to: usize, out: &mut Vec<Sentence>) {
+        if from >= to {
+            return;
+        }
+        let seg = &self.chars[from..to];
+        let Some(first) = seg.iter().position(|&(_, c)| !is_js_whitespace(c)) else {
+            return;
+        };
+        let last = seg
+            .iter()
+            .rposition(|&(_, c)| !is_js_whitespace(c))
+            .unwrap_or(first);
+        let start_byte = seg[first].0;
+        let end_byte = self
+            .chars
+            .get(from + last + 1)
+            .map_or(self.text.len(), |&(b, _)| b);
+        out.push(Sentence {
+            text: self.text[start_byte..end_byte].to_owned(),
+            start: self.units[from + first],
+            end: self.units[from + last + 1],
+        });
+    }
 }
 
 /// Mark the chars inside backtick and double-quote zones (§8 rule 1). An
@@ -93,34 +142,6 @@ fn is_terminator(text: &str, chars: &[(usize, char)], k: usize) -> bool {
         }
         _ => false,
     }
-}
-
-/// Trim the segment `chars[from..to]` and push it unless empty (§8 rule 4).
-fn emit(text: &str, chars: &[(usize, char)], from: usize, to: usize, out: &mut Vec<Sentence>) {
-    if from >= to {
-        return;
-    }
-    let seg = &chars[from..to];
-    let Some(first) = seg.iter().position(|&(_, c)| !is_js_whitespace(c)) else {
-        return;
-    };
-    let last = seg
-        .iter()
-        .rposition(|&(_, c)| !is_js_whitespace(c))
-        .unwrap_or(first);
-    let units_before: u32 = chars[..from + first]
-        .iter()
-        .map(|&(_, c)| c.len_utf16() as u32)
-        .sum();
-    let trimmed = &seg[first..=last];
-    let len: u32 = trimmed.iter().map(|&(_, c)| c.len_utf16() as u32).sum();
-    let start_byte = trimmed[0].0;
-    let end_byte = chars.get(from + last + 1).map_or(text.len(), |&(b, _)| b);
-    out.push(Sentence {
-        text: text[start_byte..end_byte].to_owned(),
-        start: units_before,
-        end: units_before + len,
-    });
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@
 //! Rust strings are indexed by UTF-8 bytes, so [`Source`] is the one place
 //! where the two are converted: everything downstream keeps UTF-16 values.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 /// A range of the source in UTF-16 code units, end exclusive, with the line and
@@ -51,6 +53,13 @@ impl Span {
 #[derive(Clone, Debug)]
 pub struct Source<'a> {
     text: &'a str,
+    /// Shared, so a source can be rebuilt over the same text for free.
+    tables: Arc<Tables>,
+}
+
+/// The position tables of one text (see [`Source::tables`]).
+#[derive(Debug)]
+pub(crate) struct Tables {
     /// UTF-16 offset of each line start (index 0 is line 1).
     line_starts: Vec<u32>,
     /// For non-ASCII text: the UTF-16 offset of every byte index that starts a
@@ -59,6 +68,9 @@ pub struct Source<'a> {
     /// For non-ASCII text: (UTF-16 offset, byte index) of every char start.
     starts: Vec<(u32, usize)>,
     len_utf16: u32,
+    /// Byte length of the text they index.
+    #[cfg_attr(not(feature = "harness"), allow(dead_code))]
+    text_len: usize,
 }
 
 impl<'a> Source<'a> {
@@ -87,11 +99,32 @@ impl<'a> Source<'a> {
         }
         Source {
             text,
-            line_starts,
-            byte_to_u16,
-            starts,
-            len_utf16: u,
+            tables: Arc::new(Tables {
+                line_starts,
+                byte_to_u16,
+                starts,
+                len_utf16: u,
+                text_len: text.len(),
+            }),
         }
+    }
+
+    /// The position tables, to rebuild this source later with
+    /// [`Source::with_tables`] instead of indexing the text again (a failing
+    /// example renders its excerpt from a source over the whole oath).
+    #[cfg(any(test, feature = "harness"))]
+    pub(crate) fn tables(&self) -> Arc<Tables> {
+        Arc::clone(&self.tables)
+    }
+
+    /// A source over `text` with the tables of an earlier source over the
+    /// very same text; tables of another text are ignored and rebuilt.
+    #[cfg(any(test, feature = "harness"))]
+    pub(crate) fn with_tables(text: &'a str, tables: Arc<Tables>) -> Self {
+        if tables.text_len != text.len() {
+            return Source::new(text);
+        }
+        Source { text, tables }
     }
 
     /// The unchanged text.
@@ -101,35 +134,35 @@ impl<'a> Source<'a> {
 
     /// Length in UTF-16 code units.
     pub fn len_utf16(&self) -> u32 {
-        self.len_utf16
+        self.tables.len_utf16
     }
 
     /// UTF-16 offset of a byte index. The index must be a char boundary (or
     /// the end); inside a char it maps to the char's start.
     pub fn utf16_of_byte(&self, byte: usize) -> u32 {
-        if self.byte_to_u16.is_empty() {
+        if self.tables.byte_to_u16.is_empty() {
             return byte.min(self.text.len()) as u32;
         }
         let mut b = byte.min(self.text.len());
         while !self.text.is_char_boundary(b) {
             b -= 1;
         }
-        self.byte_to_u16[b]
+        self.tables.byte_to_u16[b]
     }
 
     /// Byte index of a UTF-16 offset, clamped to the text. An offset in the
     /// middle of a surrogate pair maps to the start of that char.
     pub fn byte_of_utf16(&self, u: u32) -> usize {
-        if self.byte_to_u16.is_empty() {
+        if self.tables.byte_to_u16.is_empty() {
             return (u as usize).min(self.text.len());
         }
-        if u >= self.len_utf16 {
+        if u >= self.tables.len_utf16 {
             return self.text.len();
         }
         // Char starts as (utf16, byte), ascending in both.
-        match self.starts.binary_search_by_key(&u, |&(u16, _)| u16) {
-            Ok(i) => self.starts[i].1,
-            Err(i) => self.starts[i - 1].1,
+        match self.tables.starts.binary_search_by_key(&u, |&(u16, _)| u16) {
+            Ok(i) => self.tables.starts[i].1,
+            Err(i) => self.tables.starts[i - 1].1,
         }
     }
 
@@ -143,11 +176,11 @@ impl<'a> Source<'a> {
     /// 1-based (line, column) of a UTF-16 offset (spec 10 §1.3). Offsets past
     /// the end keep adding columns on the last line.
     pub fn position(&self, u: u32) -> (u32, u32) {
-        let idx = match self.line_starts.binary_search(&u) {
+        let idx = match self.tables.line_starts.binary_search(&u) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        (idx as u32 + 1, u - self.line_starts[idx] + 1)
+        (idx as u32 + 1, u - self.tables.line_starts[idx] + 1)
     }
 
     /// The full [`Span`] of a UTF-16 range.
@@ -176,17 +209,25 @@ impl<'a> Source<'a> {
 
     /// UTF-16 offset where a 1-based line starts, if the line exists.
     pub fn line_start(&self, line: u32) -> Option<u32> {
-        self.line_starts.get(line.checked_sub(1)? as usize).copied()
+        self.tables
+            .line_starts
+            .get(line.checked_sub(1)? as usize)
+            .copied()
     }
 
     /// Number of lines (one more than the number of LFs).
     pub fn line_count(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.tables.line_starts.len() as u32
     }
 }
 
 /// Length of a string in UTF-16 code units.
 pub fn utf16_len(s: &str) -> u32 {
+    // ASCII (most text) is one unit per byte; `is_ascii` is std's
+    // word-at-a-time check, fast even in an unoptimised build.
+    if s.is_ascii() {
+        return s.len() as u32;
+    }
     s.chars().map(|c| c.len_utf16() as u32).sum()
 }
 
@@ -234,5 +275,19 @@ mod tests {
         assert_eq!(s.position(2), (1, 3));
         assert_eq!(s.position(3), (2, 1));
         assert_eq!(s.position(5), (2, 3));
+    }
+
+    #[test]
+    fn rebuilt_sources_share_their_tables_and_refuse_another_text() {
+        let text = "# T\n\nI pay £2.55 😀.\n";
+        let first = Source::new(text);
+        let owned = text.to_string();
+        let again = Source::with_tables(&owned, first.tables());
+        assert!(Arc::ptr_eq(&first.tables, &again.tables));
+        assert_eq!(again.span(8, 20), first.span(8, 20));
+        // Tables of another text are not used.
+        let other = Source::with_tables("ab\ncd", first.tables());
+        assert!(!Arc::ptr_eq(&first.tables, &other.tables));
+        assert_eq!(other.line_count(), 2);
     }
 }

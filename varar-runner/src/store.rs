@@ -1,9 +1,11 @@
 //! The only writer of files (STYLE §2.7, spec 40 §4.4–4.5, §6). Shell.
 //!
-//! - Atomic writes: a temporary file in the target's own directory, written,
-//!   flushed and synced, then renamed over the target; skipped when the
-//!   bytes are unchanged, so unchanged runs leave files (and their mtimes)
-//!   alone.
+//! - Atomic writes: a temporary file in the target's own directory, written
+//!   and flushed, then renamed over the target; skipped when the bytes are
+//!   unchanged, so unchanged runs leave files (and their mtimes) alone. Only
+//!   the committed baseline is also synced to disk ([`write_atomic`]); the
+//!   disposable `.varar/` files ([`write_disposable`]) are not: a crash
+//!   leaves the old file or the new one, and either is fine to regenerate.
 //! - Advisory locks (`File::lock`) on sidecar files under
 //!   `.varar/.locks/` around every read-modify-write, so a `cargo test` and a
 //!   `cargo nextest` run side by side never lose each other's updates. The
@@ -17,6 +19,7 @@
 //! `serde_json::Value`, so it does not depend on the typed results model.
 
 use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fs::File;
 use std::io::{ErrorKind, Write as _};
 use std::path::{Component, Path, PathBuf};
@@ -24,7 +27,9 @@ use std::path::{Component, Path, PathBuf};
 use serde_json::Value;
 
 use crate::json_text::{cmp_utf16, to_pretty_string};
-use crate::lock::{Baseline, LOCK_FILE_NAME, LockError, ParsedLock, Reconciled, parse_lock};
+use crate::lock::{
+    Baseline, LOCK_FILE_NAME, LockError, ParsedLock, Reconciled, parse_lock, parse_lock_for,
+};
 
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
@@ -103,9 +108,32 @@ fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     }
 }
 
-/// Write `bytes` to `path` atomically unless it already holds exactly them.
-/// Returns whether the file was written. The parent directory must exist.
+/// Whether a write must reach the disk before the call returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Durability {
+    /// The file and the rename are synced (`varar.lock.json`, which is
+    /// committed and hard to rebuild).
+    Synced,
+    /// Atomic rename only: a crash leaves the old file or the new one, never
+    /// a torn one; either can be regenerated (`.varar/` results, reports).
+    Disposable,
+}
+
+/// Write `bytes` to `path` atomically and durably (synced to disk) unless it
+/// already holds exactly them. Returns whether the file was written. The
+/// parent directory must exist. For committed files such as the baseline.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
+    write_replacing(path, bytes, Durability::Synced)
+}
+
+/// Write `bytes` to `path` atomically (temporary file, then rename) without
+/// syncing, unless it already holds exactly them. Returns whether the file
+/// was written. For disposable artifacts: run results, reports.
+pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
+    write_replacing(path, bytes, Durability::Disposable)
+}
+
+fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<bool, StoreError> {
     let existing = match std::fs::read(path) {
         Ok(existing) => Some(existing),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
@@ -140,13 +168,15 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
     }
     tmp.write_all(bytes).map_err(write_err(path))?;
     tmp.flush().map_err(write_err(path))?;
-    tmp.as_file().sync_all().map_err(write_err(path))?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all().map_err(write_err(path))?;
+    }
     tmp.persist(path).map_err(|e| StoreError::Write {
         path: path.to_path_buf(),
         source: e.error,
     })?;
     #[cfg(unix)]
-    {
+    if durability == Durability::Synced {
         // Make the rename itself durable; best effort, the data is safe.
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
@@ -176,7 +206,7 @@ pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
     let dir = root.join(SCRATCH_DIR);
     match std::fs::create_dir(&dir) {
         Ok(()) => {
-            write_atomic(&dir.join(".gitignore"), b"*\n")?;
+            write_disposable(&dir.join(".gitignore"), b"*\n")?;
         }
         Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.is_dir() => {}
         Err(source) => return Err(StoreError::Write { path: dir, source }),
@@ -235,6 +265,43 @@ pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
     }
 }
 
+/// [`read_lock`] again, for recording: when the file still holds exactly the
+/// bytes `earlier` was read from, `earlier` is returned without parsing the
+/// file a second time.
+pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreError> {
+    let Baseline::Present { bytes: old, .. } = &earlier else {
+        return read_lock(root);
+    };
+    let path = root.join(LOCK_FILE_NAME);
+    match std::fs::read(&path) {
+        Ok(bytes) if bytes == *old => Ok(earlier),
+        Ok(bytes) => match parse_lock(&bytes) {
+            Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+            Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+            Err(source) => Err(StoreError::InvalidLock { path, source }),
+        },
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Baseline::Absent),
+        Err(source) => Err(StoreError::Read { path, source }),
+    }
+}
+
+/// [`read_lock`] keeping only the entries of the oaths for which `wanted`
+/// holds; the others are skipped unread (see [`parse_lock_for`]). For runs
+/// that never write the lock.
+pub fn read_lock_for(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Baseline, StoreError> {
+    let path = root.join(LOCK_FILE_NAME);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
+        Err(source) => return Err(StoreError::Read { path, source }),
+    };
+    match parse_lock_for(&bytes, wanted) {
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+        Err(source) => Err(StoreError::InvalidLock { path, source }),
+    }
+}
+
 /// Write the reconciled lock if reconciliation says so (spec 40 §4.5 step 3).
 /// Returns whether the file changed.
 pub fn save_lock(root: &Path, reconciled: &Reconciled) -> Result<bool, StoreError> {
@@ -282,7 +349,22 @@ pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<b
     };
     let merged = merge_run_results(existing.as_ref(), fresh);
     let text = to_pretty_string(&merged, &results_key_order);
-    write_atomic(&path, text.as_bytes())
+    write_disposable(&path, text.as_bytes())
+}
+
+/// Write this run's record of an oath whose every example ran (spec 40 §6):
+/// nothing of the stored record can survive a merge except records of
+/// examples the oath no longer has, so the file is replaced without being
+/// read, under the same advisory lock as [`write_run_result`]. Returns
+/// whether the file changed.
+pub fn replace_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<bool, StoreError> {
+    let path = run_result_path(root, oath_path)?;
+    let _guard = acquire(root, &format!("{oath_path}.json"))?;
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
+    }
+    let text = to_pretty_string(fresh, &results_key_order);
+    write_disposable(&path, text.as_bytes())
 }
 
 /// Member order of run-result files: the reference's
@@ -342,7 +424,7 @@ pub fn merge_run_results(existing: Option<&Value>, fresh: &Value) -> Value {
     if !is_v1 || !same_hash || !old_examples.iter().all(Value::is_object) {
         return fresh.clone();
     }
-    let executed: Vec<u64> = new_examples.iter().map(first_line).collect();
+    let executed: HashSet<u64> = new_examples.iter().map(first_line).collect();
     let mut examples: Vec<Value> = old_examples
         .iter()
         .filter(|e| !executed.contains(&first_line(e)))

@@ -271,6 +271,10 @@
 //!   `features = ["tokio"]` to the `varar` dev-dependency.
 //! * **A test hangs in CI.** Set `VARAR_TIMEOUT=2m`; without it, look for the
 //!   `SLOW` line that names the example and its step.
+//! * **`cargo test` is slow on many oaths.** It builds without optimisation;
+//!   add the `[profile.dev.package.<crate>] opt-level = 3` lines of the
+//!   README's quick start (the engine and the dependencies it is busy in) to
+//!   your `Cargo.toml`.
 //!
 //! # Known limitations
 //!

@@ -30,6 +30,7 @@ pub struct CompiledExpression {
     scan: Regex,
     anchored: Regex,
     params: Vec<CompiledParam>,
+    required: Option<String>,
 }
 
 /// One match of an expression in a sentence (§20.6 step 1), with its
@@ -95,6 +96,13 @@ impl CompiledExpression {
     /// The generated regex, anchored with `^…$` (§20.2.3).
     pub fn regex_source(&self) -> &str {
         &self.regex_source
+    }
+
+    /// The longest literal text every match contains: the longest text of
+    /// the expression outside parameters, optionals and alternations (a
+    /// sentence without it cannot match). `None` when there is none.
+    pub fn required_literal(&self) -> Option<&str> {
+        self.required.as_deref()
     }
 
     /// The parameter type names, in order (§20.2.5).
@@ -194,6 +202,28 @@ fn unescape_quotes(text: &str) -> String {
     out
 }
 
+/// The longest run of adjacent top-level text nodes: top-level text is
+/// matched literally (`regex::escape`, no flags), so every match holds it.
+fn required_literal(nodes: &[Node]) -> Option<String> {
+    let mut best = String::new();
+    let mut run = String::new();
+    for node in nodes {
+        match node {
+            Node::Text { text, .. } => run.push_str(text),
+            _ => {
+                if run.len() > best.len() {
+                    best = std::mem::take(&mut run);
+                }
+                run.clear();
+            }
+        }
+    }
+    if run.len() > best.len() {
+        best = run;
+    }
+    (!best.is_empty()).then_some(best)
+}
+
 fn build(
     source: &str,
     nodes: &[Node],
@@ -241,11 +271,13 @@ fn build(
             anchored.captures_len()
         )));
     }
+    let required = required_literal(nodes);
     Ok(CompiledExpression {
         source: source.to_string(),
         regex_source,
         scan,
         anchored,
         params,
+        required,
     })
 }

@@ -1,5 +1,7 @@
-//! Enumeration (spec 40 §7.2 phase 1): every discovered oath read, parsed
+//! Enumeration (spec 40 §7.2 phase 1): every selected oath read, parsed
 //! and planned once, turned into trials, drift records and result sinks.
+//! A listing only needs the items' names, so it renders no message and
+//! keeps no text.
 
 use std::sync::{Arc, Mutex};
 
@@ -16,7 +18,7 @@ use crate::parse::parse;
 use crate::plan::{PlannedExample, plan};
 use crate::render::{Styles, report};
 use crate::results::{ExampleResult, OathResults, example_result, oath_results};
-use crate::source::Source;
+use crate::source::{Source, Tables};
 
 /// What enumeration produced.
 pub(crate) struct Prepared {
@@ -33,7 +35,12 @@ pub(crate) struct Prepared {
 pub(crate) struct OathRun {
     pub path: String,
     text: String,
+    /// The position tables of `text`, built once while planning and shared
+    /// by every failing example's excerpt.
+    tables: Arc<Tables>,
     hash: String,
+    /// How many examples the oath has.
+    examples: usize,
     results: Mutex<Vec<(usize, ExampleResult)>>,
 }
 
@@ -43,6 +50,13 @@ impl OathRun {
         // vector itself is still whole.
         let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
         results.push((index, result));
+    }
+
+    /// Whether every example of the oath ran (so its results replace the
+    /// stored ones instead of merging into them).
+    pub fn complete(&self) -> bool {
+        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        results.len() == self.examples
     }
 
     /// The run-result payload, if any example of this oath ran.
@@ -61,15 +75,26 @@ impl OathRun {
     }
 }
 
+/// Whether the trials will run or only be listed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// The trials run: failure messages are rendered.
+    Run,
+    /// `--list`: only the names matter.
+    List,
+}
+
 /// Read, parse and plan every oath, and build the trials.
 pub(crate) fn prepare(
-    oaths: &[OathFile],
+    oaths: &[&OathFile],
     shared: &Arc<RunShared>,
     watch: &Watch,
     baseline: &Baseline,
     update: bool,
     styles: &Styles,
+    purpose: Purpose,
 ) -> Prepared {
+    let listing = purpose == Purpose::List;
     let registry = &shared.registry;
     let mut prepared = Prepared {
         trials: Vec::new(),
@@ -77,7 +102,7 @@ pub(crate) fn prepare(
         oaths: Vec::new(),
     };
     let mut names = UniqueNames::default();
-    for oath in oaths {
+    for &oath in oaths {
         let text = match read_oath(oath) {
             Ok(text) => text,
             Err(e) => {
@@ -118,24 +143,33 @@ pub(crate) fn prepare(
                     d.code.as_str(),
                     d.span.start_line
                 );
-                (
-                    name,
-                    report::diagnostic(&oath.oath_path, &source, d, styles),
-                )
+                let message = if listing {
+                    String::new()
+                } else {
+                    report::diagnostic(&oath.oath_path, &source, d, styles)
+                };
+                (name, message)
             })
             .collect();
         let drift_items: Vec<(String, String)> = drifts
             .iter()
             .map(|d| {
                 let name = format!("{}::varar:drift:{}", oath.oath_path, d.line);
-                (name, report::drift(&oath.oath_path, &source, d, styles))
+                let message = if listing {
+                    String::new()
+                } else {
+                    report::drift(&oath.oath_path, &source, d, styles)
+                };
+                (name, message)
             })
             .collect();
 
         let run = Arc::new(OathRun {
             path: oath.oath_path.clone(),
-            text: text.clone(),
+            text: if listing { String::new() } else { text.clone() },
+            tables: source.tables(),
             hash,
+            examples: plan.examples.len(),
             results: Mutex::new(Vec::new()),
         });
         for (index, example) in plan.examples.into_iter().enumerate() {
@@ -178,7 +212,7 @@ fn example_trial(
         match &run.failure {
             None => Ok(()),
             Some(failure) => {
-                let source = Source::new(&oath.text);
+                let source = Source::with_tables(&oath.text, Arc::clone(&oath.tables));
                 let mut text = report::failure(&oath.path, &source, &example, failure, &styles);
                 text.push_str(&report::teardown_notes(&run.teardown, failure, &styles));
                 Err(Failed::from(text))

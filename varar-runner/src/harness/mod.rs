@@ -2,17 +2,25 @@
 //! libtest-mimic.
 //!
 //! On the main thread, before libtest filters anything, it loads the config,
-//! discovers every oath, reads, parses and plans each one **once**, detects
-//! drift and records the baseline. Each planned example becomes one trial
-//! whose closure owns its example (plain `Send` data) and only executes it.
-//! After libtest has run the trials, the collected results are written to
-//! `.varar/`.
+//! discovers every oath, reads the baseline (without locking it), and reads,
+//! parses and plans each selected oath **once**, detecting its drift. Each
+//! planned example becomes one trial whose closure owns its example (plain
+//! `Send` data) and only executes it. A run of one item (`--exact`, one
+//! nextest process) selects only that item's oath (`select.rs`).
+//!
+//! After libtest has run the trials, the collected results are merged into
+//! `.varar/`, and a run that records the baseline (not a listing, not a
+//! filtered run unless `VARAR_UPDATE` is set) takes the baseline's advisory
+//! lock, re-reads it, reconciles and writes it. So a run killed or hung
+//! before its trials finished never rewrote the baseline, and the lock is
+//! held only for that short read-modify-write, never while planning.
 
 mod color;
 mod enumerate;
 mod names;
 mod pool;
 mod runtime;
+mod select;
 mod timeout;
 mod trial;
 mod watch;
@@ -28,9 +36,18 @@ use crate::config::{Config, load_config, update_mode_from_env};
 use crate::discovery::discover;
 use crate::execute::install_quiet_panic_hook;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
-use crate::lock::{LOCK_FILE_NAME, pruned_notice, stale_notice, unsupported_version_notice};
+use crate::lock::{
+    Baseline, LOCK_FILE_NAME, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths,
+    unsupported_version_notice,
+};
 use crate::registry::Registry;
-use crate::store::{lock_baseline, read_lock, save_lock, write_run_result};
+use crate::store::{
+    lock_baseline, read_lock, read_lock_for, replace_run_result, reread_lock, save_lock,
+    write_run_result,
+};
+
+use enumerate::Purpose;
+use select::Selection;
 
 pub use color::ColorEnv;
 pub use names::{UniqueNames, example_item};
@@ -165,24 +182,6 @@ impl Runner {
                  if the steps live in another crate, add `use that_crate as _;` to the test target",
             );
         }
-        // Hold the baseline's advisory lock from reading it to recording it,
-        // so concurrent runs never interleave their read-modify-write.
-        // Listing writes nothing, not even the lock's sidecar.
-        let guard = if args.list {
-            None
-        } else {
-            match lock_baseline(&self.root) {
-                Ok(guard) => Some(guard),
-                Err(e) => {
-                    notice(&format!("varar: warning: {e}"));
-                    None
-                }
-            }
-        };
-        let baseline = read_lock(&self.root).map_err(|e| e.to_string())?;
-        if let crate::lock::Baseline::Unsupported { version } = &baseline {
-            notice(&unsupported_version_notice(LOCK_FILE_NAME, version));
-        }
         let runtime = runtime::Runtime::start(!args.list)?;
         let shared = Arc::new(trial::RunShared {
             resources: Arc::new(ResourceStore::new(lifecycle.resources.clone())),
@@ -193,24 +192,43 @@ impl Runner {
             threads: pool::Pool::new(),
         });
         let watch = watch::Watch::new();
-        let prepared = enumerate::prepare(&oaths, &shared, &watch, &baseline, update, &styles);
-        let discovered: Vec<String> = oaths.iter().map(|o| o.oath_path.clone()).collect();
-        let reconciled = crate::lock::reconcile(&baseline, &prepared.records, &discovered, update);
-
         // Listing has no side effects; a filtered run (nextest runs one item
         // per process) leaves the baseline to full runs, unless the user
         // asked to accept drift.
         let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
-        if !args.list && (!partial || update) {
-            self.record_baseline(&reconciled, update)?;
+        let records = !args.list && (!partial || update);
+        let selection = Selection::of(args, records);
+        let planned = selection.oaths(&oaths);
+
+        // Drift is detected against the baseline as it is now; nothing is
+        // locked while planning and running.
+        let baseline = match selection {
+            Selection::Nothing => Baseline::Absent,
+            Selection::All => read_lock(&self.root).map_err(|e| e.to_string())?,
+            // Only the planned oaths' entries are needed (and this run
+            // never writes the lock).
+            Selection::Item(_) => {
+                let wanted = |path: &str| planned.iter().any(|o| o.oath_path == path);
+                read_lock_for(&self.root, &wanted).map_err(|e| e.to_string())?
+            }
+        };
+        if let Baseline::Unsupported { version } = &baseline {
+            notice(&unsupported_version_notice(LOCK_FILE_NAME, version));
+        }
+        let purpose = if args.list {
+            Purpose::List
         } else {
-            for path in &reconciled.stale {
-                notice(&stale_notice(path));
+            Purpose::Run
+        };
+        let prepared = enumerate::prepare(
+            &planned, &shared, &watch, &baseline, update, &styles, purpose,
+        );
+        let discovered: Vec<String> = oaths.iter().map(|o| o.oath_path.clone()).collect();
+        if !records {
+            for path in stale_paths(&baseline, &discovered) {
+                notice(&stale_notice(&path));
             }
         }
-
-        drop(guard);
-
         let watchdog = match (&limit, args.list) {
             (None, false) => Some(watch::Watchdog::start(
                 Arc::clone(&watch),
@@ -223,36 +241,56 @@ impl Runner {
         drop(watchdog);
 
         if !args.list {
-            for oath in &prepared.oaths {
-                let Some(results) = oath.results() else {
-                    continue;
-                };
-                let value = match serde_json::to_value(&results) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        notice(&format!(
-                            "varar: cannot serialise results of {}: {e}",
-                            oath.path
-                        ));
-                        continue;
-                    }
-                };
-                if let Err(e) = write_run_result(&self.root, &oath.path, &value) {
-                    notice(&format!("varar: warning: {e}"));
-                }
-            }
+            self.write_results(&prepared.oaths);
         }
+        // Recorded only now, after the trials: a killed or hung run never
+        // rewrote the baseline.
+        let recorded = if records {
+            self.record_baseline(baseline, &prepared.records, &discovered, update)
+        } else {
+            Ok(())
+        };
         let torn_down = tear_down_resources(&shared);
         runtime.shut_down();
         for line in watch.never_returned() {
             notice(&line);
         }
+        recorded?;
         // A failed resource teardown fails the run; the results are written.
         Ok(if torn_down {
             conclusion.exit_code()
         } else {
             ExitCode::from(FATAL)
         })
+    }
+
+    /// Write each oath's results to `.varar/` (spec 40 §6): merged into the
+    /// stored ones when only some of its examples ran, replacing them when
+    /// all did. Failures are warnings.
+    fn write_results(&self, oaths: &[Arc<enumerate::OathRun>]) {
+        for oath in oaths {
+            let Some(results) = oath.results() else {
+                continue;
+            };
+            let value = match serde_json::to_value(&results) {
+                Ok(v) => v,
+                Err(e) => {
+                    notice(&format!(
+                        "varar: cannot serialise results of {}: {e}",
+                        oath.path
+                    ));
+                    continue;
+                }
+            };
+            let written = if oath.complete() {
+                replace_run_result(&self.root, &oath.path, &value)
+            } else {
+                write_run_result(&self.root, &oath.path, &value)
+            };
+            if let Err(e) = written {
+                notice(&format!("varar: warning: {e}"));
+            }
+        }
     }
 
     fn registry(&self) -> Result<(Arc<Registry>, Arc<Lifecycle>), String> {
@@ -279,15 +317,38 @@ impl Runner {
         Ok((Arc::new(registry), Arc::new(lifecycle)))
     }
 
+    /// Record the baseline (spec 40 §4.5) after the trials: under the
+    /// advisory lock, re-read it (another run may have written it since this
+    /// one started), reconcile this run's records with it and write it.
     fn record_baseline(
         &self,
-        reconciled: &crate::lock::Reconciled,
+        earlier: Baseline,
+        records: &[OathRecord],
+        discovered: &[String],
         update: bool,
     ) -> Result<(), String> {
+        let _guard = match lock_baseline(&self.root) {
+            Ok(guard) => Some(guard),
+            Err(e) => {
+                notice(&format!("varar: warning: {e}"));
+                None
+            }
+        };
+        let current = match reread_lock(&self.root, earlier) {
+            Ok(current) => current,
+            // The user asked for the write: not doing it is fatal.
+            Err(e) if update => return Err(e.to_string()),
+            Err(e) => {
+                notice(&format!(
+                    "varar: warning: {e}; the baseline was not recorded"
+                ));
+                return Ok(());
+            }
+        };
+        let reconciled = reconcile(&current, records, discovered, update);
         if reconciled.write {
-            match save_lock(&self.root, reconciled) {
+            match save_lock(&self.root, &reconciled) {
                 Ok(_) => {}
-                // The user asked for the write: not doing it is fatal.
                 Err(e) if update => return Err(e.to_string()),
                 Err(e) => notice(&format!("varar: warning: {e}")),
             }

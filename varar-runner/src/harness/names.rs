@@ -7,8 +7,7 @@
 //! unique in the binary (`[1]`, `[2]`… on repeats), stable under edits
 //! elsewhere in the file, and filterable by oath path and by heading.
 
-use std::collections::{HashMap, HashSet};
-
+use crate::fast_hash::{FastMap, FastSet};
 use crate::text::collapse_whitespace;
 
 /// Longest example name kept in an item name, in characters.
@@ -42,8 +41,8 @@ fn shorten(name: &str) -> String {
 /// next ones get `[1]`, `[2]`, … and the counter skips any name already taken.
 #[derive(Debug, Default)]
 pub struct UniqueNames {
-    taken: HashSet<String>,
-    counters: HashMap<String, usize>,
+    taken: FastSet<String>,
+    counters: FastMap<String, usize>,
 }
 
 impl UniqueNames {

@@ -11,6 +11,14 @@ use crate::step::ArgValue;
 pub(crate) trait Matcher {
     /// Number of step definitions, in registry order.
     fn step_count(&self) -> usize;
+    /// The steps worth scanning in `sentence`, ascending, into `out`: every
+    /// step that has a hit in it must be there (others may be). All steps
+    /// unless the matcher has a prefilter.
+    fn steps_for(&self, sentence: &str, out: &mut Vec<usize>) {
+        let _ = sentence;
+        out.clear();
+        out.extend(0..self.step_count());
+    }
     /// The raw hits of step `step` in `sentence` (§20.6 steps 1–2), with
     /// byte offsets into `sentence`.
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit>;
@@ -157,9 +165,11 @@ pub(crate) fn resolve(mut hits: Vec<RawHit>) -> Resolved {
 /// Match every sentence of a block and resolve each (§20.6, §20.7 step 1).
 pub(crate) fn match_block(sentences: &[SentenceRef<'_>], matcher: &dyn Matcher) -> BlockMatch {
     let mut out = BlockMatch::default();
+    let mut steps = Vec::new();
     for sentence in sentences {
+        matcher.steps_for(sentence.text, &mut steps);
         let mut raw = Vec::new();
-        for step in 0..matcher.step_count() {
+        for &step in &steps {
             raw.extend(matcher.scan(step, sentence.text));
         }
         match resolve(raw) {

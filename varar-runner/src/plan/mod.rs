@@ -10,6 +10,9 @@ mod grouping;
 mod json;
 mod matching;
 mod model;
+pub(crate) mod prefilter;
+#[cfg(test)]
+mod prefilter_tests;
 #[cfg(test)]
 mod tests;
 mod units;
@@ -45,6 +48,17 @@ pub fn plan(doc: &Doc, source: &Source<'_>, registry: &Registry) -> Plan {
 impl Matcher for Registry {
     fn step_count(&self) -> usize {
         self.steps.len()
+    }
+
+    fn steps_for(&self, sentence: &str, out: &mut Vec<usize>) {
+        let prefilter = self.prefilter();
+        if prefilter.step_count() == self.steps.len() {
+            prefilter.steps_for(sentence, out);
+        } else {
+            // `steps` changed after the index was built: scan them all.
+            out.clear();
+            out.extend(0..self.steps.len());
+        }
     }
 
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit> {

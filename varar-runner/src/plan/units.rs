@@ -246,6 +246,11 @@ pub(crate) fn find_whole_word(text: &str, word: &str) -> Option<usize> {
 /// `[\p{L}\p{N}_]`: Rust's `char::is_alphabetic` is wider than `\p{L}`
 /// (it includes marks), so the class comes from the regex crate.
 fn is_word_char(c: char) -> bool {
+    // In ASCII the class is exactly letters, digits and `_`; the Unicode
+    // regex is only compiled (once, at a cost) for other characters.
+    if c.is_ascii() {
+        return c.is_ascii_alphanumeric() || c == '_';
+    }
     static WORD: OnceLock<Option<Regex>> = OnceLock::new();
     let re = WORD.get_or_init(|| Regex::new(r"^[\p{L}\p{N}_]$").ok());
     match re {

@@ -468,3 +468,12 @@ fn body_1_goes_to_the_last_step_and_later_tables_are_ignored() {
 }
 
 const REPORT: &str = "# Scoring\n\n## A wrong score is caught\n\nI report the score and grade.\n\n| score | grade |\n| ----- | ----- |\n| 10    | A     |\n";
+
+#[test]
+fn the_ascii_word_class_is_the_unicode_one() {
+    let re = regex::Regex::new(r"^[\p{L}\p{N}_]$").expect("constant regex");
+    for c in (0u8..=127).map(char::from) {
+        assert_eq!(is_word_char(c), re.is_match(&c.to_string()), "{c:?}");
+    }
+    assert!(is_word_char('é') && is_word_char('٣') && !is_word_char('\u{301}'));
+}

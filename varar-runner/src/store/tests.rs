@@ -14,19 +14,29 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
+type Writer = fn(&Path, &[u8]) -> Result<bool, StoreError>;
+
+/// Both writers: synced (the baseline) and disposable (results, reports).
+const WRITERS: [(&str, Writer); 2] = [
+    ("write_atomic", write_atomic),
+    ("write_disposable", write_disposable),
+];
+
 #[test]
 fn atomic_write_skips_unchanged_bytes_and_leaves_no_temp_files() {
-    let dir = tmp();
-    let path = dir.path().join("f.json");
-    assert!(ok(write_atomic(&path, b"one\n")));
-    assert!(!ok(write_atomic(&path, b"one\n")));
-    assert!(ok(write_atomic(&path, b"two\n")));
-    assert_eq!(ok(std::fs::read(&path)), b"two\n");
-    let names: Vec<_> = ok(std::fs::read_dir(dir.path()))
-        .filter_map(Result::ok)
-        .map(|e| e.file_name())
-        .collect();
-    assert_eq!(names, [std::ffi::OsString::from("f.json")]);
+    for (what, write) in WRITERS {
+        let dir = tmp();
+        let path = dir.path().join("f.json");
+        assert!(ok(write(&path, b"one\n")), "{what}");
+        assert!(!ok(write(&path, b"one\n")), "{what}: unchanged bytes");
+        assert!(ok(write(&path, b"two\n")), "{what}");
+        assert_eq!(ok(std::fs::read(&path)), b"two\n", "{what}");
+        let names: Vec<_> = ok(std::fs::read_dir(dir.path()))
+            .filter_map(Result::ok)
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(names, [std::ffi::OsString::from("f.json")], "{what}");
+    }
 }
 
 #[cfg(unix)]
@@ -34,21 +44,25 @@ fn atomic_write_skips_unchanged_bytes_and_leaves_no_temp_files() {
 fn atomic_write_gives_new_files_a_readable_mode_and_keeps_existing_modes() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tmp();
-    let path = dir.path().join("f");
-    ok(write_atomic(&path, b"a"));
-    assert_eq!(
-        ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
-        0o644
-    );
-    ok(std::fs::set_permissions(
-        &path,
-        std::fs::Permissions::from_mode(0o664),
-    ));
-    ok(write_atomic(&path, b"b"));
-    assert_eq!(
-        ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
-        0o664
-    );
+    for (what, write) in WRITERS {
+        let path = dir.path().join(what);
+        ok(write(&path, b"a"));
+        assert_eq!(
+            ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
+            0o644,
+            "{what}"
+        );
+        ok(std::fs::set_permissions(
+            &path,
+            std::fs::Permissions::from_mode(0o664),
+        ));
+        ok(write(&path, b"b"));
+        assert_eq!(
+            ok(std::fs::metadata(&path)).permissions().mode() & 0o777,
+            0o664,
+            "{what}"
+        );
+    }
 }
 
 #[test]
@@ -59,17 +73,19 @@ fn concurrent_writers_never_tear_a_file() {
     let b: Arc<Vec<u8>> = Arc::new(vec![b'b'; 300 * 1024]);
     ok(write_atomic(&path, &a));
     let done = Arc::new(AtomicBool::new(false));
+    // One synced and one disposable writer: neither may tear the file.
     let writers: Vec<_> = [a.clone(), b.clone()]
         .into_iter()
-        .map(|content| {
+        .zip(WRITERS)
+        .map(|(content, (_, write))| {
             let path = path.clone();
             std::thread::spawn(move || {
                 for i in 0..40 {
                     // Alternate so that most writes really change the file.
                     let bytes: &[u8] = if i % 2 == 0 { &content } else { b"x" };
-                    ok(write_atomic(&path, bytes));
+                    ok(write(&path, bytes));
                 }
-                ok(write_atomic(&path, &content));
+                ok(write(&path, &content));
             })
         })
         .collect();
@@ -318,6 +334,12 @@ fn run_results_are_written_in_reference_member_order_and_merged() {
     )));
     let merged: Value = ok(serde_json::from_str(&ok(std::fs::read_to_string(&path))));
     assert_eq!(merged["examples"].as_array().map(Vec::len), Some(2));
+    // A run of every example replaces the record: nothing stale survives.
+    let complete = result("h", json!([ex("b", 9, "passed")]));
+    assert!(ok(replace_run_result(root, "varar/a.md", &complete)));
+    let replaced: Value = ok(serde_json::from_str(&ok(std::fs::read_to_string(&path))));
+    assert_eq!(replaced, complete);
+    assert!(!ok(replace_run_result(root, "varar/a.md", &complete)));
 }
 
 #[test]
@@ -385,4 +407,32 @@ fn oath_paths_cannot_escape_the_scratch_dir() {
         ok(run_result_path(Path::new("r"), "varar/library.md")),
         Path::new("r/.varar/varar/library.md.json")
     );
+}
+
+#[test]
+fn rereading_parses_only_a_lock_that_changed() {
+    let dir = tmp();
+    let root = dir.path();
+    ok(record_run(root, false));
+    let bytes = ok(std::fs::read(root.join(LOCK_FILE_NAME)));
+    // Same bytes: the earlier reading comes back as it was, unparsed (this
+    // one's lock does not even match the bytes, which shows it).
+    let earlier = Baseline::Present {
+        lock: crate::lock::Lock::default(),
+        bytes: bytes.clone(),
+    };
+    assert_eq!(ok(reread_lock(root, earlier.clone())), earlier);
+    // Changed by another run: parsed afresh.
+    let other = String::from_utf8_lossy(&bytes).replace("00000001", "00000002");
+    ok(write_atomic(&root.join(LOCK_FILE_NAME), other.as_bytes()));
+    let Baseline::Present { lock, .. } = ok(reread_lock(root, earlier.clone())) else {
+        panic!("a valid lock");
+    };
+    assert_eq!(lock.oaths["a.md"].source_hash, "fnv1a:00000002");
+    // Broken meanwhile: an error, never the earlier reading.
+    ok(write_atomic(&root.join(LOCK_FILE_NAME), b"<<<<<<< HEAD\n"));
+    assert!(reread_lock(root, earlier.clone()).is_err());
+    // Deleted meanwhile: absent.
+    ok(std::fs::remove_file(root.join(LOCK_FILE_NAME)));
+    assert_eq!(ok(reread_lock(root, earlier)), Baseline::Absent);
 }

@@ -1,0 +1,311 @@
+//! The throwaway Cargo project the scaling table runs: the corpus's eight
+//! steps behind `tests/oaths.rs`, and `tests/floor.rs`, a libtest-mimic
+//! binary of trivial trials (the floor a harness cannot beat), built in the
+//! debug or release profile, with or without the profile lines the README
+//! documents.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::e2e::{cargo, write};
+
+/// The crates whose `[profile.dev.package.<crate>] opt-level = 3` lines the
+/// README and the sample document: the engine and the dependencies it
+/// spends its time in, optimised in a user's dev profile.
+pub const OPT_CRATES: &[&str] = &[
+    "varar-runner",
+    "regex-automata",
+    "regex-syntax",
+    "aho-corasick",
+    "pulldown-cmark",
+    "serde_json",
+    "anstream",
+];
+
+/// The profile lines for `crates`.
+pub fn profile_lines(crates: &[String]) -> String {
+    crates
+        .iter()
+        .map(|c| format!("[profile.dev.package.{c}]\nopt-level = 3\n"))
+        .collect()
+}
+
+/// Build profile of the measured binaries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// `cargo test`'s default: unoptimised.
+    Debug,
+    /// `--release`.
+    Release,
+    /// Debug, with the profile lines of [`OPT_CRATES`] (or the crates
+    /// given with `--opt-crates`) in the manifest.
+    DebugOptDeps,
+}
+
+impl Profile {
+    /// How the table names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Profile::Debug => "debug",
+            Profile::Release => "release",
+            Profile::DebugOptDeps => "debug+lines",
+        }
+    }
+
+    /// Cargo's arguments for it.
+    pub fn cargo_args(self) -> &'static [&'static str] {
+        match self {
+            Profile::Release => &["--release"],
+            _ => &[],
+        }
+    }
+}
+
+/// A built project of one profile.
+pub struct Project {
+    /// The project directory (corpus files are installed here).
+    pub dir: PathBuf,
+    /// Its own target directory.
+    pub target: PathBuf,
+    /// The profile.
+    pub profile: Profile,
+    /// The built `oaths` test binary.
+    pub oaths: PathBuf,
+}
+
+impl Project {
+    /// Write the project for `profile` under `work` and build it (not timed).
+    /// With `cold`, the target directory starts empty and the build time is
+    /// returned.
+    pub fn build(
+        work: &Path,
+        profile: Profile,
+        opt_crates: &[String],
+        cold: bool,
+    ) -> Result<(Project, Duration), String> {
+        let name = format!("scale-{}", profile.label().replace('+', "-"));
+        let dir = work.join(&name);
+        let target = work.join(format!("target-{name}"));
+        if cold && target.exists() {
+            fs::remove_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
+        }
+        let lines = match profile {
+            Profile::DebugOptDeps => profile_lines(opt_crates),
+            _ => String::new(),
+        };
+        write_project(&dir, &lines)?;
+        let start = Instant::now();
+        let status = cargo(&dir, &target)
+            .args(["test", "--no-run"])
+            .args(profile.cargo_args())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run cargo: {e}"))?;
+        let took = start.elapsed();
+        if !status.success() {
+            return Err(format!("building {} failed", dir.display()));
+        }
+        let oaths = crate::e2e::built_test(&dir, &target, profile.cargo_args(), "oaths")?;
+        Ok((
+            Project {
+                dir,
+                target,
+                profile,
+                oaths,
+            },
+            took,
+        ))
+    }
+
+    /// Replace the project's oaths, config, lock and results with these.
+    pub fn install(&self, config: &str, oaths: &[(String, String)]) -> Result<(), String> {
+        for stale in ["varar", ".varar", "varar.lock.json"] {
+            remove(&self.dir.join(stale))?;
+        }
+        write(&self.dir.join("varar.config.json"), config)?;
+        for (oath_path, text) in oaths {
+            write(&self.dir.join(oath_path), text)?;
+        }
+        Ok(())
+    }
+
+    /// The oaths binary, run as `cargo test` would, killed after `timeout`.
+    pub fn run_oaths(&self, args: &[&str], timeout: Duration) -> Result<Timed, String> {
+        let mut cmd = Command::new(&self.oaths);
+        cmd.args(args)
+            .current_dir(&self.dir)
+            .env("CARGO_MANIFEST_DIR", &self.dir)
+            .env_remove("VARAR_UPDATE");
+        timed(cmd, timeout)
+    }
+
+    /// `cargo nextest run` of one test target, killed after `timeout`.
+    pub fn nextest(
+        &self,
+        test: &str,
+        extra: &[&str],
+        env: &[(&str, String)],
+        timeout: Duration,
+    ) -> Result<Timed, String> {
+        let mut cmd = cargo(&self.dir, &self.target);
+        cmd.args(["nextest", "run", "--no-fail-fast", "--test", test])
+            .args(self.profile.cargo_args())
+            .args(extra);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        timed(cmd, timeout)
+    }
+}
+
+/// What one timed command took.
+#[derive(Clone, Copy, Debug)]
+pub struct Timed {
+    /// Wall time; the timeout when it was killed.
+    pub wall: Duration,
+    /// User + system CPU time of the command and its children, where the
+    /// platform tells (Linux).
+    pub cpu: Option<Duration>,
+    /// Whether it was killed at the timeout.
+    pub killed: bool,
+}
+
+impl Timed {
+    /// `1.234 s`, or `> 60 s` when killed.
+    pub fn show(&self) -> String {
+        if self.killed {
+            format!("> {:.0} s", self.wall.as_secs_f64())
+        } else {
+            format!("{:.3} s", self.wall.as_secs_f64())
+        }
+    }
+}
+
+/// Run `cmd` with its output discarded, measuring wall and CPU time; kill it
+/// (only it) when it outlives `timeout`.
+pub fn timed(mut cmd: Command, timeout: Duration) -> Result<Timed, String> {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let cpu_before = children_cpu();
+    let start = Instant::now();
+    let mut child = cmd
+        .spawn()
+        .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
+    let killed = loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break false,
+            Ok(None) if start.elapsed() > timeout => {
+                let _ = child.kill();
+                let _ = child.wait();
+                break true;
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return Err(format!("cannot wait for {cmd:?}: {e}")),
+        }
+    };
+    let wall = if killed { timeout } else { start.elapsed() };
+    let cpu = match (cpu_before, children_cpu()) {
+        (Some(a), Some(b)) if !killed => Some(b.saturating_sub(a)),
+        _ => None,
+    };
+    Ok(Timed { wall, cpu, killed })
+}
+
+/// CPU time of this process's waited-for children (`cutime + cstime` of
+/// `/proc/self/stat`); `None` off Linux.
+fn children_cpu() -> Option<Duration> {
+    let stat = fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name, which is in parentheses.
+    let rest = stat.rsplit_once(") ")?.1;
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // cutime and cstime are fields 16 and 17 of the whole line (1-based),
+    // so 13 and 14 after the name (0-based).
+    let ticks: u64 = fields.get(13)?.parse::<u64>().ok()? + fields.get(14)?.parse::<u64>().ok()?;
+    Some(Duration::from_secs_f64(ticks as f64 / clock_ticks()))
+}
+
+fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+fn remove(p: &Path) -> Result<(), String> {
+    if p.is_dir() {
+        fs::remove_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))
+    } else if p.exists() {
+        fs::remove_file(p).map_err(|e| format!("{}: {e}", p.display()))
+    } else {
+        Ok(())
+    }
+}
+
+const FLOOR: &str = r#"//! Generated by varar-bench: `VARAR_BENCH_FLOOR` trivial trials, the
+//! cheapest a libtest-mimic harness can be.
+fn main() -> std::process::ExitCode {
+    let n: usize = std::env::var("VARAR_BENCH_FLOOR")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let trials = (0..n)
+        .map(|i| libtest_mimic::Trial::test(format!("floor::trial-{i}"), || Ok(())))
+        .collect();
+    libtest_mimic::run(&libtest_mimic::Arguments::from_args(), trials).exit_code()
+}
+"#;
+
+fn write_project(dir: &Path, profile_lines: &str) -> Result<(), String> {
+    let varar = crate::workspace_root().join("varar");
+    let mut manifest = format!(
+        r#"[package]
+name = "varar-bench-scale"
+version = "0.0.0"
+edition = "2024"
+publish = false
+
+[workspace]
+
+[lib]
+path = "src/lib.rs"
+test = false
+doctest = false
+
+[dev-dependencies]
+varar = {{ path = {:?} }}
+libtest-mimic = "0.8"
+
+[[test]]
+name = "oaths"
+harness = false
+
+[[test]]
+name = "floor"
+harness = false
+"#,
+        varar.display().to_string()
+    );
+    if !profile_lines.is_empty() {
+        manifest.push('\n');
+        manifest.push_str(profile_lines);
+    }
+    write(&dir.join("Cargo.toml"), &manifest)?;
+    write(&dir.join("src/lib.rs"), "//! Generated by varar-bench.\n")?;
+    write(
+        &dir.join("tests/oaths.rs"),
+        "//! Generated by varar-bench.\nmod steps;\nfn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
+    )?;
+    write(&dir.join("tests/steps/mod.rs"), crate::e2e::STEPS)?;
+    write(&dir.join("tests/floor.rs"), FLOOR)?;
+    let lock = dir.join("Cargo.lock");
+    if !lock.exists() {
+        let _ = fs::copy(crate::workspace_root().join("Cargo.lock"), &lock);
+    }
+    Ok(())
+}

@@ -1,0 +1,383 @@
+//! The scaling table: how the harness's cost grows with the corpus, each
+//! figure printed next to the one it must stay near (issue 9). Every run is
+//! the real test binary (or `cargo nextest run`) of a throwaway project,
+//! built per profile; a run that outlives `--timeout` is killed and shown as
+//! `> T s`, and larger sizes of the same series are then skipped.
+
+use std::path::Path;
+use std::time::Duration;
+
+use crate::corpus;
+use crate::project::{Profile, Project, Timed};
+
+/// What the scaling table measures.
+#[derive(Clone, Debug)]
+pub struct ScaleOptions {
+    /// Profiles to build and measure.
+    pub profiles: Vec<Profile>,
+    /// Corpus of the first-run / second-run / wall-vs-CPU rows.
+    pub corpus: (usize, usize),
+    /// Examples of the one-oath series.
+    pub sizes: Vec<usize>,
+    /// Sentences of the one-paragraph series.
+    pub sentences: Vec<usize>,
+    /// Also the 10 MB oath (73 584 examples).
+    pub big: bool,
+    /// Corpora run under `cargo nextest run` next to the floor.
+    pub nextest: Vec<(usize, usize)>,
+    /// Run only `count:1/K` of the items under nextest and scale by K.
+    pub nextest_partition: usize,
+    /// Timeout of one measured command.
+    pub timeout: Duration,
+    /// Build the profiles from an empty target directory and report the
+    /// build times (how much the profile lines cost).
+    pub cold_build: bool,
+    /// Crates of the profile lines (`debug+lines`).
+    pub opt_crates: Vec<String>,
+    /// Corpus seed.
+    pub seed: u64,
+    /// Repetitions of the corpus rows (the median is shown).
+    pub runs: usize,
+}
+
+/// Size of the big oath of issue 9.
+const BIG_BYTES: usize = 10_000_000;
+
+/// Sentences of the one-paragraph series: none matches a corpus step.
+const PROSE: [&str; 4] = [
+    "Tellers like tidy books.",
+    "So do auditors!",
+    "Why would anyone keep a messy ledger?",
+    "Coins are counted twice.",
+];
+
+/// Measure and print the whole table.
+pub fn measure(work: &Path, o: &ScaleOptions) -> Result<(), String> {
+    println!();
+    println!(
+        "== scaling table (timeout {:.0} s per command; each row names the figure it is compared with) ==",
+        o.timeout.as_secs_f64()
+    );
+    let mut debug_first: Vec<(Profile, Duration)> = Vec::new();
+    for &profile in &o.profiles {
+        let (project, build) = Project::build(work, profile, &o.opt_crates, o.cold_build)?;
+        println!();
+        println!("-- profile {} --", profile.label());
+        if o.cold_build {
+            println!(
+                "  cold build (empty target dir)     {:>9.1} s",
+                build.as_secs_f64()
+            );
+        }
+        let first = corpus_rows(work, &project, o)?;
+        if profile != Profile::Release {
+            debug_first.push((profile, first));
+        }
+        size_rows(work, &project, o)?;
+        for &(n, m) in &o.nextest {
+            nextest_row(work, &project, o, n, m)?;
+        }
+    }
+    if debug_first.len() == 2 {
+        println!();
+        println!(
+            "debug without / with the profile lines ({}): first run {:.3} s / {:.3} s (goal: <= 0.5 s with them)",
+            o.opt_crates.join(", "),
+            debug_first[0].1.as_secs_f64(),
+            debug_first[1].1.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// First run, second run, `--list`, one item, wall vs CPU on the N × M
+/// corpus, each the median of `o.runs`. Returns the first run's wall time.
+fn corpus_rows(work: &Path, project: &Project, o: &ScaleOptions) -> Result<Duration, String> {
+    let (n, m) = o.corpus;
+    let c = corpus::generate(&work.join(format!("scale-corpus-{n}x{m}")), n, m, o.seed)?;
+    let (mut first, mut second, mut list, mut one) = (vec![], vec![], vec![], vec![]);
+    for _ in 0..o.runs.max(1) {
+        project.install(&config(), &c.oaths)?;
+        first.push(project.run_oaths(&[], o.timeout)?);
+        second.push(project.run_oaths(&[], o.timeout)?);
+        list.push(project.run_oaths(&["--list"], o.timeout)?);
+        // What each `cargo nextest run` process does: one item, by name.
+        let item = middle_item(project)?;
+        one.push(project.run_oaths(&["--exact", &item], o.timeout)?);
+    }
+    let (first, second, list, one) = (
+        median(&mut first),
+        median(&mut second),
+        median(&mut list),
+        median(&mut one),
+    );
+    let examples = c.examples_total.max(1) as f64;
+    println!(
+        "  {n} x {m}: first run {:>10} ({:.1} µs/example; median of {})",
+        first.show(),
+        first.wall.as_secs_f64() * 1e6 / examples,
+        o.runs.max(1)
+    );
+    println!(
+        "  {n} x {m}: second run {:>9} = {:.2}x the first (goal <= 1.1x)",
+        second.show(),
+        ratio(&second, &first)
+    );
+    println!("  {n} x {m}: --list {:>13}", list.show());
+    println!(
+        "  {n} x {m}: one item (--exact) {:>9}   (what each nextest process does)",
+        one.show()
+    );
+    match first.cpu {
+        Some(cpu) => println!(
+            "  {n} x {m}: first run wall {:.3} s / CPU {:.3} s = {:.2}x (goal <= 1.3x)",
+            first.wall.as_secs_f64(),
+            cpu.as_secs_f64(),
+            first.wall.as_secs_f64() / cpu.as_secs_f64().max(1e-9)
+        ),
+        None => println!("  {n} x {m}: CPU time not available on this platform"),
+    }
+    Ok(first.wall)
+}
+
+/// The run with the median wall time.
+fn median(runs: &mut [Timed]) -> Timed {
+    runs.sort_by_key(|t| t.wall);
+    runs[runs.len() / 2]
+}
+
+/// One oath of 1k … 64k examples (and the 10 MB oath): time per example,
+/// first and second run.
+/// The wall time of a run over one oath with nothing in it: process start,
+/// registry, config; what a per-example or per-sentence cost excludes.
+fn empty_run(project: &Project, o: &ScaleOptions) -> Result<Duration, String> {
+    project.install(
+        &config(),
+        &[("varar/empty.md".to_string(), "# Empty\n".to_string())],
+    )?;
+    let mut runs = Vec::new();
+    for _ in 0..o.runs.max(1) {
+        runs.push(project.run_oaths(&[], o.timeout)?);
+    }
+    Ok(median(&mut runs).wall)
+}
+
+/// Time per item once the fixed cost of a run is taken off.
+fn net_us(t: &Timed, fixed: Duration, items: usize) -> f64 {
+    t.wall.saturating_sub(fixed).as_secs_f64() * 1e6 / items.max(1) as f64
+}
+
+fn size_rows(work: &Path, project: &Project, o: &ScaleOptions) -> Result<(), String> {
+    let fixed = empty_run(project, o)?;
+    println!(
+        "  a run over one empty oath: {:.3} s (taken off the per-example and per-sentence figures)",
+        fixed.as_secs_f64()
+    );
+    let mut sizes: Vec<Option<usize>> = o.sizes.iter().copied().map(Some).collect();
+    if o.big {
+        sizes.push(None);
+    }
+    let mut per_example: Vec<f64> = Vec::new();
+    let mut skipping = false;
+    for size in sizes {
+        if skipping {
+            let label =
+                size.map_or_else(|| "the 10 MB oath".to_string(), |k| format!("{k} examples"));
+            println!("  one oath of {label}: skipped (a smaller one timed out)");
+            continue;
+        }
+        let (k, oath) = match size {
+            Some(k) => {
+                let c = corpus::generate(&work.join(format!("scale-oath-{k}")), 1, k, o.seed)?;
+                (k, c.oaths)
+            }
+            None => big_oath(work, o.seed)?,
+        };
+        let c = corpus::Corpus {
+            root: work.to_path_buf(),
+            examples_total: k,
+            expected_failures: 0,
+            oaths: oath,
+        };
+        project.install(&config(), &c.oaths)?;
+        let first = project.run_oaths(&[], o.timeout)?;
+        let second = if first.killed {
+            first
+        } else {
+            project.run_oaths(&[], o.timeout)?
+        };
+        let us = |t: &Timed| net_us(t, fixed, k);
+        println!(
+            "  one oath of {k:>6} examples ({:.1} MB): first {:>9} ({:>6.1} µs/example), second {:>9} ({:>6.1} µs/example)",
+            c.bytes() as f64 / 1e6,
+            first.show(),
+            us(&first),
+            second.show(),
+            us(&second)
+        );
+        if first.killed || second.killed {
+            skipping = true;
+        } else if first.wall > fixed * 2 {
+            // Runs barely longer than an empty one are all noise.
+            per_example.push(us(&second).max(us(&first)));
+        }
+    }
+    spread("per example", &per_example);
+    sentence_rows(project, o, fixed)
+}
+
+/// The 10 MB oath: 25-example oaths of the corpus joined into one file.
+fn big_oath(work: &Path, seed: u64) -> Result<(usize, Vec<(String, String)>), String> {
+    // 200 such oaths make 0.5 MB; a few more than needed, then cut.
+    let n = BIG_BYTES / 2_400 + 1;
+    let c = corpus::generate(&work.join("scale-big-parts"), n, 25, seed)?;
+    let mut text = String::with_capacity(BIG_BYTES + 4_096);
+    let mut examples = 0;
+    for (_, part) in &c.oaths {
+        if text.len() >= BIG_BYTES {
+            break;
+        }
+        text.push_str(part);
+        text.push('\n');
+        examples += 25;
+    }
+    Ok((examples, vec![("varar/big.md".to_string(), text)]))
+}
+
+/// One paragraph of 1k … 64k prose sentences: time per sentence.
+fn sentence_rows(project: &Project, o: &ScaleOptions, fixed: Duration) -> Result<(), String> {
+    let mut per_sentence = Vec::new();
+    let mut skipping = false;
+    for &k in &o.sentences {
+        if skipping {
+            println!("  one paragraph of {k:>6} sentences: skipped (a smaller one timed out)");
+            continue;
+        }
+        let paragraph: Vec<&str> = (0..k).map(|i| PROSE[i % PROSE.len()]).collect();
+        let text = format!("# Prose\n\n{}\n", paragraph.join(" "));
+        project.install(&config(), &[("varar/prose.md".to_string(), text.clone())])?;
+        let first = project.run_oaths(&[], o.timeout)?;
+        let us = net_us(&first, fixed, k);
+        println!(
+            "  one paragraph of {k:>6} sentences ({:.2} MB): {:>9} ({us:>6.2} µs/sentence)",
+            text.len() as f64 / 1e6,
+            first.show()
+        );
+        if first.killed {
+            skipping = true;
+        } else if first.wall > fixed * 2 {
+            // Runs barely longer than an empty one are all noise.
+            per_sentence.push(us);
+        }
+    }
+    spread("per sentence", &per_sentence);
+    Ok(())
+}
+
+/// `cargo nextest run` of the N × M corpus next to the floor: the same
+/// number of trivial libtest-mimic trials under nextest.
+fn nextest_row(
+    work: &Path,
+    project: &Project,
+    o: &ScaleOptions,
+    n: usize,
+    m: usize,
+) -> Result<(), String> {
+    let c = corpus::generate(&work.join(format!("scale-corpus-{n}x{m}")), n, m, o.seed)?;
+    project.install(&config(), &c.oaths)?;
+    // A committed baseline, as in a real project.
+    project.run_oaths(&[], o.timeout)?;
+    let items = count_items(project)?;
+    let k = o.nextest_partition.max(1);
+    let partition = format!("count:1/{k}");
+    let extra: Vec<&str> = if k > 1 {
+        vec!["--partition", &partition]
+    } else {
+        Vec::new()
+    };
+    // Build (and let nextest list) once outside the timing.
+    project.nextest("floor", &["--no-run"], &[], o.timeout)?;
+    project.nextest("oaths", &["--no-run"], &[], o.timeout)?;
+    let floor = project.nextest(
+        "floor",
+        &extra,
+        &[("VARAR_BENCH_FLOOR", items.to_string())],
+        o.timeout,
+    )?;
+    let run = project.nextest("oaths", &extra, &[], o.timeout)?;
+    let scale = |t: &Timed| {
+        if k > 1 {
+            format!(
+                "{} x {k} = {:.1} s",
+                t.show(),
+                t.wall.as_secs_f64() * k as f64
+            )
+        } else {
+            t.show()
+        }
+    };
+    println!(
+        "  cargo nextest run {n} x {m} ({items} items{}): {} vs floor {} = {:.2}x the floor (goal <= 1.5x)",
+        if k > 1 {
+            format!(", partition 1/{k} timed and scaled")
+        } else {
+            String::new()
+        },
+        scale(&run),
+        scale(&floor),
+        ratio(&run, &floor)
+    );
+    Ok(())
+}
+
+/// The items the oaths binary lists (examples, diagnostics, drift), kind
+/// prefix and all.
+fn listed_items(project: &Project) -> Result<Vec<String>, String> {
+    let out = std::process::Command::new(&project.oaths)
+        .arg("--list")
+        .current_dir(&project.dir)
+        .env("CARGO_MANIFEST_DIR", &project.dir)
+        .output()
+        .map_err(|e| format!("cannot run {}: {e}", project.oaths.display()))?;
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .map(str::to_string)
+        .collect())
+}
+
+/// The middle listed item.
+fn middle_item(project: &Project) -> Result<String, String> {
+    let items = listed_items(project)?;
+    items
+        .get(items.len() / 2)
+        .cloned()
+        .ok_or_else(|| "the oaths binary lists no item".to_string())
+}
+
+/// How many items the oaths binary lists.
+fn count_items(project: &Project) -> Result<usize, String> {
+    Ok(listed_items(project)?.len())
+}
+
+fn config() -> String {
+    "{ \"docs\": { \"include\": [\"varar/**/*.md\"] } }\n".to_string()
+}
+
+fn ratio(a: &Timed, b: &Timed) -> f64 {
+    a.wall.as_secs_f64() / b.wall.as_secs_f64().max(1e-9)
+}
+
+/// Print how far a per-item cost spreads across sizes (goal: within 2x).
+fn spread(what: &str, values: &[f64]) {
+    let (Some(min), Some(max)) = (
+        values.iter().copied().reduce(f64::min),
+        values.iter().copied().reduce(f64::max),
+    ) else {
+        return;
+    };
+    println!(
+        "  time {what}: {min:.1} … {max:.1} µs, spread {:.2}x (goal: flat within 2x)",
+        max / min.max(1e-9)
+    );
+}

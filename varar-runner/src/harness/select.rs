@@ -1,0 +1,162 @@
+//! Which discovered oaths a run reads and plans (spec 40 §7.2, §7.5).
+//!
+//! Discovery always sees every oath (pruning and the stale notices need the
+//! full set), but a run of one item — `--exact <name>`, which is how
+//! `cargo nextest run` starts every test process — only reads, parses and
+//! plans the oath that item belongs to: every item name starts with its
+//! `<oathPath>::`. A listing and a run that records the baseline still plan
+//! everything, and `--ignored` selects nothing, since no item is ignored.
+//!
+//! When reuse by link (spec 70) lands, planning an oath also needs the
+//! headings and reference links of the oaths it links to: that cheap scan of
+//! the other discovered oaths belongs next to [`Selection::oaths`], and full
+//! planning stays limited to what it returns.
+
+use libtest_mimic::Arguments;
+
+use crate::discovery::OathFile;
+
+/// The kind libtest-mimic prints before every item name (`[varar] name`),
+/// which nextest may hand back to `--exact`.
+const KIND_PREFIX: &str = "[varar] ";
+
+/// What a run needs to plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Selection {
+    /// Every discovered oath.
+    All,
+    /// Only the oaths an item of this exact name can belong to.
+    Item(String),
+    /// Nothing: `--ignored` runs only ignored items, and there are none.
+    Nothing,
+}
+
+impl Selection {
+    /// The selection of a run with these arguments. `needs_all` is set for
+    /// runs that record the baseline, which must plan every oath.
+    pub(crate) fn of(args: &Arguments, needs_all: bool) -> Selection {
+        if needs_all {
+            return Selection::All;
+        }
+        if args.ignored && !args.include_ignored {
+            return Selection::Nothing;
+        }
+        match &args.filter {
+            Some(name) if args.exact && !args.list => Selection::Item(name.clone()),
+            _ => Selection::All,
+        }
+    }
+
+    /// The oaths to read and plan, in discovery order.
+    ///
+    /// For an item, that is every oath whose path followed by `::` starts its
+    /// name (with or without the kind prefix): normally one, the longest
+    /// such path being its own. Planning all of them, in discovery order,
+    /// gives the item the very name (de-duplication counter included) it has
+    /// in a full listing, because only those oaths' items can share a
+    /// prefix with it.
+    pub(crate) fn oaths<'a>(&self, discovered: &'a [OathFile]) -> Vec<&'a OathFile> {
+        match self {
+            Selection::All => discovered.iter().collect(),
+            Selection::Nothing => Vec::new(),
+            Selection::Item(name) => {
+                let bare = name.strip_prefix(KIND_PREFIX);
+                let owns = |n: &str, oath: &OathFile| {
+                    n.strip_prefix(oath.oath_path.as_str())
+                        .is_some_and(|rest| rest.starts_with("::"))
+                };
+                discovered
+                    .iter()
+                    .filter(|o| owns(name, o) || bare.is_some_and(|b| owns(b, o)))
+                    .collect()
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    fn oaths(paths: &[&str]) -> Vec<OathFile> {
+        paths
+            .iter()
+            .map(|p| OathFile {
+                oath_path: p.to_string(),
+                path: PathBuf::from(p),
+            })
+            .collect()
+    }
+
+    fn args(list: &[&str]) -> Arguments {
+        let mut argv = vec!["oaths"];
+        argv.extend_from_slice(list);
+        Arguments::from_iter(argv)
+    }
+
+    fn picked(selection: &Selection, discovered: &[OathFile]) -> Vec<String> {
+        selection
+            .oaths(discovered)
+            .into_iter()
+            .map(|o| o.oath_path.clone())
+            .collect()
+    }
+
+    #[test]
+    fn an_exact_item_plans_only_its_oath() {
+        let d = oaths(&["varar/a.md", "varar/a.md.md", "varar/b.md"]);
+        for name in [
+            "varar/a.md::Shop::I pay 2",
+            "[varar] varar/a.md::Shop::I pay 2",
+            "varar/a.md::varar:drift:12",
+            "varar/a.md::varar:diagnostic:ambiguous-match:3",
+            "varar/a.md::varar:read-error",
+        ] {
+            let s = Selection::of(&args(&["--exact", name]), false);
+            assert_eq!(s, Selection::Item(name.to_string()));
+            assert_eq!(picked(&s, &d), ["varar/a.md"], "{name}");
+        }
+        let s = Selection::Item("varar/zzz.md::x".into());
+        assert!(picked(&s, &d).is_empty(), "an unknown item plans nothing");
+    }
+
+    #[test]
+    fn oaths_whose_paths_prefix_each_other_are_planned_together() {
+        // `a.md::x` is a legal file name; its items and those of `a.md` can
+        // collide, so both are planned, in discovery order.
+        let d = oaths(&["a.md", "a.md::x", "b.md"]);
+        let s = Selection::Item("a.md::x::y".into());
+        assert_eq!(picked(&s, &d), ["a.md", "a.md::x"]);
+    }
+
+    #[test]
+    fn listing_recording_and_substring_filters_plan_everything() {
+        let d = oaths(&["a.md", "b.md"]);
+        for (argv, needs_all) in [
+            (&["--list"][..], false),
+            (&["--exact", "a.md::x", "--list"][..], false),
+            (&["--exact", "a.md::x"][..], true),
+            (&["a.md"][..], false),
+            (&[][..], false),
+        ] {
+            let s = Selection::of(&args(argv), needs_all);
+            assert_eq!(s, Selection::All, "{argv:?}");
+            assert_eq!(picked(&s, &d).len(), 2);
+        }
+    }
+
+    #[test]
+    fn ignored_selects_nothing_but_include_ignored_everything() {
+        let d = oaths(&["a.md"]);
+        let s = Selection::of(&args(&["--ignored", "--list"]), false);
+        assert_eq!(s, Selection::Nothing);
+        assert!(picked(&s, &d).is_empty());
+        let s = Selection::of(&args(&["--include-ignored"]), false);
+        assert_eq!(s, Selection::All);
+        // Recording under `VARAR_UPDATE` refreshes every oath.
+        let s = Selection::of(&args(&["--ignored"]), true);
+        assert_eq!(s, Selection::All);
+    }
+}

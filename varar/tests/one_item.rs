@@ -1,0 +1,189 @@
+//! What a run of one item (`--exact`, one `cargo nextest` process) and the
+//! baseline's recording promise (issue 9): every listed item runs alone,
+//! kind prefix or not; only a run that records touches the baseline, and
+//! only after its trials.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Mutex;
+
+use varar::{Runner, sensor, stimulus};
+
+/// The project root of the test that checks when the lock is written.
+static ROOT: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+#[derive(Default)]
+struct Tally {
+    total: i64,
+}
+
+#[stimulus("I count {int}")]
+fn count(tally: &mut Tally, n: i64) {
+    tally.total += n;
+}
+
+#[sensor("The tally is {int}")]
+fn tally(tally: &Tally) -> i64 {
+    tally.total
+}
+
+#[stimulus("the baseline is not written yet")]
+fn not_written_yet() -> Result<(), String> {
+    let root = ROOT.lock().map_err(|e| e.to_string())?.clone();
+    match root {
+        Some(root) if root.join("varar.lock.json").exists() => {
+            Err("varar.lock.json was written before the trials ran".into())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Ties with `I count {int}` on `I count 7`: an ambiguous sentence.
+#[stimulus("I count 7")]
+fn count_seven(tally: &mut Tally) {
+    tally.total += 7;
+}
+
+/// Three oaths: plain examples with a repeated name, an ambiguous sentence
+/// (a diagnostic item), and bytes that are not UTF-8 (a read-error item).
+fn project(extra: &[(&str, &[u8])]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let root = dir.path().to_path_buf();
+    let mut files: Vec<(&str, &[u8])> = vec![
+        ("varar.config.json", br#"{ "docs": { "include": ["varar/**/*.md"] } }"#),
+        (
+            "varar/tally.md",
+            b"# Tally\n\nI count 2. The tally is 2.\n\nProse.\n\nI count 2. The tally is 2.\n\nI count 3. The tally is 4.\n",
+        ),
+        ("varar/tally/seven.md", b"# Seven\n\nI count 7. The tally is 7.\n"),
+        ("varar/broken.md", b"# Broken \xff\n"),
+    ];
+    files.extend_from_slice(extra);
+    for (path, bytes) in files {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("dirs");
+        std::fs::write(p, bytes).expect("write");
+    }
+    (dir, root)
+}
+
+/// Run the harness with libtest arguments; (exit code, libtest's log).
+fn run(root: &Path, extra: &[&str]) -> (ExitCode, String) {
+    let log = root.join("libtest.log");
+    let log_arg = log.to_str().expect("utf-8 path").to_string();
+    let mut argv = vec![
+        "oaths",
+        "--test-threads",
+        "1",
+        "--logfile",
+        log_arg.as_str(),
+    ];
+    argv.extend_from_slice(extra);
+    let code = Runner::new(root)
+        .steps_from(&["one_item"])
+        .accept_drift(false)
+        .run_with(libtest_mimic::Arguments::from_iter(argv));
+    let text = std::fs::read_to_string(&log).unwrap_or_default();
+    let _ = std::fs::remove_file(&log);
+    (code, text)
+}
+
+/// `test <name> ... <outcome>` lines of a log, kind prefix kept.
+fn executed(log: &str) -> Vec<(String, String)> {
+    log.lines()
+        .filter_map(|l| l.strip_prefix("test "))
+        .filter_map(|l| l.rsplit_once(" ... "))
+        .map(|(n, o)| (n.trim_end().to_string(), o.trim().to_string()))
+        .collect()
+}
+
+#[test]
+fn every_listed_item_runs_alone_with_or_without_its_kind() {
+    let (_dir, root) = project(&[]);
+    // Record a baseline, then make the baseline claim a prose paragraph was
+    // an example: a drift item.
+    let _ = run(&root, &[]);
+    let lock = std::fs::read_to_string(root.join("varar.lock.json")).expect("lock");
+    let probed = lock.replacen(
+        "\"examples\": [\n",
+        "\"examples\": [\n        {\n          \"name\": \"Prose\",\n          \"line\": 5\n        },\n",
+        1,
+    );
+    std::fs::write(root.join("varar.lock.json"), &probed).expect("probe");
+
+    let (code, log) = run(&root, &["--list"]);
+    assert_eq!(code, ExitCode::SUCCESS, "{log}");
+    let listed: Vec<&str> = log
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .collect();
+    for kind in [
+        "::I count 2. The tally is 2[1]",
+        "varar/tally.md::varar:drift:5",
+        "varar:diagnostic:ambiguous-match:3",
+        "varar/broken.md::varar:read-error",
+    ] {
+        assert!(
+            listed.iter().any(|l| l.ends_with(kind)),
+            "no item ending {kind:?} in\n{log}"
+        );
+    }
+    let full = executed(&run(&root, &[]).1);
+    assert_eq!(full.len(), listed.len());
+    for item in &listed {
+        let bare = item.strip_prefix("[varar] ").expect("kind prefix");
+        for name in [*item, bare] {
+            let (_, log) = run(&root, &["--exact", name]);
+            let ran = executed(&log);
+            let outcome = full.iter().find(|(n, _)| n == item).map(|(_, o)| o.clone());
+            assert_eq!(
+                ran,
+                [(item.to_string(), outcome.expect("ran in the full run"))],
+                "--exact {name:?} must run that item alone, as the full run did\n{log}"
+            );
+        }
+    }
+    // Runs of one item never record the baseline.
+    assert_eq!(
+        std::fs::read_to_string(root.join("varar.lock.json")).expect("lock"),
+        probed
+    );
+}
+
+#[test]
+fn only_a_recording_run_touches_the_baseline_and_only_after_its_trials() {
+    let (_dir, root) = project(&[(
+        "varar/order.md",
+        b"# Order\n\nCheck that the baseline is not written yet.\n",
+    )]);
+    *ROOT.lock().expect("root") = Some(root.clone());
+
+    // A run of one item writes its results, not the lock, and takes no lock.
+    let (code, log) = run(
+        &root,
+        &[
+            "--exact",
+            "varar/order.md::Order::Check that the baseline is not written yet",
+        ],
+    );
+    assert_eq!(code, ExitCode::SUCCESS, "{log}");
+    assert!(root.join(".varar/varar/order.md.json").exists());
+    assert!(!root.join("varar.lock.json").exists());
+    assert!(
+        !root.join(".varar/.locks/varar.lock.json.lock").exists(),
+        "the baseline's advisory lock was not taken"
+    );
+
+    // A full first run: the trial sees no lock, the run leaves one.
+    let (_, log) = run(&root, &[]);
+    assert_eq!(
+        executed(&log)
+            .iter()
+            .find(|(n, _)| n.contains("varar/order.md::"))
+            .map(|(_, o)| o.as_str()),
+        Some("ok"),
+        "{log}"
+    );
+    assert!(root.join("varar.lock.json").exists(), "{log}");
+    *ROOT.lock().expect("root") = None;
+}
