@@ -193,12 +193,14 @@ fn report(
     }
 }
 
-fn median(times: &mut [Duration]) -> Duration {
+/// The median of `times` (sorts them).
+pub(crate) fn median(times: &mut [Duration]) -> Duration {
     times.sort();
     times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
-fn list(times: &[Duration]) -> String {
+/// `times` in seconds, comma-separated.
+pub(crate) fn list(times: &[Duration]) -> String {
     times
         .iter()
         .map(|t| format!("{:.3}", t.as_secs_f64()))

@@ -17,6 +17,8 @@
 //!    shared benchmark README;
 //! 3. the same corpus with the eight steps as `async fn` (tokio feature) and
 //!    with `VARAR_TIMEOUT` set, as overhead per example over the sync run.
+//! 4. **the HTML report** (`cargo varar report`) of the same corpus as the
+//!    parse+plan measurement, with results produced in process.
 //!
 //! Figures only: nothing here asserts a time.
 
@@ -24,6 +26,7 @@ mod corpus;
 mod e2e;
 mod inproc;
 mod project;
+mod report;
 mod scaling;
 mod steps;
 mod steps_scale;
@@ -49,6 +52,7 @@ struct Options {
     step_counts: Vec<usize>,
     /// The scaling table, if asked for.
     scale: Option<scaling::ScaleOptions>,
+    skip_report: bool,
 }
 
 impl Default for Options {
@@ -63,6 +67,7 @@ impl Default for Options {
             skip_e2e: false,
             step_counts: vec![8, 100, 500],
             scale: None,
+            skip_report: false,
         }
     }
 }
@@ -116,6 +121,7 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
                        print the build times (slow)
   --opt-crates C[,C...]  crates of the debug+lines profile lines
   --timeout S          kill a measured command after S seconds [120]
+  --skip-report        skip the HTML report measurement
   -h, --help           this text
 ";
 
@@ -206,6 +212,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                     parse_list(&v, parse_count)?
                 };
             }
+            "--skip-report" => o.skip_report = true,
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
         }
     }
@@ -272,13 +279,18 @@ fn run(o: &Options) -> Result<(), String> {
     if cfg!(debug_assertions) {
         println!("note: this binary is a debug build; run it with --release for real figures");
     }
-    if !o.skip_parse {
+    if !o.skip_parse || !o.skip_report {
         let (n, m) = o.parse_corpus;
         let dir = work.join(format!("corpus-{n}x{m}"));
         let corpus = corpus::generate(&dir, n, m, o.seed)?;
-        inproc::measure(&corpus, o.min_seconds)?;
-        if !o.step_counts.is_empty() {
-            steps_scale::measure(&corpus, &o.step_counts, o.min_seconds)?;
+        if !o.skip_parse {
+            inproc::measure(&corpus, o.min_seconds)?;
+            if !o.step_counts.is_empty() {
+                steps_scale::measure(&corpus, &o.step_counts, o.min_seconds)?;
+            }
+        }
+        if !o.skip_report {
+            report::measure(&corpus, &work, 5)?;
         }
     }
     if !o.skip_e2e {

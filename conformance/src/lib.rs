@@ -21,6 +21,7 @@ pub mod bundles;
 pub mod doc;
 pub mod plan;
 pub mod registry;
+pub mod results;
 pub mod trace;
 
 /// The artifact kinds, in the order the harness runs them.
@@ -100,4 +101,30 @@ pub fn read_oath(path: &Path) -> Result<String, ArtifactError> {
         path: path.to_owned(),
         valid_up_to: e.utf8_error().valid_up_to(),
     })
+}
+
+/// A bundle's oath text and the registry of its own steps. `path` is the
+/// bundle directory or its `example.md`; the directory's name selects the
+/// step definitions.
+pub fn load_bundle(
+    path: &Path,
+) -> Result<(String, varar_runner::registry::Registry), ArtifactError> {
+    let (dir, oath) = if path.is_dir() {
+        (path.to_owned(), path.join("example.md"))
+    } else {
+        let dir = path.parent().unwrap_or(Path::new(".")).to_owned();
+        (dir, path.to_owned())
+    };
+    // `canonicalize` so that `.` and `..` still name the bundle.
+    let dir = dir.canonicalize().unwrap_or(dir);
+    let bundle = dir
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let text = read_oath(&oath)?;
+    let registry = bundles::registry_for(&bundle).map_err(|message| ArtifactError::Steps {
+        bundle: bundle.clone(),
+        message,
+    })?;
+    Ok((text, registry))
 }

@@ -1,6 +1,9 @@
 //! The run-result payload `.varar/<oathPath>.json` (spec 30 §30.8): the
 //! serde model, the builders from planned examples and their runs, and the
-//! writer. Optional members are absent, never `null`.
+//! writer. Optional members are absent, never `null`. [`read`] is the one
+//! strict reader of these files (versions 1 and 2, spec 70 §70.4).
+
+pub mod read;
 
 use serde::{Deserialize, Serialize};
 
@@ -12,14 +15,30 @@ use crate::plan::PlannedExample;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OathResults {
-    /// Always `1`.
+    /// `1`, or `2` when the file carries `documents` or a `failure.docPath`
+    /// (spec 70 §70.6.7).
     pub version: u32,
     /// The oath's path relative to the workspace root, `/`-separated.
     pub oath_path: String,
     /// `fnv1a:xxxxxxxx` of the oath source as run.
     pub source_hash: String,
+    /// Version 2: the other documents whose steps this oath's examples use,
+    /// with their hashes (spec 70 §70.4.5); absent when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<DocumentHash>,
     /// The executed examples, in the order given (see [`oath_results`]).
     pub examples: Vec<ExampleResult>,
+}
+
+/// A document other than the oath that some of its steps come from, and
+/// the hash of its text as run (spec 70 §70.4.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentHash {
+    /// The document's oathPath.
+    pub path: String,
+    /// `fnv1a:xxxxxxxx` of its text.
+    pub source_hash: String,
 }
 
 /// One executed example.
@@ -63,6 +82,10 @@ pub struct ResultFailure {
     /// Where the failure points; absent when no step was involved.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
+    /// Version 2: the oathPath of the document `line`, `anchor` and `cells`
+    /// point into, when it is not the running oath (spec 70 §70.4.4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc_path: Option<String>,
 }
 
 /// One failing cell: its source range and the rendered actual value.
@@ -165,6 +188,7 @@ fn result_failure(
             from: a.start_offset,
             to: a.end_offset,
         }),
+        doc_path: None,
     }
 }
 
@@ -181,6 +205,7 @@ pub fn oath_results(
         version: 1,
         oath_path: oath_path.to_string(),
         source_hash: source_hash.to_string(),
+        documents: Vec::new(),
         examples,
     }
 }

@@ -30,6 +30,8 @@ use crate::json_text::{cmp_utf16, to_pretty_string};
 use crate::lock::{
     Baseline, LOCK_FILE_NAME, LockError, ParsedLock, Reconciled, parse_lock, parse_lock_for,
 };
+use crate::results::OathResults;
+use crate::results::read::{ResultsError, parse_run_result};
 
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
@@ -322,6 +324,97 @@ pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreErr
         });
     }
     Ok(root.join(SCRATCH_DIR).join(format!("{oath_path}.json")))
+}
+
+/// Why a run-result file was not read. Every variant names the file.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ResultFileError {
+    /// The file exists but could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The strict reader refused the content.
+    #[error("`{}` is not a valid run result: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Why, with the place in the document.
+        #[source]
+        source: ResultsError,
+    },
+    /// The file is valid but records another oath than its location says.
+    #[error("`{}` holds the results of `{found}`, not of `{expected}`", path.display())]
+    OtherOath {
+        /// The file.
+        path: PathBuf,
+        /// The `oathPath` it records.
+        found: String,
+        /// The oathPath its location gives.
+        expected: String,
+    },
+    /// An oathPath that is not a plain relative path.
+    #[error("`{oath_path}` is not a relative path inside the project")]
+    BadOathPath {
+        /// The offending path.
+        oath_path: String,
+    },
+}
+
+impl ResultFileError {
+    /// The file concerned (`None` for a bad oathPath, which names no file).
+    pub fn path(&self) -> Option<&Path> {
+        match self {
+            ResultFileError::Read { path, .. }
+            | ResultFileError::Invalid { path, .. }
+            | ResultFileError::OtherOath { path, .. } => Some(path),
+            ResultFileError::BadOathPath { .. } => None,
+        }
+    }
+}
+
+/// Read one run-result file with the strict reader.
+pub fn read_run_result_file(path: &Path) -> Result<OathResults, ResultFileError> {
+    let bytes = std::fs::read(path).map_err(|source| ResultFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_run_result(&bytes).map_err(|source| ResultFileError::Invalid {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+/// Read `<root>/.varar/<oathPath>.json` strictly: `None` when there is no
+/// such file (nothing ran), an error when it cannot be read, is refused by
+/// the reader, or records another oath.
+pub fn read_run_result(
+    root: &Path,
+    oath_path: &str,
+) -> Result<Option<OathResults>, ResultFileError> {
+    let path = run_result_path(root, oath_path).map_err(|_| ResultFileError::BadOathPath {
+        oath_path: oath_path.to_owned(),
+    })?;
+    let results = match read_run_result_file(&path) {
+        Ok(results) => results,
+        Err(ResultFileError::Read { source, .. }) if source.kind() == ErrorKind::NotFound => {
+            return Ok(None);
+        }
+        Err(e) => return Err(e),
+    };
+    if results.oath_path != oath_path {
+        return Err(ResultFileError::OtherOath {
+            path,
+            found: results.oath_path,
+            expected: oath_path.to_owned(),
+        });
+    }
+    Ok(Some(results))
 }
 
 /// Merge this run's record into the stored one and write it (spec 40 §6),

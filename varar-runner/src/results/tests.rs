@@ -25,6 +25,7 @@ fn fixture_value() -> OathResults {
         version: 1,
         oath_path: "varar/library.md".into(),
         source_hash: "fnv1a:1622dfca".into(),
+        documents: Vec::new(),
         examples: vec![
             ExampleResult {
                 name: "Maya borrowed *Emma*, due back on June 1, 2026".into(),
@@ -46,6 +47,7 @@ fn fixture_value() -> OathResults {
                         actual: "£3.00".into(),
                     }],
                     anchor: Some(Anchor { from: 60, to: 90 }),
+                    doc_path: None,
                 }),
             },
             ExampleResult {
@@ -58,6 +60,7 @@ fn fixture_value() -> OathResults {
                     stack: "<stack>".into(),
                     cells: Vec::new(),
                     anchor: None,
+                    doc_path: None,
                 }),
             },
         ],

@@ -436,3 +436,41 @@ fn rereading_parses_only_a_lock_that_changed() {
     ok(std::fs::remove_file(root.join(LOCK_FILE_NAME)));
     assert_eq!(ok(reread_lock(root, earlier)), Baseline::Absent);
 }
+
+#[test]
+fn run_results_are_read_strictly_and_absent_files_are_none() {
+    let dir = ok(tempfile::tempdir());
+    let root = dir.path();
+    assert!(matches!(read_run_result(root, "varar/a.md"), Ok(None)));
+    // What the harness writes reads back.
+    let fresh = json!({"version": 1, "oathPath": "varar/a.md", "sourceHash": "fnv1a:00000000",
+        "examples": [{"name": "n", "status": "passed", "lines": [3]}]});
+    ok(write_run_result(root, "varar/a.md", &fresh));
+    let read = ok(read_run_result(root, "varar/a.md"));
+    assert_eq!(read.map(|r| r.examples[0].lines.clone()), Some(vec![3]));
+
+    let path = root.join(".varar/varar/a.md.json");
+    let message = |r: Result<Option<OathResults>, ResultFileError>| match r {
+        Ok(v) => panic!("accepted: {v:?}"),
+        Err(e) => e.to_string(),
+    };
+    ok(std::fs::write(&path, "{\"version\": 7}"));
+    let m = message(read_run_result(root, "varar/a.md"));
+    assert!(
+        m.contains("a.md.json` is not a valid run result: unsupported version 7"),
+        "{m}"
+    );
+    ok(std::fs::write(
+        &path,
+        r#"{"version": 1, "oathPath": "varar/b.md", "sourceHash": "", "examples": []}"#,
+    ));
+    let m = message(read_run_result(root, "varar/a.md"));
+    assert!(
+        m.ends_with("holds the results of `varar/b.md`, not of `varar/a.md`"),
+        "{m}"
+    );
+    assert!(matches!(
+        read_run_result(root, "../a.md"),
+        Err(ResultFileError::BadOathPath { .. })
+    ));
+}

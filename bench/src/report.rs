@@ -1,0 +1,143 @@
+//! Rendering the HTML report (`cargo varar report`) of a corpus: its run
+//! results are produced in process (every example of every oath planned
+//! and executed against the corpus steps, so about 1% fail on purpose) and
+//! written to the corpus's `.varar/` with the harness's writer; then the
+//! report is timed three ways:
+//!
+//! 1. `render_site` alone (pure: parse, overlay, HTML of every page);
+//! 2. writing the site into a fresh output directory (atomic per file);
+//! 3. the whole command in process (`commands::report::run`: config,
+//!    discovery, reading every oath and result strictly, rendering, and
+//!    writing into the previous report, where unchanged files are skipped).
+//!
+//! Figures only; nothing asserts a time.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use varar_cli::cli::{ReportArgs, RootArgs};
+use varar_cli::report::{OathInput, ProjectInput, ResultsInput, render_site};
+use varar_runner::execute::execute;
+use varar_runner::hash::source_hash;
+use varar_runner::parse::parse;
+use varar_runner::plan::plan;
+use varar_runner::registry::Registry;
+use varar_runner::results::{OathResults, Status, example_result, oath_results};
+use varar_runner::source::Source;
+use varar_runner::store::write_run_result;
+
+use crate::corpus::Corpus;
+use crate::e2e::{list, median};
+
+/// Run every example of the corpus in process and collect its results.
+fn results(corpus: &Corpus, registry: &Registry) -> Vec<OathResults> {
+    corpus
+        .oaths
+        .iter()
+        .map(|(oath_path, text)| {
+            let source = Source::new(text);
+            let doc = parse(oath_path, &source);
+            let planned = plan(&doc, &source, registry);
+            let examples = planned
+                .examples
+                .iter()
+                .map(|e| example_result(e, &execute(e, registry), oath_path))
+                .collect();
+            oath_results(oath_path, &source_hash(text), examples)
+        })
+        .collect()
+}
+
+fn time<T>(runs: usize, mut f: impl FnMut() -> Result<T, String>) -> Result<Vec<Duration>, String> {
+    let mut times = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let start = Instant::now();
+        f()?;
+        times.push(start.elapsed());
+    }
+    Ok(times)
+}
+
+/// Measure and print.
+pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> {
+    let registry = Registry::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let start = Instant::now();
+    let all = results(corpus, &registry);
+    let produced = start.elapsed();
+    let examples: usize = all.iter().map(|r| r.examples.len()).sum();
+    let failed: usize = all
+        .iter()
+        .flat_map(|r| &r.examples)
+        .filter(|e| e.status == Status::Failed)
+        .count();
+    for r in &all {
+        let value = serde_json::to_value(r).map_err(|e| e.to_string())?;
+        write_run_result(&corpus.root, &r.oath_path, &value).map_err(|e| e.to_string())?;
+    }
+    let input = ProjectInput {
+        name: "bench".into(),
+        oaths: corpus
+            .oaths
+            .iter()
+            .zip(all)
+            .map(|((oath_path, text), r)| OathInput {
+                oath_path: oath_path.clone(),
+                text: Ok(text.clone()),
+                results: ResultsInput::Read(r),
+            })
+            .collect(),
+        lock: None,
+    };
+    let site = render_site(&input);
+    let bytes: usize = site.files.iter().map(|f| f.contents.len()).sum();
+    let mut render = time(runs, || Ok(render_site(&input)))?;
+
+    let out = work.join("report-out");
+    let mut write_fresh = time(runs, || {
+        if out.exists() {
+            std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+        }
+        varar_cli::site::write_site(&out, &site).map_err(|e| e.to_string())
+    })?;
+
+    let args = ReportArgs {
+        root: RootArgs {
+            root: Some(corpus.root.clone()),
+        },
+        out: Some(out.clone()),
+        open: false,
+    };
+    let mut command = time(runs, || {
+        let outcome =
+            varar_cli::commands::report::run(&args, &corpus.root).map_err(|e| e.to_string())?;
+        match outcome.exit_code() {
+            0 => Ok(()),
+            code => Err(format!("the report exited {code}: {:?}", outcome.problems)),
+        }
+    })?;
+
+    println!();
+    println!("== cargo varar report, in process ({runs} runs, median) ==");
+    println!(
+        "corpus: {} oaths, {examples} examples ({failed} failed), results produced in {:.2} s (not part of the report)",
+        corpus.oaths.len(),
+        produced.as_secs_f64()
+    );
+    println!(
+        "site: {} files, {:.2} MB of HTML",
+        site.files.len(),
+        bytes as f64 / 1e6
+    );
+    for (what, times) in [
+        ("render_site (pure)", &mut render),
+        ("write into a new directory", &mut write_fresh),
+        ("whole command (read, render, rewrite)", &mut command),
+    ] {
+        println!(
+            "  {what:<38} median {:>8.1} ms   (runs: {})",
+            median(times).as_secs_f64() * 1e3,
+            list(times)
+        );
+    }
+    Ok(())
+}

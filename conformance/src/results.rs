@@ -1,0 +1,30 @@
+//! The run results of a bundle (spec 30 §30.8): its `example.md` parsed,
+//! planned against the bundle's steps and every example executed, collected
+//! exactly as the harness collects them (oathPath `example.md`).
+
+use std::path::Path;
+
+use varar_runner::execute::{execute, install_quiet_panic_hook};
+use varar_runner::hash::source_hash;
+use varar_runner::parse::parse;
+use varar_runner::plan::plan;
+use varar_runner::results::{OathResults, example_result, oath_results};
+use varar_runner::source::Source;
+
+use crate::ArtifactError;
+
+/// A bundle's oath text and the run results the harness would record for it.
+pub fn run_results(bundle_dir: &Path) -> Result<(String, OathResults), ArtifactError> {
+    let (text, registry) = crate::load_bundle(bundle_dir)?;
+    install_quiet_panic_hook();
+    let source = Source::new(&text);
+    let doc = parse("example.md", &source);
+    let plan = plan(&doc, &source, &registry);
+    let examples = plan
+        .examples
+        .iter()
+        .map(|example| example_result(example, &execute(example, &registry), "example.md"))
+        .collect();
+    let results = oath_results("example.md", &source_hash(&text), examples);
+    Ok((text, results))
+}

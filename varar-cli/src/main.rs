@@ -1,0 +1,37 @@
+//! `cargo-varar`: the binary edge. Parses the arguments, runs the command,
+//! and prints its result, warnings and errors (the only place that prints).
+
+use std::process::ExitCode;
+
+use anyhow::Context as _;
+use clap::Parser as _;
+use varar_cli::cli::{Cli, Command, normalize_args};
+use varar_cli::commands::report;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse_from(normalize_args(std::env::args_os()));
+    match run(cli) {
+        Ok(code) => ExitCode::from(code),
+        Err(e) => {
+            eprintln!("cargo varar: error: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> anyhow::Result<u8> {
+    let cwd = varar_cli::root::current_dir()?;
+    match cli.command {
+        Command::Report(args) => {
+            let outcome = report::run(&args, &cwd).context("no report was written")?;
+            for problem in &outcome.problems {
+                eprintln!("cargo varar: error: {problem}");
+            }
+            for warning in &outcome.warnings {
+                eprintln!("cargo varar: warning: {warning}");
+            }
+            println!("{}", outcome.index.display());
+            Ok(outcome.exit_code())
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Which project a command works on (shell: reads the file system).
+//!
+//! The project root is the directory holding `varar.config.json`,
+//! `varar.lock.json` and `.varar/` (spec 40 §0). With `--root DIR` it is
+//! `DIR`, which must hold a `varar.config.json`. Without it, it is the
+//! nearest directory **at or above the current one** that holds a
+//! `varar.config.json`, so `cargo varar report` works from anywhere inside
+//! a package, as `cargo` itself finds `Cargo.toml`. (The harness itself
+//! uses `CARGO_MANIFEST_DIR`, the package of the test binary; in a package
+//! with its own config the two are the same directory.)
+
+use std::path::{Path, PathBuf};
+
+use varar_runner::config::CONFIG_FILE_NAME;
+
+/// Why no project root was found.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RootError {
+    /// No `varar.config.json` at or above the starting directory.
+    #[error(
+        "no {CONFIG_FILE_NAME} in `{}` or any directory above it; run the command inside a \
+         package that has one, or pass --root DIR",
+        start.display()
+    )]
+    NotFound {
+        /// Where the search started.
+        start: PathBuf,
+    },
+    /// `--root` names a directory without a config.
+    #[error("--root `{}` has no {CONFIG_FILE_NAME}", root.display())]
+    NoConfig {
+        /// The directory given.
+        root: PathBuf,
+    },
+    /// The current directory could not be determined.
+    #[error("cannot determine the current directory: {source}")]
+    CurrentDir {
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The project root: `explicit` (checked), else the nearest ancestor of
+/// `cwd` (itself included) with a config.
+pub fn resolve(explicit: Option<&Path>, cwd: &Path) -> Result<PathBuf, RootError> {
+    if let Some(root) = explicit {
+        let root = cwd.join(root);
+        if root.join(CONFIG_FILE_NAME).is_file() {
+            return Ok(root);
+        }
+        return Err(RootError::NoConfig { root });
+    }
+    cwd.ancestors()
+        .find(|dir| dir.join(CONFIG_FILE_NAME).is_file())
+        .map(Path::to_path_buf)
+        .ok_or_else(|| RootError::NotFound {
+            start: cwd.to_path_buf(),
+        })
+}
+
+/// The current directory, as a [`RootError`] when it cannot be read.
+pub fn current_dir() -> Result<PathBuf, RootError> {
+    std::env::current_dir().map_err(|source| RootError::CurrentDir { source })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_nearest_config_at_or_above_wins() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let top = dir.path();
+        let pkg = top.join("pkg");
+        let deep = pkg.join("src/deeper");
+        std::fs::create_dir_all(&deep).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(top.join(CONFIG_FILE_NAME), "{}").unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(pkg.join(CONFIG_FILE_NAME), "{}").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(resolve(None, &deep).ok(), Some(pkg.clone()));
+        assert_eq!(resolve(None, &pkg).ok(), Some(pkg.clone()));
+        assert_eq!(resolve(None, top).ok(), Some(top.to_path_buf()));
+        assert_eq!(
+            resolve(Some(Path::new("..")), &pkg).ok(),
+            Some(pkg.join(".."))
+        );
+        let err = resolve(Some(Path::new("src")), &pkg)
+            .err()
+            .map(|e| e.to_string());
+        assert!(err.is_some_and(|e| e.ends_with("/pkg/src` has no varar.config.json")));
+    }
+}

@@ -1,0 +1,315 @@
+//! The real `cargo-varar` binary run in a fresh project directory per test
+//! (STYLE §2.5): exit codes, what it prints, what it writes and where.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use varar_runner::hash::source_hash;
+
+const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
+const SHELF: &str = "# The shelf\n\nI stock 3 buns.\n";
+
+/// A project in a temporary directory.
+struct Project {
+    dir: tempfile::TempDir,
+}
+
+impl Project {
+    fn new() -> Project {
+        let p = Project {
+            dir: tempfile::tempdir().unwrap_or_else(|e| panic!("{e}")),
+        };
+        p.write(
+            "varar.config.json",
+            r#"{"docs": {"include": ["varar/**/*.md"]}}"#,
+        );
+        p.write("varar/basket.md", BASKET);
+        p.write("varar/shelf.md", SHELF);
+        p
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn write(&self, rel: &str, text: &str) {
+        let path = self.root().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    }
+
+    fn read(&self, rel: &str) -> String {
+        std::fs::read_to_string(self.root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+    }
+
+    /// The results of basket.md as the harness writes them: one failure.
+    fn basket_results(&self) {
+        let from = BASKET.find("3.").unwrap_or(0);
+        let results = format!(
+            r#"{{
+  "version": 1,
+  "oathPath": "varar/basket.md",
+  "sourceHash": "{}",
+  "examples": [
+    {{"name": "I add 2. The total is 3", "status": "failed", "lines": [3],
+      "failure": {{"line": 3, "message": "cell 1: expected 3 but was 2", "stack": "",
+        "cells": [{{"from": {from}, "to": {to}, "actual": "2"}}], "anchor": {{"from": {from}, "to": {to}}}}}}},
+    {{"name": "I add 1. The total is 1", "status": "passed", "lines": [5]}}
+  ]
+}}
+"#,
+            source_hash(BASKET),
+            to = from + 1
+        );
+        self.write(".varar/varar/basket.md.json", &results);
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.run_in(self.root(), args)
+    }
+
+    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+            .args(args)
+            .current_dir(cwd)
+            .env_remove("BROWSER")
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"))
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(p.strip_prefix(dir).unwrap_or(&p).to_path_buf());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn report_writes_the_site_under_target_and_prints_index_html() {
+    let p = Project::new();
+    p.basket_results();
+    // As cargo runs it: `cargo-varar varar report`.
+    let out = p.run(&["varar", "report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let index = p.root().join("target/varar/report/index.html");
+    assert_eq!(text(&out.stdout).trim(), index.display().to_string());
+    assert_eq!(text(&out.stderr), "");
+    let page = p.read("target/varar/report/oaths/varar/basket.md.html");
+    assert!(page.contains("data-varar-state=\"failed\""), "{page}");
+    assert!(page.contains("<mark "), "{page}");
+    let shelf = p.read("target/varar/report/oaths/varar/shelf.md.html");
+    assert!(shelf.contains("Not run."), "{shelf}");
+    // Nothing but the site under target/, nothing else in the project.
+    let written: Vec<PathBuf> = files_under(p.root())
+        .into_iter()
+        .filter(|f| !f.starts_with("target/varar/report"))
+        .collect();
+    assert_eq!(
+        written,
+        [
+            PathBuf::from(".varar/varar/basket.md.json"),
+            PathBuf::from("varar/basket.md"),
+            PathBuf::from("varar/shelf.md"),
+            PathBuf::from("varar.config.json"),
+        ]
+    );
+}
+
+#[test]
+fn the_root_is_found_above_the_current_directory_or_given() {
+    let p = Project::new();
+    let out = p.run_in(&p.root().join("varar"), &["report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(p.root().join("target/varar/report/index.html").is_file());
+
+    let elsewhere = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = p.root().display().to_string();
+    let out = p.run_in(
+        elsewhere.path(),
+        &["report", "--root", &root, "--out", "site"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(elsewhere.path().join("site/index.html").is_file());
+
+    let out = p.run_in(elsewhere.path(), &["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("no varar.config.json in"), "{err}");
+    assert!(err.contains("pass --root DIR"), "{err}");
+}
+
+#[test]
+fn a_missing_varar_directory_is_not_an_error() {
+    let p = Project::new();
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let index = p.read("target/varar/report/index.html");
+    assert!(
+        index.contains("<dt>oaths without results</dt><dd>2</dd>"),
+        "{index}"
+    );
+}
+
+#[test]
+fn unreadable_results_are_named_and_the_rest_is_written_with_exit_2() {
+    let p = Project::new();
+    p.basket_results();
+    p.write(
+        ".varar/varar/shelf.md.json",
+        "{\"version\": 1, \"oathPath\": ",
+    );
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(
+            ".varar/varar/shelf.md.json` is not a valid run result: invalid JSON: EOF while parsing"
+        ),
+        "{err}"
+    );
+    assert!(text(&out.stdout).trim().ends_with("index.html"));
+    let index = p.read("target/varar/report/index.html");
+    assert!(index.contains("results unreadable"), "{index}");
+    // The readable oath is still drawn.
+    let basket = p.read("target/varar/report/oaths/varar/basket.md.html");
+    assert!(basket.contains("<mark "), "{basket}");
+
+    p.write(
+        ".varar/varar/shelf.md.json",
+        &format!(
+            r#"{{"version": 3, "oathPath": "varar/shelf.md", "sourceHash": "{}", "examples": []}}"#,
+            source_hash(SHELF)
+        ),
+    );
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(err.contains("unsupported version 3"), "{err}");
+    let shelf = p.read("target/varar/report/oaths/varar/shelf.md.html");
+    assert!(
+        shelf.contains("The results of this oath are unreadable."),
+        "{shelf}"
+    );
+    assert!(shelf.contains("unsupported version 3"), "{shelf}");
+}
+
+#[test]
+fn an_invalid_config_writes_nothing() {
+    let p = Project::new();
+    p.write("varar.config.json", "{\"docs\": 1}");
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("varar.config.json: \"docs\" must be an object"),
+        "{err}"
+    );
+    assert!(!p.root().join("target").exists());
+}
+
+#[test]
+fn an_out_directory_that_is_not_a_report_is_refused() {
+    let p = Project::new();
+    let out = p.run(&["report", "--out", "varar"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("is not empty and is not a previous report"));
+    assert_eq!(p.read("varar/basket.md"), BASKET);
+    assert_eq!(files_under(&p.root().join("varar")).len(), 2);
+}
+
+#[test]
+fn a_rerun_drops_the_pages_of_deleted_oaths() {
+    let p = Project::new();
+    assert_eq!(p.run(&["report"]).status.code(), Some(0));
+    assert!(
+        p.root()
+            .join("target/varar/report/oaths/varar/shelf.md.html")
+            .is_file()
+    );
+    std::fs::remove_file(p.root().join("varar/shelf.md")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(p.run(&["report"]).status.code(), Some(0));
+    assert!(
+        !p.root()
+            .join("target/varar/report/oaths/varar/shelf.md.html")
+            .exists()
+    );
+    assert!(
+        p.root()
+            .join("target/varar/report/oaths/varar/basket.md.html")
+            .is_file()
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn open_hands_index_html_to_the_browser() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let p = Project::new();
+    let log = p.root().join("opened.txt");
+    let script = p.root().join("browser.sh");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$1\" > '{}'\n", log.display()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(["report", "--open"])
+        .current_dir(p.root())
+        .env("BROWSER", &script)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        p.read("opened.txt").trim(),
+        p.root()
+            .join("target/varar/report/index.html")
+            .display()
+            .to_string()
+    );
+    // A browser that fails is a warning, not a failure.
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(["report", "--open"])
+        .current_dir(p.root())
+        .env("BROWSER", "/bin/false")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stderr).contains("warning: cannot open"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_lists_report() {
+    let p = Project::new();
+    let out = p.run(&["report", "--no-such-flag"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = p.run(&["varar", "--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let help = text(&out.stdout);
+    assert!(
+        help.contains("report") && help.contains("cargo varar"),
+        "{help}"
+    );
+}
