@@ -1,40 +1,79 @@
 //! **`cargo varar`: the command line of Varar for Rust.**
 //!
 //! `cargo install --path varar-cli` installs the `cargo-varar` binary, which
-//! cargo runs for `cargo varar <command>`. Every command reads the project
-//! (its `varar.config.json`, the oaths it selects, `.varar/` run results);
-//! none runs tests, which stay `cargo test`.
+//! cargo runs for `cargo varar <command>`. Every command reads `.varar/`
+//! run-result trees (and, except `merge` and `diff`, the project's
+//! `varar.config.json` and the oaths it selects); none runs tests, which
+//! stay `cargo test` / `cargo nextest run`.
 //!
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
+//! cargo varar gate   [--root DIR] [--format text|json] [--schema]
+//! cargo varar junit  [--root DIR] [--out FILE]
+//! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
+//! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
 //! ```
 //!
-//! `report` writes a static HTML site (by default `target/varar/report/`
-//! under the project root) with one page per oath: the Markdown rendered,
-//! every example marked passed or failed, and each failure highlighted at
-//! the exact text it names, with expected and actual next to it. It prints
-//! the path of `index.html`.
+//! - `report` writes a static HTML site (by default `target/varar/report/`
+//!   under the project root) with one page per oath: the Markdown rendered,
+//!   every example marked passed or failed, and each failure highlighted at
+//!   the exact text it names, with expected and actual next to it. It
+//!   prints the path of `index.html`.
+//! - `gate` answers "may this change merge?" ([`gate`]): every selected
+//!   oath needs a fresh result ([`evidence`]) whose examples all passed.
+//!   `--format json` prints one object described by the JSON Schema that
+//!   `--schema` prints (also `varar-cli/schema/gate.schema.json`).
+//! - `junit` converts the results to JUnit XML ([`junit`]) inside the
+//!   common profile CI servers accept, on stdout or atomically to `--out`.
+//! - `merge` combines the result trees of CI shards into one, as if one run
+//!   had produced it, in the harness's own byte format ([`merge`]).
+//! - `diff` compares two result trees: regressed, fixed, added, removed,
+//!   still failing ([`diff`]); Markdown for a PR comment, or JSON.
 //!
 //! # The project root
 //!
 //! `--root DIR`, or else the nearest directory at or above the current one
-//! that holds `varar.config.json` (see [`root`]).
+//! that holds `varar.config.json` (see [`root`]). `merge` and `diff` need no
+//! config: for them `--root DIR` is the directory their relative paths are
+//! taken from (the current directory by default).
+//!
+//! # Machine-readable output and errors
+//!
+//! JSON output has a `version` (1) and camelCase keys. Every problem is an
+//! [`records::ErrorRecord`] with a `code` and a one-line `message`, plus
+//! `path`, `oathPath`, `example` and `line` when known; text output prints
+//! it as `error[code]: message`. Result files are read by the one strict
+//! reader of the run-result format (`varar_runner::results::read`): an
+//! unknown `version`, a key written twice or a wrong shape is refused with
+//! the place and the reason (`invalid_result`), never half read.
 //!
 //! # Exit codes
 //!
-//! - `0`: the report was written (also when examples failed: the report
-//!   describes, it does not judge);
-//! - `2`: an input could not be used (a result file that is not valid JSON
-//!   or has an unknown version, an unreadable oath): it is named on stderr
-//!   and marked unreadable in the site, and the rest is written; or nothing
-//!   could be written (no config, an invalid config, an output directory
-//!   that is not a previous report), or the arguments are wrong.
+//! - `report`: `0` when the report was written (also when examples failed:
+//!   the report describes, it does not judge); `2` when an input could not
+//!   be used (named on stderr and marked unreadable in the site, the rest is
+//!   written), nothing could be written, or the arguments are wrong.
+//! - `gate`: `0` all fresh and passed; `1` some example failed; `2` the
+//!   evidence is unusable (`missing_result`, `stale_result`,
+//!   `invalid_result`, `invalid_config`, `input_error`, `no_oaths`), which
+//!   wins over `1`.
+//! - `junit`: `0` written; `2` an input is unusable or the file could not be
+//!   written (nothing is written then).
+//! - `merge`: `0` merged; `2` on `source_mismatch`, `conflicting_result`,
+//!   `invalid_result`, `input_error`, `invalid_arguments` (OUT overlaps an
+//!   input) or `output_error`; nothing is written unless every input was
+//!   read and merged.
+//! - `diff`: `1` when an example regressed or a new example fails, `0`
+//!   otherwise, `2` when a tree could not be read.
+//! - Usage errors exit `2` (clap).
 //!
 //! # Layout
 //!
-//! [`cli`] declares the arguments (clap), [`commands`] holds one module per
-//! command (the shell: reading and writing files), [`report`] renders the
-//! site as a pure function and [`site`] writes it atomically.
+//! [`cli`] declares the arguments (clap); [`commands`] holds one module per
+//! command (the shell), with [`project`] and [`tree`] reading their
+//! inputs and [`site`] writing the report; the work itself is pure:
+//! [`report`], [`gate`], [`junit`], [`merge`], [`diff`], over
+//! [`evidence`], [`failure_text`] and [`records`].
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -49,6 +88,17 @@
 
 pub mod cli;
 pub mod commands;
+pub mod diff;
+pub mod evidence;
+pub mod failure_text;
+pub mod gate;
+pub mod junit;
+pub mod merge;
+pub mod project;
+pub mod records;
 pub mod report;
 pub mod root;
 pub mod site;
+#[cfg(test)]
+mod testing;
+pub mod tree;

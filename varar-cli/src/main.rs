@@ -1,12 +1,13 @@
 //! `cargo-varar`: the binary edge. Parses the arguments, runs the command,
 //! and prints its result, warnings and errors (the only place that prints).
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
 use clap::Parser as _;
 use varar_cli::cli::{Cli, Command, normalize_args};
-use varar_cli::commands::report;
+use varar_cli::commands::{Output, diff, gate, junit, merge, report};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(normalize_args(std::env::args_os()));
@@ -21,7 +22,7 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<u8> {
     let cwd = varar_cli::root::current_dir()?;
-    match cli.command {
+    let output = match cli.command {
         Command::Report(args) => {
             let outcome = report::run(&args, &cwd).context("no report was written")?;
             for problem in &outcome.problems {
@@ -31,7 +32,26 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 eprintln!("cargo varar: warning: {warning}");
             }
             println!("{}", outcome.index.display());
-            Ok(outcome.exit_code())
+            return Ok(outcome.exit_code());
         }
+        Command::Gate(args) => gate::run(&args, &cwd)?,
+        Command::Junit(args) => junit::run(&args, &cwd),
+        Command::Merge(args) => merge::run(&args, &cwd),
+        Command::Diff(args) => diff::run(&args, &cwd)?,
+    };
+    print(&output)?;
+    Ok(output.exit_code)
+}
+
+/// Print a command's output: stdout whole, then each stderr line.
+fn print(output: &Output) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout
+        .write_all(output.stdout.as_bytes())
+        .and_then(|()| stdout.flush())
+        .context("cannot write to stdout")?;
+    for line in &output.stderr {
+        eprintln!("cargo varar: {line}");
     }
+    Ok(())
 }

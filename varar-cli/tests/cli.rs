@@ -1,105 +1,13 @@
 //! The real `cargo-varar` binary run in a fresh project directory per test
 //! (STYLE §2.5): exit codes, what it prints, what it writes and where.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{BASKET, Project, SHELF, files_under, text};
 use varar_runner::hash::source_hash;
-
-const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
-const SHELF: &str = "# The shelf\n\nI stock 3 buns.\n";
-
-/// A project in a temporary directory.
-struct Project {
-    dir: tempfile::TempDir,
-}
-
-impl Project {
-    fn new() -> Project {
-        let p = Project {
-            dir: tempfile::tempdir().unwrap_or_else(|e| panic!("{e}")),
-        };
-        p.write(
-            "varar.config.json",
-            r#"{"docs": {"include": ["varar/**/*.md"]}}"#,
-        );
-        p.write("varar/basket.md", BASKET);
-        p.write("varar/shelf.md", SHELF);
-        p
-    }
-
-    fn root(&self) -> &Path {
-        self.dir.path()
-    }
-
-    fn write(&self, rel: &str, text: &str) {
-        let path = self.root().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
-        }
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    }
-
-    fn read(&self, rel: &str) -> String {
-        std::fs::read_to_string(self.root().join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
-    }
-
-    /// The results of basket.md as the harness writes them: one failure.
-    fn basket_results(&self) {
-        let from = BASKET.find("3.").unwrap_or(0);
-        let results = format!(
-            r#"{{
-  "version": 1,
-  "oathPath": "varar/basket.md",
-  "sourceHash": "{}",
-  "examples": [
-    {{"name": "I add 2. The total is 3", "status": "failed", "lines": [3],
-      "failure": {{"line": 3, "message": "cell 1: expected 3 but was 2", "stack": "",
-        "cells": [{{"from": {from}, "to": {to}, "actual": "2"}}], "anchor": {{"from": {from}, "to": {to}}}}}}},
-    {{"name": "I add 1. The total is 1", "status": "passed", "lines": [5]}}
-  ]
-}}
-"#,
-            source_hash(BASKET),
-            to = from + 1
-        );
-        self.write(".varar/varar/basket.md.json", &results);
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_in(self.root(), args)
-    }
-
-    fn run_in(&self, cwd: &Path, args: &[&str]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-            .args(args)
-            .current_dir(cwd)
-            .env_remove("BROWSER")
-            .output()
-            .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"))
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn files_under(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else {
-                out.push(p.strip_prefix(dir).unwrap_or(&p).to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    out
-}
 
 #[test]
 fn report_writes_the_site_under_target_and_prints_index_html() {

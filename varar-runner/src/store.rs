@@ -315,15 +315,21 @@ pub fn save_lock(root: &Path, reconciled: &Reconciled) -> Result<bool, StoreErro
 
 /// `<root>/.varar/<oathPath>.json` (spec 40 §6).
 pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreError> {
-    let rel = Path::new(oath_path);
-    let plain =
-        !oath_path.is_empty() && rel.components().all(|c| matches!(c, Component::Normal(_)));
-    if !plain {
+    if !is_plain(oath_path) {
         return Err(StoreError::BadOathPath {
             oath_path: oath_path.to_owned(),
         });
     }
     Ok(root.join(SCRATCH_DIR).join(format!("{oath_path}.json")))
+}
+
+/// Whether `oath_path` is a non-empty relative path with no `.`, `..` or
+/// root component, so it cannot point outside the tree it is joined to.
+fn is_plain(oath_path: &str) -> bool {
+    !oath_path.is_empty()
+        && Path::new(oath_path)
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// Why a run-result file was not read. Every variant names the file.
@@ -397,9 +403,22 @@ pub fn read_run_result(
     root: &Path,
     oath_path: &str,
 ) -> Result<Option<OathResults>, ResultFileError> {
-    let path = run_result_path(root, oath_path).map_err(|_| ResultFileError::BadOathPath {
-        oath_path: oath_path.to_owned(),
-    })?;
+    read_run_result_in(&root.join(SCRATCH_DIR), oath_path)
+}
+
+/// Read `<tree>/<oathPath>.json` strictly, as [`read_run_result`] does for
+/// a project's own `.varar/`; `tree` is any directory laid out like it (a
+/// CI shard's downloaded results, say).
+pub fn read_run_result_in(
+    tree: &Path,
+    oath_path: &str,
+) -> Result<Option<OathResults>, ResultFileError> {
+    if !is_plain(oath_path) {
+        return Err(ResultFileError::BadOathPath {
+            oath_path: oath_path.to_owned(),
+        });
+    }
+    let path = tree.join(format!("{oath_path}.json"));
     let results = match read_run_result_file(&path) {
         Ok(results) => results,
         Err(ResultFileError::Read { source, .. }) if source.kind() == ErrorKind::NotFound => {
@@ -431,7 +450,7 @@ pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<b
         Ok(bytes) => serde_json::from_slice::<Value>(&bytes).ok(),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(source) => {
-            let text = to_pretty_string(fresh, &results_key_order);
+            let text = run_result_text(fresh);
             let candidate = write_pending(&path, text.as_bytes())?;
             return Err(StoreError::KeptUnreadable {
                 path,
@@ -441,8 +460,7 @@ pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<b
         }
     };
     let merged = merge_run_results(existing.as_ref(), fresh);
-    let text = to_pretty_string(&merged, &results_key_order);
-    write_disposable(&path, text.as_bytes())
+    write_disposable(&path, run_result_text(&merged).as_bytes())
 }
 
 /// Write this run's record of an oath whose every example ran (spec 40 §6):
@@ -456,19 +474,29 @@ pub fn replace_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
     }
-    let text = to_pretty_string(fresh, &results_key_order);
-    write_disposable(&path, text.as_bytes())
+    write_disposable(&path, run_result_text(fresh).as_bytes())
+}
+
+/// The bytes of a run-result file, exactly as the harness writes them:
+/// two-space pretty JSON in [`results_key_order`], `JSON.stringify`
+/// escaping, LF and a trailing newline. Every writer of `.varar/` files
+/// (the harness, `cargo varar merge`) goes through here.
+pub fn run_result_text(value: &Value) -> String {
+    to_pretty_string(value, &results_key_order)
 }
 
 /// Member order of run-result files: the reference's
-/// (`version, oathPath, sourceHash, examples`; `name, status, lines,
-/// failure`; `line, message, stack, cells, anchor`; `from, to, actual`),
-/// unknown members last by UTF-16 order.
+/// (`version, oathPath, sourceHash, documents, examples`; `path,
+/// sourceHash` in a document; `name, status, lines, failure`; `line,
+/// message, stack, cells, anchor, docPath`; `from, to, actual`; spec 30
+/// §30.8.2 and 70 §70.4.1), unknown members last by UTF-16 order.
 pub fn results_key_order(a: &str, b: &str) -> Ordering {
-    const ORDER: [&str; 16] = [
+    const ORDER: [&str; 19] = [
         "version",
         "oathPath",
+        "path",
         "sourceHash",
+        "documents",
         "examples",
         "name",
         "status",
@@ -479,6 +507,7 @@ pub fn results_key_order(a: &str, b: &str) -> Ordering {
         "stack",
         "cells",
         "anchor",
+        "docPath",
         "from",
         "to",
         "actual",

@@ -474,3 +474,47 @@ fn run_results_are_read_strictly_and_absent_files_are_none() {
         Err(ResultFileError::BadOathPath { .. })
     ));
 }
+
+#[test]
+fn version_2_members_are_written_where_the_spec_puts_them() {
+    let v2 = json!({
+        "examples": [{"failure": {"docPath": "varar/shared.md", "anchor": {"to": 5, "from": 1},
+                                  "stack": "s", "message": "m", "line": 3},
+                      "lines": [], "status": "failed", "name": "a"}],
+        "documents": [{"sourceHash": "fnv1a:00000001", "path": "varar/shared.md"}],
+        "sourceHash": "h", "oathPath": "varar/a.md", "version": 2
+    });
+    let text = run_result_text(&v2);
+    let order = [
+        "\"version\"",
+        "\"oathPath\"",
+        "\"sourceHash\": \"h\"",
+        "\"documents\"",
+        "\"path\"",
+        "\"sourceHash\": \"fnv1a:00000001\"",
+        "\"examples\"",
+        "\"anchor\"",
+        "\"docPath\"",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|k| text.find(k).unwrap_or(usize::MAX))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+}
+
+#[test]
+fn any_results_tree_reads_like_the_project_s_own() {
+    let dir = tmp();
+    let tree = dir.path().join("shard-1");
+    ok(std::fs::create_dir_all(tree.join("varar")));
+    let text = r#"{"version": 1, "oathPath": "varar/a.md", "sourceHash": "h", "examples": []}"#;
+    ok(std::fs::write(tree.join("varar/a.md.json"), text));
+    let read = ok(read_run_result_in(&tree, "varar/a.md"));
+    assert_eq!(read.map(|r| r.source_hash), Some("h".to_owned()));
+    assert!(matches!(read_run_result_in(&tree, "varar/b.md"), Ok(None)));
+    assert!(matches!(
+        read_run_result_in(&tree, "../a.md"),
+        Err(ResultFileError::BadOathPath { .. })
+    ));
+}

@@ -1,0 +1,120 @@
+//! The diff for people: Markdown that reads as plain text in a terminal
+//! and renders as a short PR comment (one heading, one section per oath,
+//! one bullet per change). Pure.
+
+use super::{Change, ChangeKind, DiffReport, DiffStatus, Outcome};
+
+/// Render the report.
+pub fn render(report: &DiffReport) -> String {
+    let mut out = String::new();
+    if report.status == DiffStatus::Error {
+        for e in &report.errors {
+            out.push_str(&format!("{e}\n"));
+        }
+        out.push_str(&format!(
+            "diff: error: {} problem(s) reading `{}` and `{}`; nothing was compared\n",
+            report.errors.len(),
+            report.old,
+            report.new
+        ));
+        return out;
+    }
+    let s = &report.summary;
+    if report.oaths.is_empty() {
+        out.push_str(&format!(
+            "### varar: no changes ({} example(s) passed in both runs)\n",
+            s.unchanged
+        ));
+        return out;
+    }
+    out.push_str(&format!(
+        "### varar: {} regressed, {} fixed, {} added, {} removed, {} still failing\n",
+        s.regressed, s.fixed, s.added, s.removed, s.still_failing
+    ));
+    for oath in &report.oaths {
+        out.push_str(&format!("\n#### `{}`", oath.path));
+        match oath.source_changed {
+            Some(true) => out.push_str(" (edited between the runs)"),
+            Some(false) => {}
+            None if oath.changes.iter().all(|c| c.kind == ChangeKind::Added) => {
+                out.push_str(" (new)");
+            }
+            None => out.push_str(" (no results any more)"),
+        }
+        out.push_str("\n\n");
+        for change in &oath.changes {
+            out.push_str(&bullet(change));
+        }
+    }
+    if s.unchanged > 0 {
+        out.push_str(&format!(
+            "\n{} other example(s) passed in both runs.\n",
+            s.unchanged
+        ));
+    }
+    out
+}
+
+fn bullet(c: &Change) -> String {
+    let shown = c.new.as_ref().or(c.old.as_ref());
+    let line = shown
+        .and_then(|o| o.line)
+        .map(|l| format!(", line {l}"))
+        .unwrap_or_default();
+    let message = |o: Option<&Outcome>| o.and_then(|o| o.message.as_deref()).map(code_span);
+    let detail = match c.kind {
+        ChangeKind::Regressed => message(c.new.as_ref()).map(|m| format!(": {m}")),
+        ChangeKind::Added if c.new.as_ref().is_some_and(|o| o.status == "failed") => {
+            message(c.new.as_ref()).map(|m| format!(", **fails**: {m}"))
+        }
+        ChangeKind::StillFailing if c.message_changed == Some(true) => {
+            match (message(c.old.as_ref()), message(c.new.as_ref())) {
+                (Some(a), Some(b)) => Some(format!(", message changed: {a} → {b}")),
+                _ => None,
+            }
+        }
+        ChangeKind::StillFailing => message(c.new.as_ref()).map(|m| format!(": {m}")),
+        _ => None,
+    };
+    let word = match c.kind {
+        ChangeKind::Regressed => "regressed",
+        ChangeKind::Fixed => "fixed",
+        ChangeKind::Added => "added",
+        ChangeKind::Removed => "removed",
+        ChangeKind::StillFailing => "still failing",
+    };
+    format!(
+        "- **{word}**{line}: {}{}\n",
+        c.example,
+        detail.unwrap_or_default()
+    )
+}
+
+/// The first line of `text` as a Markdown code span (a fence longer than
+/// any run of backticks inside; `…` when lines were left out).
+fn code_span(text: &str) -> String {
+    let mut lines = text.lines();
+    let first = lines.next().unwrap_or("");
+    let more = if lines.next().is_some() { " …" } else { "" };
+    let longest = first.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if first.starts_with('`') || first.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{first}{pad}{fence}{more}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code_span;
+
+    #[test]
+    fn code_spans_survive_backticks_and_keep_one_line() {
+        assert_eq!(code_span("expected 3 but was 2"), "`expected 3 but was 2`");
+        assert_eq!(code_span("a `b` c"), "``a `b` c``");
+        assert_eq!(code_span("`x`"), "`` `x` ``");
+        assert_eq!(code_span("one\ntwo"), "`one` …");
+    }
+}

@@ -1,0 +1,198 @@
+//! How an oath's run result relates to the oath as it is now (pure): the
+//! staleness contract of the run-result format (spec 30 §30.8, seed "Run
+//! results"), which `gate` and `junit` share.
+//!
+//! A result is **fresh** when its `sourceHash` equals the hash of the
+//! oath's text now and, for version 2, every document in its `documents`
+//! list still has the recorded hash (spec 70 §70.4.5: an edit in a
+//! referenced document moves only that entry). Otherwise it is **stale**:
+//! its lines and offsets may point at the wrong text.
+
+use std::collections::BTreeMap;
+
+use varar_runner::hash::source_hash;
+use varar_runner::results::OathResults;
+
+use crate::records::ErrorRecord;
+
+/// One selected oath and what the project holds for it.
+#[derive(Debug)]
+pub struct OathEvidence {
+    /// Its oathPath.
+    pub oath_path: String,
+    /// Where its result file is, relative to the root (`.varar/<oathPath>.json`).
+    pub result_path: String,
+    /// Its text, or why it could not be read (`input_error`).
+    pub text: Result<String, ErrorRecord>,
+    /// Its result (`None`: no file), or why it was refused (`invalid_result`).
+    pub results: Result<Option<OathResults>, ErrorRecord>,
+    /// The texts of the other documents its version-2 result names.
+    pub documents: BTreeMap<String, DocumentText>,
+}
+
+/// A document named in a result's `documents` list.
+#[derive(Debug)]
+pub enum DocumentText {
+    /// Its text now.
+    Text(String),
+    /// It no longer exists: the result is stale.
+    Missing,
+    /// It could not be read.
+    Unreadable(ErrorRecord),
+}
+
+/// The state of an oath's evidence.
+#[derive(Debug)]
+pub enum Verdict<'a> {
+    /// Results of the oath as it is now.
+    Fresh(&'a OathResults),
+    /// Results of another version of the oath; the reason names what changed.
+    Stale(&'a OathResults, String),
+    /// No result file.
+    Missing,
+    /// The oath, its result or a document could not be read.
+    Unusable(Vec<ErrorRecord>),
+}
+
+impl OathEvidence {
+    /// The hash of the oath's text now, when it could be read.
+    pub fn current_hash(&self) -> Option<String> {
+        self.text.as_ref().ok().map(|t| source_hash(t))
+    }
+
+    /// Judge the evidence.
+    pub fn verdict(&self) -> Verdict<'_> {
+        let mut errors = Vec::new();
+        if let Err(e) = &self.text {
+            errors.push(e.clone());
+        }
+        let results = match &self.results {
+            Ok(r) => r.as_ref(),
+            Err(e) => {
+                errors.push(e.clone());
+                None
+            }
+        };
+        for doc in self.documents.values() {
+            if let DocumentText::Unreadable(e) = doc {
+                errors.push(e.clone());
+            }
+        }
+        if !errors.is_empty() {
+            return Verdict::Unusable(errors);
+        }
+        let (Some(results), Some(now)) = (results, self.current_hash()) else {
+            return Verdict::Missing;
+        };
+        if results.source_hash != now {
+            let why = format!(
+                "`{}` changed after its run (the result records {}, the file is now {now})",
+                self.oath_path, results.source_hash
+            );
+            return Verdict::Stale(results, why);
+        }
+        for doc in &results.documents {
+            let why = match self.documents.get(&doc.path) {
+                Some(DocumentText::Text(text)) => {
+                    let now = source_hash(text);
+                    if now == doc.source_hash {
+                        continue;
+                    }
+                    format!(
+                        "`{}`, whose text its examples use, changed after the run (the result \
+                         records {}, the file is now {now})",
+                        doc.path, doc.source_hash
+                    )
+                }
+                _ => format!(
+                    "`{}`, whose text its examples use, no longer exists",
+                    doc.path
+                ),
+            };
+            return Verdict::Stale(results, why);
+        }
+        Verdict::Fresh(results)
+    }
+
+    /// The text a fresh failure's offsets point into: the document named
+    /// by `docPath`, else the oath itself.
+    pub fn text_of(&self, doc_path: Option<&str>) -> Option<&str> {
+        match doc_path {
+            None => self.text.as_deref().ok(),
+            Some(path) => match self.documents.get(path) {
+                Some(DocumentText::Text(text)) => Some(text),
+                _ => None,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use varar_runner::results::DocumentHash;
+
+    use super::*;
+    use crate::records::Code;
+
+    fn evidence(text: &str, results: Option<OathResults>) -> OathEvidence {
+        OathEvidence {
+            oath_path: "a.md".into(),
+            result_path: ".varar/a.md.json".into(),
+            text: Ok(text.into()),
+            results: Ok(results),
+            documents: BTreeMap::new(),
+        }
+    }
+
+    fn results(hash: &str) -> OathResults {
+        OathResults {
+            version: 1,
+            oath_path: "a.md".into(),
+            source_hash: hash.into(),
+            documents: Vec::new(),
+            examples: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn fresh_stale_missing_and_unusable() {
+        let text = "# A\n";
+        let e = evidence(text, Some(results(&source_hash(text))));
+        assert!(matches!(e.verdict(), Verdict::Fresh(_)));
+        let e = evidence("# A changed\n", Some(results(&source_hash(text))));
+        match e.verdict() {
+            Verdict::Stale(_, why) => assert!(why.starts_with("`a.md` changed after its run")),
+            v => panic!("{v:?}"),
+        }
+        assert!(matches!(evidence(text, None).verdict(), Verdict::Missing));
+        let mut e = evidence(text, None);
+        e.text = Err(ErrorRecord::new(Code::InputError, "x"));
+        e.results = Err(ErrorRecord::new(Code::InvalidResult, "y"));
+        match e.verdict() {
+            Verdict::Unusable(errors) => assert_eq!(errors.len(), 2),
+            v => panic!("{v:?}"),
+        }
+    }
+
+    #[test]
+    fn a_changed_or_deleted_document_makes_a_version_2_result_stale() {
+        let text = "# A\n";
+        let mut r = results(&source_hash(text));
+        r.version = 2;
+        r.documents.push(DocumentHash {
+            path: "shared.md".into(),
+            source_hash: source_hash("shared"),
+        });
+        let mut e = evidence(text, Some(r));
+        e.documents
+            .insert("shared.md".into(), DocumentText::Text("shared".into()));
+        assert!(matches!(e.verdict(), Verdict::Fresh(_)));
+        assert_eq!(e.text_of(Some("shared.md")), Some("shared"));
+        e.documents
+            .insert("shared.md".into(), DocumentText::Text("edited".into()));
+        assert!(matches!(e.verdict(), Verdict::Stale(_, why) if why.contains("`shared.md`")));
+        e.documents
+            .insert("shared.md".into(), DocumentText::Missing);
+        assert!(matches!(e.verdict(), Verdict::Stale(_, why) if why.ends_with("no longer exists")));
+    }
+}

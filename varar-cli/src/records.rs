@@ -1,0 +1,271 @@
+//! Error records: what the machine-facing commands (`gate`, `junit`,
+//! `merge`, `diff`) say when evidence cannot be used, as data a bot can act
+//! on. Pure.
+//!
+//! Every record has a [`Code`] and a one-line `message`, plus `path` (the
+//! file concerned, relative to the project root or the current directory),
+//! `oathPath`, `example` and `line` when they are known. Records are built
+//! from the typed errors of the layer that failed (the strict run-result
+//! reader, the config loader, discovery), never from strings, and every
+//! record turns the command's exit code to 2: nothing is judged, merged or
+//! compared on evidence that could not be read.
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Serialize;
+use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
+use varar_runner::discovery::DiscoveryError;
+use varar_runner::store::ResultFileError;
+
+use crate::root::RootError;
+
+/// What went wrong, as a stable identifier (snake_case in JSON).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Code {
+    /// A selected oath has no result file: it did not run.
+    MissingResult,
+    /// A result file records another version of the oath (or of a document
+    /// its examples use): its offsets may point at the wrong text.
+    StaleResult,
+    /// A result file could not be read or was refused by the strict
+    /// reader (unknown version, duplicate key, wrong shape, not UTF-8,
+    /// recording another oath than its location says).
+    InvalidResult,
+    /// No `varar.config.json`, or one that is invalid.
+    InvalidConfig,
+    /// An input other than a result file could not be read: an oath, a
+    /// results directory given on the command line.
+    InputError,
+    /// The config selects no oath, so there is no evidence at all.
+    NoOaths,
+    /// `merge`: two trees hold results of the same oath for different
+    /// sources (`sourceHash`, `documents` or `version` differ).
+    SourceMismatch,
+    /// `merge`: two trees hold the same example with different outcomes.
+    ConflictingResult,
+    /// The command line is inconsistent (an output that is also an input).
+    InvalidArguments,
+    /// An output could not be written.
+    OutputError,
+}
+
+impl Code {
+    /// The identifier as written in JSON and text.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Code::MissingResult => "missing_result",
+            Code::StaleResult => "stale_result",
+            Code::InvalidResult => "invalid_result",
+            Code::InvalidConfig => "invalid_config",
+            Code::InputError => "input_error",
+            Code::NoOaths => "no_oaths",
+            Code::SourceMismatch => "source_mismatch",
+            Code::ConflictingResult => "conflicting_result",
+            Code::InvalidArguments => "invalid_arguments",
+            Code::OutputError => "output_error",
+        }
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One problem with the evidence.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorRecord {
+    /// What went wrong.
+    pub code: Code,
+    /// Why, in one line, naming the file.
+    pub message: String,
+    /// The file concerned, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The oath concerned, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub oath_path: Option<String>,
+    /// The example concerned, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<String>,
+    /// The line concerned (1-based), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+}
+
+impl fmt::Display for ErrorRecord {
+    /// `error[code]: message`, the form printed for people.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "error[{}]: {}", self.code, self.message)
+    }
+}
+
+impl ErrorRecord {
+    /// A record with only a code and a message.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        ErrorRecord {
+            code,
+            message: message.into(),
+            path: None,
+            oath_path: None,
+            example: None,
+            line: None,
+        }
+    }
+
+    /// Set `path`.
+    pub fn with_path(mut self, path: impl Into<String>) -> Self {
+        self.path = Some(path.into());
+        self
+    }
+
+    /// Set `oathPath`.
+    pub fn with_oath(mut self, oath_path: impl Into<String>) -> Self {
+        self.oath_path = Some(oath_path.into());
+        self
+    }
+
+    /// Set `example` and `line`.
+    pub fn with_example(mut self, example: impl Into<String>, line: Option<u32>) -> Self {
+        self.example = Some(example.into());
+        self.line = line;
+        self
+    }
+
+    /// A result file the store could not read or the strict reader
+    /// refused: `invalid_result`, its path shown relative to `base`.
+    pub fn result_file(e: &ResultFileError, base: &Path) -> Self {
+        let shown = e.path().map(|p| display_path(p, base));
+        let message = match e {
+            ResultFileError::Read { source, .. } => {
+                format!("cannot read `{}`: {source}", shown.as_deref().unwrap_or(""))
+            }
+            ResultFileError::Invalid { source, .. } => format!(
+                "`{}` is not a valid run result: {source}",
+                shown.as_deref().unwrap_or("")
+            ),
+            ResultFileError::OtherOath {
+                found, expected, ..
+            } => format!(
+                "`{}` holds the results of `{found}`, not of `{expected}`",
+                shown.as_deref().unwrap_or("")
+            ),
+            other => other.to_string(),
+        };
+        let record = ErrorRecord::new(Code::InvalidResult, message);
+        match shown {
+            Some(path) => record.with_path(path),
+            None => record,
+        }
+    }
+
+    /// No usable project root: `invalid_config` (there is no config).
+    pub fn root(e: &RootError) -> Self {
+        ErrorRecord::new(Code::InvalidConfig, e.to_string())
+    }
+
+    /// An invalid `varar.config.json` under `root`: `invalid_config`, the
+    /// message starting with the file's path relative to the root.
+    pub fn config(e: &ConfigError, root: &Path) -> Self {
+        let absolute = root.join(CONFIG_FILE_NAME).display().to_string();
+        let message = e.to_string().replacen(&absolute, CONFIG_FILE_NAME, 1);
+        ErrorRecord::new(Code::InvalidConfig, message).with_path(CONFIG_FILE_NAME)
+    }
+
+    /// Discovery or an oath read failed: a bad glob is `invalid_config`,
+    /// everything else `input_error`.
+    pub fn discovery(e: &DiscoveryError, base: &Path) -> Self {
+        match e {
+            DiscoveryError::InvalidGlob { .. } | DiscoveryError::GlobTooComplex { .. } => {
+                ErrorRecord::new(Code::InvalidConfig, e.to_string()).with_path(CONFIG_FILE_NAME)
+            }
+            DiscoveryError::Read { oath_path, .. } | DiscoveryError::NotUtf8 { oath_path, .. } => {
+                ErrorRecord::new(Code::InputError, e.to_string())
+                    .with_path(oath_path.clone())
+                    .with_oath(oath_path.clone())
+            }
+            DiscoveryError::Walk { path, .. } => ErrorRecord::new(Code::InputError, e.to_string())
+                .with_path(display_path(path, base)),
+            other => ErrorRecord::new(Code::InputError, other.to_string()),
+        }
+    }
+}
+
+/// `path` relative to `base` with `/` separators when it lies under it,
+/// else as it is: the form every message and record uses.
+pub fn display_path(path: &Path, base: &Path) -> String {
+    match path.strip_prefix(base) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy())
+            .collect::<Vec<_>>()
+            .join("/"),
+        _ => path.display().to_string(),
+    }
+}
+
+/// The exit code for a set of records: 2 when there is any, else `other`.
+pub fn exit_code(errors: &[ErrorRecord], other: u8) -> u8 {
+    if errors.is_empty() { other } else { 2 }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn records_serialise_in_camel_case_without_unknown_members() {
+        let r = ErrorRecord::new(Code::StaleResult, "m")
+            .with_path(".varar/a.md.json")
+            .with_oath("a.md");
+        let json = serde_json::to_string(&r).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"code":"stale_result","message":"m","path":".varar/a.md.json","oathPath":"a.md"}"#
+        );
+        let r = ErrorRecord::new(Code::ConflictingResult, "m").with_example("x", Some(3));
+        let json = serde_json::to_string(&r).unwrap_or_default();
+        assert_eq!(
+            json,
+            r#"{"code":"conflicting_result","message":"m","example":"x","line":3}"#
+        );
+        assert_eq!(r.to_string(), "error[conflicting_result]: m");
+    }
+
+    #[test]
+    fn every_code_reads_as_it_serialises() {
+        for code in [
+            Code::MissingResult,
+            Code::StaleResult,
+            Code::InvalidResult,
+            Code::InvalidConfig,
+            Code::InputError,
+            Code::NoOaths,
+            Code::SourceMismatch,
+            Code::ConflictingResult,
+            Code::InvalidArguments,
+            Code::OutputError,
+        ] {
+            let json = serde_json::to_string(&code).unwrap_or_default();
+            assert_eq!(json, format!("\"{}\"", code.as_str()));
+        }
+    }
+
+    #[test]
+    fn paths_are_shown_relative_to_the_base() {
+        let base = PathBuf::from("/p/root");
+        assert_eq!(
+            display_path(&base.join(".varar").join("a.md.json"), &base),
+            ".varar/a.md.json"
+        );
+        assert_eq!(display_path(Path::new("/else/x"), &base), "/else/x");
+        assert_eq!(display_path(&base, &base), "/p/root");
+    }
+}

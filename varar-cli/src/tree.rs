@@ -1,0 +1,178 @@
+//! Reading a results tree for `merge` and `diff` (shell): a directory laid
+//! out like `.varar/` (a project's own, or a CI shard's downloaded
+//! artifact), every `<oathPath>.json` under it read with the one strict
+//! reader (`varar_runner::store::read_run_result_in`). The harness's
+//! sidecar locks (`.locks/`), its `.gitignore`, pending `.new` candidates
+//! and temporary files are not results and are skipped.
+//!
+//! A tree is read whole or not at all: every file that cannot be read or
+//! is refused becomes a record, and the caller then uses none of it.
+
+use std::path::{Path, PathBuf};
+
+use varar_runner::discovery::cmp_oath_paths;
+use varar_runner::results::OathResults;
+use varar_runner::store::read_run_result_in;
+use walkdir::WalkDir;
+
+use crate::records::{Code, ErrorRecord, display_path};
+
+/// One result file of a tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeFile {
+    /// Its oathPath (its location under the tree, without `.json`).
+    pub oath_path: String,
+    /// The file as shown to people (relative to the base directory).
+    pub shown: String,
+    /// Its content.
+    pub results: OathResults,
+}
+
+/// A whole tree, files in oathPath order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tree {
+    /// The directory as shown to people.
+    pub shown: String,
+    /// Its result files.
+    pub files: Vec<TreeFile>,
+}
+
+/// Read the tree at `dir`; paths in records are shown relative to `base`.
+pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
+    let shown = display_path(dir, base);
+    if !dir.is_dir() {
+        let why = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(vec![
+            ErrorRecord::new(
+                Code::InputError,
+                format!("results directory `{shown}` {why}"),
+            )
+            .with_path(shown),
+        ]);
+    }
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
+    let walk = WalkDir::new(dir)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| !(e.depth() == 1 && e.file_name() == ".locks" && e.file_type().is_dir()));
+    for entry in walk {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                let at = e
+                    .path()
+                    .map(Path::to_path_buf)
+                    .unwrap_or_else(|| dir.to_path_buf());
+                let at = display_path(&at, base);
+                errors.push(
+                    ErrorRecord::new(Code::InputError, format!("cannot list `{at}`: {e}"))
+                        .with_path(at),
+                );
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let Some(oath_path) = oath_path_of(dir, entry.path()) else {
+            continue;
+        };
+        match read_run_result_in(dir, &oath_path) {
+            Ok(Some(results)) => files.push(TreeFile {
+                shown: display_path(entry.path(), base),
+                oath_path,
+                results,
+            }),
+            // Removed while we walked: as if it had never been there.
+            Ok(None) => {}
+            Err(e) => errors.push(ErrorRecord::result_file(&e, base).with_oath(oath_path)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
+    Ok(Tree { shown, files })
+}
+
+/// The oathPath a file under `dir` holds the results of: its relative
+/// path, `/`-separated, without the `.json` suffix; `None` for anything
+/// that is not a result file.
+fn oath_path_of(dir: &Path, file: &Path) -> Option<String> {
+    let rel: PathBuf = file.strip_prefix(dir).ok()?.to_path_buf();
+    let segments: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_str().map(str::to_owned))
+        .collect::<Option<_>>()?;
+    let joined = segments.join("/");
+    let oath_path = joined.strip_suffix(".json")?;
+    (!oath_path.is_empty()).then(|| oath_path.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    fn result(oath: &str) -> String {
+        format!(r#"{{"version": 1, "oathPath": "{oath}", "sourceHash": "h", "examples": []}}"#)
+    }
+
+    #[test]
+    fn every_result_file_is_read_and_nothing_else() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let tree = dir.path().join("shard");
+        write(&tree.join("varar/b.md.json"), &result("varar/b.md"));
+        write(&tree.join("varar/a/c.md.json"), &result("varar/a/c.md"));
+        write(&tree.join(".gitignore"), "*\n");
+        write(&tree.join(".locks/varar/b.md.json.lock"), "");
+        write(&tree.join("varar/b.md.json.new"), "not json");
+        let read = read_tree(&tree, dir.path()).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(read.shown, "shard");
+        let found: Vec<_> = read.files.iter().map(|f| f.oath_path.as_str()).collect();
+        assert_eq!(found, ["varar/a/c.md", "varar/b.md"]);
+        assert_eq!(read.files[1].shown, "shard/varar/b.md.json");
+    }
+
+    #[test]
+    fn every_bad_file_is_reported_and_nothing_is_returned() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let tree = dir.path().join("t");
+        write(&tree.join("a.md.json"), &result("a.md"));
+        write(&tree.join("b.md.json"), r#"{"version": 3}"#);
+        write(&tree.join("c.md.json"), &result("other.md"));
+        let errors = read_tree(&tree, dir.path()).err().unwrap_or_default();
+        let codes: Vec<_> = errors.iter().map(|e| (e.code, e.path.clone())).collect();
+        assert_eq!(
+            codes,
+            [
+                (Code::InvalidResult, Some("t/b.md.json".to_owned())),
+                (Code::InvalidResult, Some("t/c.md.json".to_owned())),
+            ]
+        );
+        assert!(
+            errors[0].message.contains("unsupported version 3"),
+            "{errors:?}"
+        );
+        let missing = read_tree(&dir.path().join("nope"), dir.path())
+            .err()
+            .unwrap_or_default();
+        assert_eq!(missing[0].code, Code::InputError);
+        assert_eq!(
+            missing[0].message,
+            "results directory `nope` does not exist"
+        );
+    }
+}

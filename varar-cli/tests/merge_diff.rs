@@ -1,0 +1,221 @@
+//! `merge` and `diff` through the real binary, in a fresh directory per
+//! test: what they write and print, that inputs are never written, and one
+//! test per error code (with nothing written when reading fails).
+
+mod common;
+
+use common::*;
+use serde_json::Value;
+use varar_runner::hash::source_hash;
+
+// ---- merge -----------------------------------------------------------------
+
+fn shards(p: &Project) {
+    result(
+        p,
+        "s1",
+        "varar/basket.md",
+        BASKET,
+        r#"[{"name": "I add 1. The total is 1", "status": "passed", "lines": [5]}]"#,
+    );
+    result(
+        p,
+        "s2",
+        "varar/basket.md",
+        BASKET,
+        r#"[{"name": "I add 2. The total is 3", "status": "passed", "lines": [3]}]"#,
+    );
+    result(p, "s2", "varar/shelf.md", SHELF, PASSED_SHELF);
+}
+
+#[test]
+fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
+    let p = Project::new();
+    shards(&p);
+    p.write("s1/.locks/varar/basket.md.json.lock", "");
+    let before = (
+        snapshot(&p.root().join("s1")),
+        snapshot(&p.root().join("s2")),
+    );
+    let out = p.run(&["merge", ".varar", "s1", "s2"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout),
+        "merged 2 result file(s) (3 example(s)) from 2 tree(s) into `.varar`\n"
+    );
+    assert_eq!(
+        before,
+        (
+            snapshot(&p.root().join("s1")),
+            snapshot(&p.root().join("s2"))
+        )
+    );
+    // Byte for byte what the harness's writer writes for the union.
+    let expected = varar_runner::store::run_result_text(&serde_json::json!({
+        "version": 1, "oathPath": "varar/basket.md", "sourceHash": source_hash(BASKET),
+        "examples": serde_json::from_str::<Value>(PASSED_BASKET).unwrap_or_default()
+    }));
+    assert_eq!(p.read(".varar/varar/basket.md.json"), expected);
+    assert_eq!(p.read(".varar/.gitignore"), "*\n");
+    let written: Vec<_> = files_under(&p.root().join(".varar"));
+    assert_eq!(written.len(), 3, "{written:?}");
+    // Now the gate sees the merged evidence.
+    assert_eq!(code(&p.run(&["gate"])), Some(0));
+}
+
+/// Run `merge out s1 s2 …`: exit 2 with `code_name` on stderr, and `out`
+/// exactly as it was.
+fn merge_refuses(p: &Project, args: &[&str], code_name: &str) {
+    let out_dir = p.root().join(args[1]);
+    let before = snapshot(&out_dir);
+    let existed = out_dir.exists();
+    let out = p.run(args);
+    assert_eq!(code(&out), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains(&format!("error[{code_name}]: ")),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(out_dir.exists(), existed);
+    assert_eq!(snapshot(&out_dir), before);
+}
+
+#[test]
+fn merge_source_mismatch() {
+    let p = Project::new();
+    shards(&p);
+    result(
+        &p,
+        "s3",
+        "varar/shelf.md",
+        "# An older shelf\n",
+        PASSED_SHELF,
+    );
+    merge_refuses(&p, &["merge", "out", "s1", "s2", "s3"], "source_mismatch");
+}
+
+#[test]
+fn merge_conflicting_result() {
+    let p = Project::new();
+    shards(&p);
+    result(
+        &p,
+        "s3",
+        "varar/basket.md",
+        BASKET,
+        r#"[{"name": "I add 1. The total is 1", "status": "failed", "lines": [5],
+        "failure": {"line": 5, "message": "flaky", "stack": ""}}]"#,
+    );
+    merge_refuses(
+        &p,
+        &["merge", "out", "s1", "s2", "s3"],
+        "conflicting_result",
+    );
+    let out = p.run(&["merge", "--prefer-failed", "out", "s1", "s2", "s3"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert!(
+        p.read("out/varar/basket.md.json")
+            .contains("\"message\": \"flaky\"")
+    );
+}
+
+#[test]
+fn merge_invalid_result() {
+    let p = Project::new();
+    shards(&p);
+    p.write("out/varar/basket.md.json", "kept\n");
+    p.write("s2/varar/shelf.md.json", r#"{"version": 1, "version": 1}"#);
+    merge_refuses(&p, &["merge", "out", "s1", "s2"], "invalid_result");
+}
+
+#[test]
+fn merge_input_error() {
+    let p = Project::new();
+    shards(&p);
+    merge_refuses(&p, &["merge", "out", "s1", "s9"], "input_error");
+}
+
+#[test]
+fn merge_invalid_arguments() {
+    let p = Project::new();
+    shards(&p);
+    for args in [
+        &["merge", "s1", "s1", "s2"][..],
+        &["merge", "s1/nested", "s1", "s2"][..],
+        &["merge", ".", "s1", "s2"][..],
+    ] {
+        merge_refuses(&p, args, "invalid_arguments");
+    }
+}
+
+#[test]
+fn merge_output_error() {
+    let p = Project::new();
+    shards(&p);
+    p.write("blocker", "a file\n");
+    let out = p.run(&["merge", "blocker/out", "s1", "s2"]);
+    assert_eq!(code(&out), Some(2));
+    assert!(
+        text(&out.stderr).contains("error[output_error]: cannot write `blocker/out`"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+// ---- diff ------------------------------------------------------------------
+
+#[test]
+fn diff_reports_a_regression_as_markdown_and_json_and_exits_1() {
+    let p = Project::new();
+    result(&p, "old", "varar/basket.md", BASKET, PASSED_BASKET);
+    p.basket_results();
+    let out = p.run(&["diff", "old", ".varar"]);
+    assert_eq!(code(&out), Some(1));
+    assert_eq!(
+        text(&out.stdout),
+        "### varar: 1 regressed, 0 fixed, 0 added, 0 removed, 0 still failing\n\n\
+         #### `varar/basket.md`\n\n\
+         - **regressed**, line 3: I add 2. The total is 3: `cell 1: expected 3 but was 2`\n\
+         \n1 other example(s) passed in both runs.\n"
+    );
+    let out = p.run(&["diff", "--format", "json", ".varar", "old"]);
+    assert_eq!(code(&out), Some(0));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(json["version"], 1);
+    assert_eq!(json["status"], "changed");
+    assert_eq!(json["summary"]["fixed"], 1);
+    assert_eq!(json["oaths"][0]["changes"][0]["kind"], "fixed");
+}
+
+fn diff_refuses(p: &Project, code_name: &str) -> Value {
+    let out = p.run(&["diff", "--format", "json", "old", ".varar"]);
+    assert_eq!(code(&out), Some(2));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(json["status"], "error");
+    assert_eq!(json["exitCode"], 2);
+    assert_eq!(codes(&json), [code_name]);
+    let plain = p.run(&["diff", "old", ".varar"]);
+    assert_eq!(code(&plain), Some(2));
+    assert!(text(&plain.stdout).contains(&format!("error[{code_name}]: ")));
+    json
+}
+
+#[test]
+fn diff_invalid_result() {
+    let p = Project::new();
+    p.basket_results();
+    p.write("old/varar/basket.md.json", "[]");
+    let json = diff_refuses(&p, "invalid_result");
+    assert_eq!(json["errors"][0]["path"], "old/varar/basket.md.json");
+}
+
+#[test]
+fn diff_input_error() {
+    let p = Project::new();
+    p.basket_results();
+    let json = diff_refuses(&p, "input_error");
+    assert_eq!(
+        json["errors"][0]["message"],
+        "results directory `old` does not exist"
+    );
+}
