@@ -16,15 +16,19 @@
 //!    timed (median of several runs), next to the reference figures of the
 //!    shared benchmark README;
 //! 3. the same corpus with the eight steps as `async fn` (tokio feature) and
-//!    with `VARAR_TIMEOUT` set, as overhead per example over the sync run.
+//!    with `VARAR_TIMEOUT` set, as overhead per example over the sync run;
 //! 4. **the HTML report** (`cargo varar report`) of the same corpus as the
-//!    parse+plan measurement, with results produced in process.
+//!    parse+plan measurement, with results produced in process;
+//! 5. **the language server** (`cargo varar lsp`): the initial scan of a
+//!    package with 500 steps in 100 files, and the re-plan, semantic tokens
+//!    and diagnostics of a 1 000-line oath after an edit.
 //!
 //! Figures only: nothing here asserts a time.
 
 mod corpus;
 mod e2e;
 mod inproc;
+mod lsp;
 mod project;
 mod report;
 mod scaling;
@@ -53,6 +57,7 @@ struct Options {
     /// The scaling table, if asked for.
     scale: Option<scaling::ScaleOptions>,
     skip_report: bool,
+    skip_lsp: bool,
 }
 
 impl Default for Options {
@@ -68,6 +73,7 @@ impl Default for Options {
             step_counts: vec![8, 100, 500],
             scale: None,
             skip_report: false,
+            skip_lsp: false,
         }
     }
 }
@@ -122,6 +128,7 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --opt-crates C[,C...]  crates of the debug+lines profile lines
   --timeout S          kill a measured command after S seconds [120]
   --skip-report        skip the HTML report measurement
+  --skip-lsp           skip the language server measurement
   -h, --help           this text
 ";
 
@@ -213,6 +220,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                 };
             }
             "--skip-report" => o.skip_report = true,
+            "--skip-lsp" => o.skip_lsp = true,
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
         }
     }
@@ -292,6 +300,9 @@ fn run(o: &Options) -> Result<(), String> {
         if !o.skip_report {
             report::measure(&corpus, &work, 5)?;
         }
+    }
+    if !o.skip_lsp {
+        lsp::measure(&work, o.runs)?;
     }
     if !o.skip_e2e {
         e2e::measure(&work, &o.e2e_corpora, o.seed, o.runs)?;

@@ -38,6 +38,10 @@ pub enum Command {
     /// What changed between two runs' results: regressed, fixed, added,
     /// removed, still failing. Exit 1 when something regressed.
     Diff(DiffArgs),
+    /// A language server for editors, over stdin/stdout: step sentences
+    /// highlighted, diagnostics before running anything, go to the step
+    /// function, hover, find references, create a missing step.
+    Lsp(LspArgs),
 }
 
 /// Output for people or for machines.
@@ -112,6 +116,15 @@ pub struct DiffArgs {
     /// The later results tree (the change, tonight).
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
+}
+
+/// `cargo varar lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Talk over stdin/stdout (the only transport; accepted because
+    /// editor clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
 }
 
 /// The option every command takes.
@@ -218,7 +231,13 @@ mod tests {
             panic!("not diff")
         };
         assert_eq!((d.old, d.new), (PathBuf::from("old"), PathBuf::from("new")));
+        let Command::Lsp(l) = ok(&["x", "varar", "lsp", "--stdio"]).command else {
+            panic!("not lsp")
+        };
+        assert!(l.stdio);
+        assert!(matches!(ok(&["x", "lsp"]).command, Command::Lsp(_)));
         for bad in [
+            &["x", "lsp", "--tcp"][..],
             &["x", "merge", "o"][..],
             &["x", "diff", "old"][..],
             &["x", "gate", "--format", "xml"][..],

@@ -12,6 +12,7 @@
 //! cargo varar junit  [--root DIR] [--out FILE]
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
 //! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
+//! cargo varar lsp    [--stdio]
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -29,6 +30,10 @@
 //!   had produced it, in the harness's own byte format ([`merge`]).
 //! - `diff` compares two result trees: regressed, fixed, added, removed,
 //!   still failing ([`diff`]); Markdown for a PR comment, or JSON.
+//! - `lsp` is a language server for editors, on stdin/stdout ([`lsp`]):
+//!   step sentences highlighted, diagnostics before running anything, go
+//!   to the step function, hover, find references, create a missing step,
+//!   complete a sentence.
 //!
 //! # The project root
 //!
@@ -65,6 +70,8 @@
 //!   read and merged.
 //! - `diff`: `1` when an example regressed or a new example fails, `0`
 //!   otherwise, `2` when a tree could not be read.
+//! - `lsp`: `0` after the editor's `shutdown` and `exit`; `2` when the
+//!   editor breaks the protocol or goes away mid-handshake.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout
@@ -73,7 +80,8 @@
 //! command (the shell), with [`project`] and [`tree`] reading their
 //! inputs and [`site`] writing the report; the work itself is pure:
 //! [`report`], [`gate`], [`junit`], [`merge`], [`diff`], over
-//! [`evidence`], [`failure_text`] and [`records`].
+//! [`evidence`], [`failure_text`] and [`records`]. The language server
+//! [`lsp`] has its own shell (`lsp::server`) over pure feature modules.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(
@@ -93,6 +101,7 @@ pub mod evidence;
 pub mod failure_text;
 pub mod gate;
 pub mod junit;
+pub mod lsp;
 pub mod merge;
 pub mod project;
 pub mod records;

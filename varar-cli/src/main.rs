@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::Context as _;
 use clap::Parser as _;
 use varar_cli::cli::{Cli, Command, normalize_args};
-use varar_cli::commands::{Output, diff, gate, junit, merge, report};
+use varar_cli::commands::{Output, diff, gate, junit, lsp, merge, report};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(normalize_args(std::env::args_os()));
@@ -38,6 +38,10 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Junit(args) => junit::run(&args, &cwd),
         Command::Merge(args) => merge::run(&args, &cwd),
         Command::Diff(args) => diff::run(&args, &cwd)?,
+        Command::Lsp(args) => {
+            lsp::run(&args).context("the language server stopped")?;
+            return Ok(0);
+        }
     };
     print(&output)?;
     Ok(output.exit_code)

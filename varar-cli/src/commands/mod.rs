@@ -5,6 +5,7 @@
 pub mod diff;
 pub mod gate;
 pub mod junit;
+pub mod lsp;
 pub mod merge;
 pub mod report;
 

@@ -1,0 +1,234 @@
+//! Requests (shell around the pure features): find the document and its
+//! last plan, turn the position into an offset, ask the feature module,
+//! turn its answer into protocol values.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+use lsp_server::Request;
+use lsp_types::request::{
+    CodeActionRequest, Completion, GotoDefinition, HoverRequest, References, Request as _,
+    SemanticTokensFullRequest,
+};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CompletionParams,
+    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, Location,
+    MarkupContent, MarkupKind, Position, Range, ReferenceParams, SemanticTokensParams,
+    SemanticTokensResult, TextEdit, Url, WorkspaceEdit,
+};
+use serde_json::Value;
+use varar_runner::source::{Source, Span};
+
+use super::analysis::{Analysis, Workspace, plan_document};
+use super::index::StepIndex;
+use super::navigation::{self, Target};
+use super::position::{offset, range};
+use super::server::Server;
+use super::{actions, completion, discovery, tokens};
+
+/// Why a request got no answer.
+#[derive(Debug)]
+pub(crate) enum RequestError {
+    /// Not a request this server answers.
+    Unknown(String),
+    /// Its parameters do not fit the method.
+    Params(serde_json::Error),
+}
+
+fn params<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, RequestError> {
+    serde_json::from_value(request.params).map_err(RequestError::Params)
+}
+
+fn json<T: serde::Serialize>(value: T) -> Option<Value> {
+    serde_json::to_value(value).ok()
+}
+
+/// Answer one request; `Ok(None)` is the protocol's `null`.
+pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Option<Value>, RequestError> {
+    match request.method.as_str() {
+        SemanticTokensFullRequest::METHOD => {
+            let p: SemanticTokensParams = params(request)?;
+            Ok(with_analysis(server, &p.text_document.uri, |a, index| {
+                json(SemanticTokensResult::Tokens(tokens::semantic_tokens(
+                    a, index,
+                )))
+            }))
+        }
+        HoverRequest::METHOD => {
+            let p: HoverParams = params(request)?;
+            let at = p.text_document_position_params;
+            Ok(with_analysis(server, &at.text_document.uri, |a, index| {
+                let (markdown, span) = navigation::hover(a, index, offset_in(a, at.position))?;
+                json(Hover {
+                    contents: HoverContents::Markup(MarkupContent {
+                        kind: MarkupKind::Markdown,
+                        value: markdown,
+                    }),
+                    range: Some(range(&span)),
+                })
+            }))
+        }
+        GotoDefinition::METHOD => {
+            let p: GotoDefinitionParams = params(request)?;
+            let at = p.text_document_position_params;
+            Ok(with_analysis(server, &at.text_document.uri, |a, index| {
+                let target = navigation::definition(a, index, offset_in(a, at.position))?;
+                json(GotoDefinitionResponse::Scalar(location(&target)?))
+            }))
+        }
+        References::METHOD => {
+            let p: ReferenceParams = params(request)?;
+            Ok(references(server, &p))
+        }
+        CodeActionRequest::METHOD => {
+            let p: CodeActionParams = params(request)?;
+            Ok(with_analysis(server, &p.text_document.uri, |a, index| {
+                let actions: Vec<CodeActionOrCommand> =
+                    actions::create_step(a, index, offset_in(a, p.range.start))
+                        .into_iter()
+                        .filter_map(|new| {
+                            let uri = Url::from_file_path(&new.path).ok()?;
+                            let at = Position::new(new.at.0, new.at.1);
+                            let edit = TextEdit {
+                                range: Range::new(at, at),
+                                new_text: new.text,
+                            };
+                            Some(CodeActionOrCommand::CodeAction(CodeAction {
+                                title: new.title,
+                                kind: Some(CodeActionKind::QUICKFIX),
+                                edit: Some(WorkspaceEdit {
+                                    changes: Some(HashMap::from([(uri, vec![edit])])),
+                                    ..WorkspaceEdit::default()
+                                }),
+                                ..CodeAction::default()
+                            }))
+                        })
+                        .collect();
+                json(actions)
+            }))
+        }
+        Completion::METHOD => {
+            let p: CompletionParams = params(request)?;
+            let at = p.text_document_position;
+            let Some(doc) = server.documents.get(&at.text_document.uri) else {
+                return Ok(None);
+            };
+            let Some(project) = server.projects.get(doc.project) else {
+                return Ok(None);
+            };
+            let index = &project.index;
+            let source = Source::new(&doc.text);
+            let list = completion::complete(&doc.text, offset(&source, at.position), index);
+            Ok(json(list))
+        }
+        other => Err(RequestError::Unknown(other.to_string())),
+    }
+}
+
+/// Run `f` on an open oath's last plan and its project's step index.
+fn with_analysis(
+    server: &Server,
+    uri: &Url,
+    f: impl FnOnce(&Analysis, &StepIndex) -> Option<Value>,
+) -> Option<Value> {
+    let analysis = server.analyses.get(uri)?;
+    let project = server.projects.get(server.documents.get(uri)?.project)?;
+    f(analysis, &project.index)
+}
+
+fn offset_in(analysis: &Analysis, position: Position) -> u32 {
+    offset(&Source::new(&analysis.text), position)
+}
+
+fn location(target: &Target) -> Option<Location> {
+    Some(Location {
+        uri: Url::from_file_path(&target.path).ok()?,
+        range: range(&target.span),
+    })
+}
+
+/// Find references: from a step function in a Rust file, or from a
+/// sentence of an open oath, to every sentence its step matched in the
+/// project's oaths (planned from disk when they are not open).
+fn references(server: &mut Server, p: &ReferenceParams) -> Option<Value> {
+    let at = &p.text_document_position;
+    let uri = &at.text_document.uri;
+    let (project, step) = match server.documents.get(uri) {
+        Some(doc) => {
+            let analysis = server.analyses.get(uri)?;
+            let (step, _) = analysis.step_at(offset_in(analysis, at.position))?;
+            (doc.project, step.step)
+        }
+        None => {
+            let path = uri.to_file_path().ok()?;
+            let path = discovery::normalize(&path);
+            server
+                .projects
+                .iter()
+                .enumerate()
+                .find_map(|(i, project)| {
+                    project
+                        .index
+                        .step_at_line(&path, at.position.line)
+                        .map(|step| (i, step))
+                })?
+        }
+    };
+    let mut log = Vec::new();
+    let oaths = server.projects[project].oaths(&mut log);
+    let _ = server.log(log);
+    let mut found: Vec<(PathBuf, Span)> = Vec::new();
+    for oath in oaths {
+        let open = server
+            .documents
+            .iter()
+            .find(|(_, d)| d.path == oath.path)
+            .and_then(|(u, _)| server.analyses.get(u));
+        let spans: Vec<Span> = match open {
+            Some(a) => navigation::references(step, &[a])
+                .into_iter()
+                .map(|(_, s)| s)
+                .collect(),
+            None => {
+                let Ok(text) = std::fs::read_to_string(&oath.path) else {
+                    continue;
+                };
+                let project_ref = &server.projects[project];
+                let generation = project_ref.index.generation();
+                let fresh = server
+                    .closed
+                    .get(&oath.path)
+                    .is_some_and(|a| a.text == text && a.generation == generation);
+                if !fresh {
+                    let workspace = Workspace {
+                        index: &project_ref.index,
+                        lock: project_ref.lock.as_ref(),
+                    };
+                    let analysis = plan_document(&workspace, &oath.oath_path, &text);
+                    server.closed.insert(oath.path.clone(), analysis);
+                }
+                let a = server.closed.get(&oath.path)?;
+                navigation::references(step, &[a])
+                    .into_iter()
+                    .map(|(_, s)| s)
+                    .collect()
+            }
+        };
+        found.extend(spans.into_iter().map(|s| (oath.path.clone(), s)));
+    }
+    let mut locations: Vec<Location> = Vec::new();
+    if p.context.include_declaration
+        && let Some((file, item)) = server.projects[project].index.step(step)
+    {
+        locations.extend(location(&Target {
+            path: file.path.clone(),
+            span: item.function.name_span,
+        }));
+    }
+    locations.extend(
+        found
+            .into_iter()
+            .filter_map(|(path, span)| location(&Target { path, span })),
+    );
+    json(locations)
+}

@@ -1,0 +1,283 @@
+//! One project as the server keeps it (shell: reads its files).
+//!
+//! Loaded once when its first oath is opened: the config (which files are
+//! oaths), every Rust source file (the step index), the committed lock and
+//! the `.varar/` results. Afterwards only what changed is re-read: one Rust
+//! file, the lock, one result file ([`Project::reload`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use varar_runner::config::{CONFIG_FILE_NAME, load_config};
+use varar_runner::discovery::{Globs, OathFile, discover};
+use varar_runner::lock::{Baseline, LOCK_FILE_NAME, Lock};
+use varar_runner::results::OathResults;
+use varar_runner::store::{SCRATCH_DIR, read_lock, read_run_result_file};
+
+use super::discovery::{self, Sources, is_source, label, oath_path, rust_files};
+use super::index::StepIndex;
+
+/// A project: a directory with `varar.config.json` and its package.
+#[derive(Debug)]
+pub struct Project {
+    /// The directory holding the config.
+    pub root: PathBuf,
+    /// Which files are oaths; `None` when the config is unusable.
+    pub globs: Option<Globs>,
+    /// Where its Rust sources are.
+    pub sources: Sources,
+    /// Its steps.
+    pub index: StepIndex,
+    /// The committed lock, when it could be read.
+    pub lock: Option<Lock>,
+    /// The last run's results, by oathPath (files the reader refused are
+    /// left out and logged).
+    pub results: BTreeMap<String, OathResults>,
+    /// The modification time of every file read, for clients that do not
+    /// watch files ([`Project::refresh`]).
+    mtimes: HashMap<PathBuf, Option<SystemTime>>,
+}
+
+/// What changed after a file event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The registry changed: re-plan every open oath.
+    pub steps: bool,
+    /// A Rust file's diagnostics may have changed.
+    pub rust: bool,
+    /// The lock or a result changed: re-diagnose every open oath.
+    pub evidence: bool,
+    /// The config or a manifest changed: load the project again.
+    pub project: bool,
+}
+
+impl Project {
+    /// Load the project at `root`; problems go to `log`.
+    pub fn load(root: &Path, log: &mut Vec<String>) -> Project {
+        let root = discovery::normalize(root);
+        let globs = match load_config(&root) {
+            Ok(config) => match Globs::new(&config) {
+                Ok(globs) => Some(globs),
+                Err(e) => {
+                    log.push(e.to_string());
+                    None
+                }
+            },
+            Err(e) => {
+                log.push(e.to_string());
+                None
+            }
+        };
+        let sources = discovery::sources(&root);
+        log.extend(sources.warnings.iter().cloned());
+        let files = rust_files(&sources);
+        let index = StepIndex::load(files.into_iter().filter_map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| log.push(format!("cannot read {}: {e}", path.display())))
+                .ok()?;
+            let label = label(&sources, &path);
+            Some((path, label, text))
+        }));
+        let mut project = Project {
+            lock: read_lock_logged(&root, log),
+            results: BTreeMap::new(),
+            mtimes: HashMap::new(),
+            root,
+            globs,
+            sources,
+            index,
+        };
+        project.load_results(log);
+        project.mtimes = project.stamps();
+        project
+    }
+
+    /// The modification time of every tracked file now.
+    fn stamps(&self) -> HashMap<PathBuf, Option<SystemTime>> {
+        self.tracked()
+            .into_iter()
+            .map(|p| {
+                let m = mtime(&p);
+                (p, m)
+            })
+            .collect()
+    }
+
+    /// Every file whose change the project notices: the Rust sources, the
+    /// lock and the result files (a directory listing, no reading).
+    fn tracked(&self) -> Vec<PathBuf> {
+        let mut files = rust_files(&self.sources);
+        files.push(self.root.join(LOCK_FILE_NAME));
+        let dir = self.root.join(SCRATCH_DIR);
+        if dir.is_dir() {
+            files.extend(
+                walkdir::WalkDir::new(&dir)
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.file_type().is_file())
+                    .map(walkdir::DirEntry::into_path)
+                    .filter(|p| p.extension().is_some_and(|x| x == "json")),
+            );
+        }
+        files
+    }
+
+    /// For clients that do not watch files: re-read every tracked file
+    /// whose modification time changed, appeared or disappeared since the
+    /// last look. Called on open and save, never per keystroke.
+    pub fn refresh(&mut self, log: &mut Vec<String>) -> Changed {
+        let mut changed = Changed::default();
+        let now = self.stamps();
+        let mut paths: Vec<PathBuf> = now
+            .iter()
+            .filter(|(p, m)| self.mtimes.get(*p) != Some(m))
+            .map(|(p, _)| p.clone())
+            .collect();
+        paths.extend(
+            self.mtimes
+                .keys()
+                .filter(|p| !now.contains_key(*p))
+                .cloned(),
+        );
+        paths.sort();
+        for path in paths {
+            let c = self.reload(&path, log);
+            changed.steps |= c.steps;
+            changed.rust |= c.rust;
+            changed.evidence |= c.evidence;
+            changed.project |= c.project;
+        }
+        self.mtimes = now;
+        changed
+    }
+
+    /// The oathPath of `path` if the config selects it.
+    pub fn oath_path(&self, path: &Path) -> Option<String> {
+        let oath = oath_path(&self.root, path)?;
+        self.globs
+            .as_ref()
+            .is_some_and(|g| g.is_match(&oath))
+            .then_some(oath)
+    }
+
+    /// Every oath the config selects, from disk.
+    pub fn oaths(&self, log: &mut Vec<String>) -> Vec<OathFile> {
+        let config = match load_config(&self.root) {
+            Ok(config) => config,
+            Err(e) => {
+                log.push(e.to_string());
+                return Vec::new();
+            }
+        };
+        discover(&self.root, &config).unwrap_or_else(|e| {
+            log.push(e.to_string());
+            Vec::new()
+        })
+    }
+
+    fn load_results(&mut self, log: &mut Vec<String>) {
+        self.results.clear();
+        let dir = self.root.join(SCRATCH_DIR);
+        if !dir.is_dir() {
+            return;
+        }
+        for entry in walkdir::WalkDir::new(&dir).into_iter().flatten() {
+            let path = entry.path();
+            if entry.file_type().is_file() && path.extension().is_some_and(|x| x == "json") {
+                self.read_result(path, log);
+            }
+        }
+    }
+
+    fn read_result(&mut self, path: &Path, log: &mut Vec<String>) {
+        let Some(oath) = result_oath(&self.root, path) else {
+            return;
+        };
+        match read_run_result_file(path) {
+            Ok(results) if results.oath_path == oath => {
+                self.results.insert(oath, results);
+            }
+            Ok(results) => {
+                self.results.remove(&oath);
+                log.push(format!(
+                    "{} records the oath {}, not {oath}: ignored",
+                    path.display(),
+                    results.oath_path
+                ));
+            }
+            Err(e) => {
+                self.results.remove(&oath);
+                if path.exists() {
+                    log.push(e.to_string());
+                }
+            }
+        }
+    }
+
+    /// Re-read what a changed (created, changed or deleted) file affects.
+    pub fn reload(&mut self, path: &Path, log: &mut Vec<String>) -> Changed {
+        let path = discovery::normalize(path);
+        let mut changed = Changed::default();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path == self.root.join(CONFIG_FILE_NAME)
+            || name == "Cargo.toml" && self.is_manifest(&path)
+        {
+            changed.project = true;
+        } else if path == self.root.join(LOCK_FILE_NAME) {
+            self.lock = read_lock_logged(&self.root, log);
+            changed.evidence = true;
+        } else if path.starts_with(self.root.join(SCRATCH_DIR)) {
+            if path.extension().is_some_and(|x| x == "json") {
+                self.read_result(&path, log);
+                changed.evidence = true;
+            }
+        } else if is_source(&self.sources, &path) {
+            changed.rust = true;
+            changed.steps = match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    let label = label(&self.sources, &path);
+                    self.index.update(path, label, &text)
+                }
+                Err(_) => self.index.remove(&path),
+            };
+        }
+        changed
+    }
+
+    fn is_manifest(&self, path: &Path) -> bool {
+        path == self.root.join("Cargo.toml")
+            || self
+                .sources
+                .dirs
+                .iter()
+                .any(|d| d.parent().is_some_and(|p| path == p.join("Cargo.toml")))
+    }
+}
+
+fn mtime(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The oathPath a `.varar/<oathPath>.json` file is for.
+fn result_oath(root: &Path, path: &Path) -> Option<String> {
+    let rel = oath_path(&root.join(SCRATCH_DIR), path)?;
+    rel.strip_suffix(".json").map(str::to_string)
+}
+
+fn read_lock_logged(root: &Path, log: &mut Vec<String>) -> Option<Lock> {
+    match read_lock(root) {
+        Ok(Baseline::Present { lock, .. }) => Some(lock),
+        Ok(Baseline::Absent) => None,
+        Ok(Baseline::Unsupported { version }) => {
+            log.push(format!(
+                "{LOCK_FILE_NAME} has version {version}: drift is not shown"
+            ));
+            None
+        }
+        Err(e) => {
+            log.push(format!("{e}: drift is not shown"));
+            None
+        }
+    }
+}
