@@ -17,14 +17,14 @@ use std::time::{Duration, Instant};
 
 use varar_cli::cli::{ReportArgs, RootArgs};
 use varar_cli::report::{OathInput, ProjectInput, ResultsInput, render_site};
-use varar_runner::execute::execute;
-use varar_runner::hash::source_hash;
-use varar_runner::parse::parse;
-use varar_runner::plan::plan;
-use varar_runner::registry::Registry;
-use varar_runner::results::{OathResults, Status, example_result, oath_results};
-use varar_runner::source::Source;
-use varar_runner::store::write_run_result;
+use varar_runner::internal::execute::execute;
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::plan;
+use varar_runner::internal::registry::Registry;
+use varar_runner::internal::results::{OathResults, Status, example_result, oath_results};
+use varar_runner::internal::source::Source;
+use varar_runner::internal::store::replace_run_result;
 
 use crate::corpus::Corpus;
 use crate::e2e::{list, median};
@@ -71,8 +71,9 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
         .filter(|e| e.status == Status::Failed)
         .count();
     for r in &all {
-        let value = serde_json::to_value(r).map_err(|e| e.to_string())?;
-        write_run_result(&corpus.root, &r.oath_path, &value).map_err(|e| e.to_string())?;
+        let text = r.to_text().map_err(|e| e.to_string())?;
+        replace_run_result(&corpus.root, &r.oath_path, text.as_bytes())
+            .map_err(|e| e.to_string())?;
     }
     let input = ProjectInput {
         name: "bench".into(),

@@ -4,10 +4,10 @@
 
 use std::time::Instant;
 
-use varar_runner::parse::parse;
-use varar_runner::plan::plan;
-use varar_runner::registry::{Registry, StepSpec};
-use varar_runner::source::Source;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::plan;
+use varar_runner::internal::registry::{Registry, StepSpec};
+use varar_runner::internal::source::Source;
 
 use crate::corpus::Corpus;
 

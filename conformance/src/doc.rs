@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::parse::parse;
-use varar_runner::source::Source;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::source::Source;
 
 use crate::{ArtifactError, read_oath};
 

@@ -108,7 +108,7 @@ pub fn read_oath(path: &Path) -> Result<String, ArtifactError> {
 /// step definitions.
 pub fn load_bundle(
     path: &Path,
-) -> Result<(String, varar_runner::registry::Registry), ArtifactError> {
+) -> Result<(String, varar_runner::internal::registry::Registry), ArtifactError> {
     let (dir, oath) = if path.is_dir() {
         (path.to_owned(), path.join("example.md"))
     } else {

@@ -4,9 +4,9 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::parse::parse;
-use varar_runner::plan::plan;
-use varar_runner::source::Source;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::plan;
+use varar_runner::internal::source::Source;
 
 use crate::registry::bundle_registry;
 use crate::{ArtifactError, read_oath};

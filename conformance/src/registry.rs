@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::registry::Registry;
+use varar_runner::internal::registry::Registry;
 
 use crate::ArtifactError;
 use crate::bundles::registry_for;

@@ -4,12 +4,13 @@
 
 use std::path::Path;
 
-use varar_runner::execute::{execute, install_quiet_panic_hook};
-use varar_runner::hash::source_hash;
-use varar_runner::parse::parse;
-use varar_runner::plan::plan;
-use varar_runner::results::{OathResults, example_result, oath_results};
-use varar_runner::source::Source;
+use varar_runner::internal::execute::execute;
+use varar_runner::internal::harness::install_quiet_panic_hook;
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::plan;
+use varar_runner::internal::results::{OathResults, example_result, oath_results};
+use varar_runner::internal::source::Source;
 
 use crate::ArtifactError;
 

@@ -5,10 +5,11 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::execute::{ExampleRun, execute, install_quiet_panic_hook};
-use varar_runner::parse::parse;
-use varar_runner::plan::plan;
-use varar_runner::source::Source;
+use varar_runner::internal::execute::{ExampleRun, execute};
+use varar_runner::internal::harness::install_quiet_panic_hook;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::plan;
+use varar_runner::internal::source::Source;
 
 use crate::ArtifactError;
 
@@ -25,5 +26,7 @@ pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
         .iter()
         .map(|example| execute(example, &registry))
         .collect();
-    Ok(varar_runner::trace::trace(&plan, &runs, &registry))
+    Ok(varar_runner::internal::trace::trace(
+        &plan, &runs, &registry,
+    ))
 }

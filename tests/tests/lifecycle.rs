@@ -2,7 +2,8 @@
 //! without the `tokio` feature: an invalid `VARAR_TIMEOUT` stops the run
 //! before anything runs, a blocking step times out and the process still
 //! ends, the `SLOW` notice, tokio's missing-reactor message, and a tokio
-//! timer cancelled at the deadline.
+//! timer cancelled at the deadline. And issue 10: a run that dies midway
+//! has not touched the baseline.
 
 mod support;
 
@@ -45,6 +46,34 @@ fn timeouts_slow_notices_and_the_runtime_under_cargo_test() {
         run.stderr
             .contains("step \"I block forever\" never returned"),
         "{out}"
+    );
+
+    // Issue 10, point 2: a complete run that dies while its examples run
+    // (here a step aborts the process) leaves the baseline as it was. The
+    // same run without the aborting oath shows it would have rewritten it.
+    let stale = "{\n  \"version\": 2,\n  \"oaths\": {}\n}\n";
+    std::fs::write(project.root().join("varar.lock.json"), stale).expect("lock");
+    let run = test(&[], &[("VARAR_TIMEOUT", "500ms")]);
+    assert_ne!(run.code, Some(0), "{}", run.combined());
+    assert!(
+        run.stderr.contains("SIGABRT") || run.stderr.contains("signal: 6"),
+        "the process was aborted\n{}",
+        run.combined()
+    );
+    assert_eq!(
+        project.read("varar.lock.json"),
+        stale,
+        "issue10_2: a run killed midway never rewrote the baseline"
+    );
+    let run = test(
+        &["--", "--skip", "abort.md"],
+        &[("VARAR_TIMEOUT", "500ms"), ("VARAR_UPDATE", "1")],
+    );
+    assert_eq!(run.code, Some(101), "{}", run.combined());
+    assert_ne!(
+        project.read("varar.lock.json"),
+        stale,
+        "a run that ends records the baseline"
     );
 
     // Without a limit, a long example prints one SLOW line.

@@ -25,8 +25,8 @@ pub mod text;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
-use varar_runner::discovery::cmp_oath_paths;
-use varar_runner::results::{ExampleResult, OathResults, Status};
+use varar_runner::internal::discovery::cmp_oath_paths;
+use varar_runner::internal::results::{ExampleResult, OathResults, Status};
 
 use crate::records::{ErrorRecord, exit_code};
 use crate::tree::Tree;

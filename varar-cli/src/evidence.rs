@@ -10,8 +10,8 @@
 
 use std::collections::BTreeMap;
 
-use varar_runner::hash::source_hash;
-use varar_runner::results::OathResults;
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::results::OathResults;
 
 use crate::records::ErrorRecord;
 
@@ -129,7 +129,7 @@ impl OathEvidence {
 
 #[cfg(test)]
 mod tests {
-    use varar_runner::results::DocumentHash;
+    use varar_runner::internal::results::DocumentHash;
 
     use super::*;
     use crate::records::Code;

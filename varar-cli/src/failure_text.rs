@@ -7,9 +7,9 @@
 //! the recorded actual value; without it, the message and the recorded
 //! stack.
 
-use varar_runner::render::{Styles, expected_actual, header, snippet};
-use varar_runner::results::ResultFailure;
-use varar_runner::source::Source;
+use varar_runner::internal::render::{Styles, expected_actual, header, snippet};
+use varar_runner::internal::results::ResultFailure;
+use varar_runner::internal::source::Source;
 
 /// How many failing cells are shown in full (as the harness does).
 const MAX_CELLS: usize = 12;
@@ -88,7 +88,7 @@ pub fn render(
 
 #[cfg(test)]
 mod tests {
-    use varar_runner::results::{Anchor, CellFailure};
+    use varar_runner::internal::results::{Anchor, CellFailure};
 
     use super::*;
 

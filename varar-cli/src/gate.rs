@@ -125,7 +125,7 @@ pub fn evaluate(oaths: &[OathEvidence]) -> GateReport {
             source_hash: o.current_hash(),
             fresh: false,
         };
-        let counted = |gate: &mut OathGate, r: &varar_runner::results::OathResults| {
+        let counted = |gate: &mut OathGate, r: &varar_runner::internal::results::OathResults| {
             gate.failed = r.examples.iter().filter(|e| e.failure.is_some()).count();
             gate.passed = r.examples.len() - gate.failed;
         };

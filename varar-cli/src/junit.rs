@@ -21,8 +21,8 @@
 //!   whole conversion: a report never half-reads its evidence.
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-use varar_runner::harness::UniqueNames;
-use varar_runner::results::OathResults;
+use varar_runner::internal::harness::UniqueNames;
+use varar_runner::internal::results::OathResults;
 
 use crate::evidence::{OathEvidence, Verdict};
 use crate::failure_text;

@@ -48,7 +48,7 @@
 //! [`records::ErrorRecord`] with a `code` and a one-line `message`, plus
 //! `path`, `oathPath`, `example` and `line` when known; text output prints
 //! it as `error[code]: message`. Result files are read by the one strict
-//! reader of the run-result format (`varar_runner::results::read`): an
+//! reader of the run-result format (`varar_runner::internal::results::parse_run_result`): an
 //! unknown `version`, a key written twice or a wrong shape is refused with
 //! the place and the reason (`invalid_result`), never half read.
 //!

@@ -26,8 +26,8 @@
 
 use std::collections::BTreeMap;
 
-use varar_runner::discovery::cmp_oath_paths;
-use varar_runner::results::{ExampleResult, OathResults, Status};
+use varar_runner::internal::discovery::cmp_oath_paths;
+use varar_runner::internal::results::{ExampleResult, OathResults, Status};
 
 use crate::records::{Code, ErrorRecord};
 use crate::tree::{Tree, TreeFile};

@@ -8,9 +8,9 @@ use std::collections::BTreeMap;
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
-use varar_runner::config::load_config;
-use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
-use varar_runner::store::{SCRATCH_DIR, read_run_result};
+use varar_runner::internal::config::load_config;
+use varar_runner::internal::discovery::{DiscoveryError, OathFile, discover, read_oath};
+use varar_runner::internal::store::{SCRATCH_DIR, read_run_result};
 
 use crate::evidence::{DocumentText, OathEvidence};
 use crate::records::{Code, ErrorRecord};
@@ -41,7 +41,7 @@ pub fn read_project(explicit_root: Option<&Path>, cwd: &Path) -> Result<Project,
                 config.docs_include
             ),
         )
-        .with_path(varar_runner::config::CONFIG_FILE_NAME));
+        .with_path(varar_runner::internal::config::CONFIG_FILE_NAME));
     }
     let oaths = files.iter().map(|f| read_oath_evidence(&root, f)).collect();
     Ok(Project { root, oaths })

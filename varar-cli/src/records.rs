@@ -14,9 +14,9 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
-use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
-use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::ResultFileError;
+use varar_runner::internal::config::{CONFIG_FILE_NAME, ConfigError};
+use varar_runner::internal::discovery::DiscoveryError;
+use varar_runner::internal::store::ResultFileError;
 
 use crate::root::RootError;
 

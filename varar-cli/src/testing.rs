@@ -1,6 +1,6 @@
 //! Helpers shared by the unit tests of the CI commands.
 
-use varar_runner::results::{ExampleResult, ResultFailure, Status};
+use varar_runner::internal::results::{ExampleResult, ResultFailure, Status};
 
 /// An example on `lines`, failed with `failed` as its message when given.
 pub fn example(name: &str, lines: &[u32], failed: Option<&str>) -> ExampleResult {

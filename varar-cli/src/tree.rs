@@ -1,7 +1,7 @@
 //! Reading a results tree for `merge` and `diff` (shell): a directory laid
 //! out like `.varar/` (a project's own, or a CI shard's downloaded
 //! artifact), every `<oathPath>.json` under it read with the one strict
-//! reader (`varar_runner::store::read_run_result_in`). The harness's
+//! reader (`varar_runner::internal::store::read_run_result_in`). The harness's
 //! sidecar locks (`.locks/`), its `.gitignore`, pending `.new` candidates
 //! and temporary files are not results and are skipped.
 //!
@@ -10,9 +10,9 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_runner::discovery::cmp_oath_paths;
-use varar_runner::results::OathResults;
-use varar_runner::store::read_run_result_in;
+use varar_runner::internal::discovery::cmp_oath_paths;
+use varar_runner::internal::results::OathResults;
+use varar_runner::internal::store::read_run_result_in;
 use walkdir::WalkDir;
 
 use crate::records::{Code, ErrorRecord, display_path};

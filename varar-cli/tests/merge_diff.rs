@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use varar_runner::hash::source_hash;
+use varar_runner::internal::hash::source_hash;
 
 // ---- merge -----------------------------------------------------------------
 
@@ -51,10 +51,14 @@ fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
         )
     );
     // Byte for byte what the harness's writer writes for the union.
-    let expected = varar_runner::store::run_result_text(&serde_json::json!({
+    let union = serde_json::json!({
         "version": 1, "oathPath": "varar/basket.md", "sourceHash": source_hash(BASKET),
         "examples": serde_json::from_str::<Value>(PASSED_BASKET).unwrap_or_default()
-    }));
+    });
+    let expected = varar_runner::internal::results::parse_run_result(union.to_string().as_bytes())
+        .map_err(|e| e.to_string())
+        .and_then(|r| r.to_text().map_err(|e| e.to_string()))
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(p.read(".varar/varar/basket.md.json"), expected);
     assert_eq!(p.read(".varar/.gitignore"), "*\n");
     let written: Vec<_> = files_under(&p.root().join(".varar"));

@@ -9,6 +9,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, Type};
 
+use crate::errors::Errors;
 use crate::signature::{self, Output};
 
 /// Which attribute.
@@ -38,14 +39,10 @@ pub(crate) fn expand(hook: Hook, attr: TokenStream, item: TokenStream) -> syn::R
         ));
     }
     let func: ItemFn = syn::parse2(item)?;
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
+    let mut errors = Errors::default();
     let sig = &func.sig;
     if !sig.generics.params.is_empty() {
-        push(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &sig.generics,
             format!(
                 "a #[varar::{}] function cannot be generic: it registers one concrete type",
@@ -56,7 +53,7 @@ pub(crate) fn expand(hook: Hook, attr: TokenStream, item: TokenStream) -> syn::R
     let mut params: Vec<&syn::PatType> = Vec::new();
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(r) => push(syn::Error::new_spanned(
+            FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
                 r,
                 format!(
                     "a #[varar::{}] function is a free function: it cannot take `self`",
@@ -73,17 +70,11 @@ pub(crate) fn expand(hook: Hook, attr: TokenStream, item: TokenStream) -> syn::R
         Hook::State => check_state(&func, &params, value.as_ref()),
         Hook::Teardown => check_teardown(&func, &params, value.as_ref()),
     };
-    let ty = match checked {
-        Ok(ty) => Some(ty),
-        Err(e) => {
-            push(e);
-            None
-        }
-    };
-    match (errors, ty) {
-        (None, Some(ty)) => Ok(emit(hook, &func, &params, &ty, &output)),
-        (Some(e), _) => Err(e),
-        (None, None) => Err(syn::Error::new_spanned(&func.sig, "invalid function")),
+    let ty = errors.take(checked);
+    match errors.finish(ty)? {
+        Some(ty) => Ok(emit(hook, &func, &params, &ty, &output)),
+        // Unreachable: a missing type always recorded an error.
+        None => Err(syn::Error::new_spanned(&func.sig, "invalid function")),
     }
 }
 
@@ -114,23 +105,17 @@ fn check_resource(
 }
 
 fn check_state(func: &ItemFn, params: &[&syn::PatType], value: Option<&Type>) -> syn::Result<Type> {
-    let mut errors: Option<syn::Error> = None;
+    let mut errors = Errors::default();
     for p in params {
         let ok = matches!(&*p.ty, Type::Reference(r) if r.mutability.is_none());
         if !ok {
-            let e = syn::Error::new_spanned(
+            errors.push(syn::Error::new_spanned(
                 &p.ty,
                 "a #[varar::state] factory takes run-wide resources by shared reference only (`shop: &Shop`)",
-            );
-            match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
-            }
+            ));
         }
     }
-    if let Some(e) = errors {
-        return Err(e);
-    }
+    errors.finish(())?;
     value.cloned().ok_or_else(|| {
         needs_return(
             func,

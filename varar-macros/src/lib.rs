@@ -9,6 +9,7 @@
 
 use proc_macro::TokenStream;
 
+mod errors;
 mod hooks;
 mod parameter;
 mod signature;

@@ -1,13 +1,17 @@
 //! `#[parameter(name = "…", regex = "…", format)]` on a parse function
 //! (spec 50 §50.3, spec 20 §20.4): validates the name, the regex and the
-//! parse function's arity at compile time, then implements `Parameter` and
-//! `Observed` for the returned type and registers a `ParameterDef`.
+//! parse function's arity at compile time, then registers a `ParameterDef`
+//! and implements `Parameter<Marker>` for the returned type, where `Marker`
+//! is a type the expansion defines. The marker makes the impl local to the
+//! user's crate, so the returned type may be any type, one from another
+//! crate included: no foreign trait is implemented for a foreign type.
 
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{FnArg, ItemFn, LitStr, Type};
 
+use crate::errors::Errors;
 use crate::signature;
 
 /// The attribute's arguments.
@@ -23,47 +27,14 @@ enum GroupParam {
     Optional,
 }
 
-/// Built-in names a custom type cannot take (spec 20 §20.3).
-const BUILT_INS: &[&str] = &[
-    "int",
-    "byte",
-    "short",
-    "long",
-    "biginteger",
-    "float",
-    "double",
-    "bigdecimal",
-    "word",
-    "string",
-    "emph",
-];
-
 /// Entry point.
 pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenStream> {
     let args = parse_args(attr)?;
     let func: ItemFn = syn::parse2(item)?;
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
-    if let Err(e) = check_name(&args.name) {
-        push(e);
-    }
-    let groups = match group_count(&args.regex) {
-        Ok(g) => Some(g),
-        Err(e) => {
-            push(e);
-            None
-        }
-    };
-    let params = match parse_params(&func) {
-        Ok(p) => Some(p),
-        Err(e) => {
-            push(e);
-            None
-        }
-    };
+    let mut errors = Errors::default();
+    errors.take(check_name(&args.name));
+    let groups = errors.take(group_count(&args.regex));
+    let params = errors.take(parse_params(&func));
     if let (Some(groups), Some(params)) = (groups, &params) {
         let wanted = groups.max(1);
         if params.len() != wanted {
@@ -75,7 +46,7 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
                     "{groups} outermost capture group(s), so the parse function takes {groups} `&str` (or `Option<&str>`) argument(s)"
                 )
             };
-            push(syn::Error::new(
+            errors.push(syn::Error::new(
                 signature::inputs_span(&func.sig),
                 format!(
                     "the regex `{}` has {what}, but `{}` takes {}",
@@ -89,14 +60,12 @@ pub(crate) fn expand(attr: TokenStream, item: TokenStream) -> syn::Result<TokenS
     let output = signature::output(&func.sig.output);
     let value = output.value.as_ref().filter(|t| !signature::is_unit(t));
     if value.is_none() {
-        push(syn::Error::new(
+        errors.push(syn::Error::new(
             func.sig.paren_token.span.close(),
             "a parse function returns the parameter's value: `-> T` or `-> Result<T, E>`",
         ));
     }
-    if let Some(e) = errors {
-        return Err(e);
-    }
+    errors.finish(())?;
     match (value, params) {
         (Some(ty), Some(params)) => Ok(emit(&args, &func, ty, output.fallible, &params)),
         _ => Err(syn::Error::new(Span::call_site(), "invalid parameter type")),
@@ -152,7 +121,7 @@ fn check_name(name: &LitStr) -> syn::Result<()> {
             format!("a parameter type name cannot contain `{c}`"),
         ));
     }
-    if BUILT_INS.contains(&value.as_str()) {
+    if varar_expression::built_in(&value).is_some() {
         return Err(syn::Error::new(
             name.span(),
             format!("there is already a built-in parameter type named `{value}`"),
@@ -163,13 +132,13 @@ fn check_name(name: &LitStr) -> syn::Result<()> {
 
 /// Validate the regex and count its outermost capture groups.
 fn group_count(regex: &LitStr) -> syn::Result<usize> {
-    varar_runner::expression::outermost_group_count(&regex.value())
+    varar_expression::outermost_group_count(&regex.value())
         .map_err(|e| syn::Error::new(regex.span(), format!("invalid regex: {e}")))
 }
 
 fn parse_params(func: &ItemFn) -> syn::Result<Vec<GroupParam>> {
     let mut out = Vec::new();
-    let mut errors: Option<syn::Error> = None;
+    let mut errors = Errors::default();
     for input in &func.sig.inputs {
         let problem = match input {
             FnArg::Receiver(r) => Some(syn::Error::new_spanned(
@@ -192,16 +161,10 @@ fn parse_params(func: &ItemFn) -> syn::Result<Vec<GroupParam>> {
             }
         };
         if let Some(e) = problem {
-            match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
-            }
+            errors.push(e);
         }
     }
-    match errors {
-        Some(e) => Err(e),
-        None => Ok(out),
-    }
+    errors.finish(out)
 }
 
 fn is_option_str(ty: &Type) -> bool {
@@ -249,8 +212,12 @@ fn emit(
         #func
 
         const _: () = {
+            /// Makes `Parameter<Marker>` an impl of this crate, whatever `#ty` is.
+            #[doc(hidden)]
+            pub struct __VararParameter;
+
             #[automatically_derived]
-            impl ::varar::__private::Parameter for #ty {
+            impl ::varar::__private::Parameter<__VararParameter> for #ty {
                 const NAME: &'static str = #name;
                 const REGEX: &'static str = #regex;
                 fn parse(
@@ -261,25 +228,6 @@ fn emit(
                 }
                 fn format(&self) -> ::core::option::Option<::std::string::String> {
                     #format
-                }
-            }
-
-            #[automatically_derived]
-            impl ::varar::__private::Observed for #ty {
-                fn js_type(&self) -> ::varar::__private::JsType {
-                    ::varar::__private::JsType::Object
-                }
-                fn render(&self) -> ::std::string::String {
-                    ::std::format!("{:?}", self)
-                }
-                fn format(&self) -> ::core::option::Option<::std::string::String> {
-                    <Self as ::varar::__private::Parameter>::format(self)
-                }
-                fn equals(
-                    &self,
-                    expected: &::varar::__private::ArgValue,
-                ) -> ::core::result::Result<bool, ::std::string::String> {
-                    ::varar::__private::custom_equals(self, expected)
                 }
             }
 
@@ -413,12 +361,12 @@ mod tests {
             Err(e) => panic!("{e}"),
         };
         for want in [
-            "impl :: varar :: __private :: Parameter for Money",
+            "pub struct __VararParameter",
+            "impl :: varar :: __private :: Parameter < __VararParameter > for Money",
             "const NAME : & 'static str = \"money\"",
             "optional_group (__varar_groups , 0usize)",
             "map_err",
             "Some (:: std :: string :: ToString :: to_string (self))",
-            "impl :: varar :: __private :: Observed for Money",
             "ParameterDef",
         ] {
             assert!(out.contains(want), "{want} not in {out}");

@@ -4,6 +4,9 @@
 
 use syn::spanned::Spanned;
 use syn::{FnArg, GenericArgument, PathArguments, ReturnType, Signature, Type};
+use varar_expression::{BuiltIn, built_in};
+
+use crate::errors::Errors;
 
 /// The kind of an expression parameter, i.e. which reader fills it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -21,11 +24,11 @@ pub(crate) enum SlotKind {
 impl SlotKind {
     /// The kind of a parameter type name.
     pub(crate) fn of(name: &str) -> SlotKind {
-        match name {
-            "int" | "byte" | "short" | "long" | "biginteger" => SlotKind::Int,
-            "float" | "double" => SlotKind::Float,
-            "word" | "string" | "" | "emph" | "bigdecimal" => SlotKind::Text,
-            other => SlotKind::Custom(other.to_string()),
+        match built_in(name) {
+            Some(BuiltIn::Int) => SlotKind::Int,
+            Some(BuiltIn::Float) => SlotKind::Float,
+            Some(BuiltIn::Text) => SlotKind::Text,
+            None => SlotKind::Custom(name.to_string()),
         }
     }
 }
@@ -39,11 +42,37 @@ pub(crate) enum TrailingKind {
 }
 
 impl TrailingKind {
-    fn of(ty: &Type) -> Option<TrailingKind> {
-        match last_segment(strip_ref(ty))?.ident.to_string().as_str() {
-            "Table" => Some(TrailingKind::Table),
-            "DocString" => Some(TrailingKind::DocString),
-            "Row" => Some(TrailingKind::Row),
+    /// The kind a type is written as: `Table`, `DocString` or `Row`, bare
+    /// (as imported from `varar`) or under a path through `varar`, behind a
+    /// `&` or not. A path through another crate or module (`crate::Table`,
+    /// `model::Row`) is the user's own type. This only proposes: the
+    /// trait `TrailingData` decides (a user's own bare `Table` in that
+    /// place is a compile error naming the trait).
+    fn written(ty: &Type) -> Option<TrailingKind> {
+        let Type::Path(p) = strip_ref(ty) else {
+            return None;
+        };
+        if p.qself.is_some() {
+            return None;
+        }
+        let segments: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        let ours = match segments.as_slice() {
+            [_] => true,
+            [first, .., _] => first == "varar",
+            [] => false,
+        };
+        if !ours {
+            return None;
+        }
+        match segments.last().map(String::as_str) {
+            Some("Table") => Some(TrailingKind::Table),
+            Some("DocString") => Some(TrailingKind::DocString),
+            Some("Row") => Some(TrailingKind::Row),
             _ => None,
         }
     }
@@ -66,10 +95,12 @@ pub(crate) enum State {
     Owned(Type),
 }
 
-/// The trailing parameter and whether it is taken by reference.
+/// The trailing parameter: its kind as written, its type (without the
+/// `&`) and whether it is taken by reference.
 #[derive(Clone, Debug)]
 pub(crate) struct Trailing {
     pub(crate) kind: TrailingKind,
+    pub(crate) ty: Type,
     pub(crate) by_ref: bool,
 }
 
@@ -110,24 +141,40 @@ pub(crate) fn is_str_ref(ty: &Type) -> bool {
     }
 }
 
-/// Lay the parameters out for an expression with `n` parameters.
-/// `sensor` allows omitting all captures.
+/// One way to read a function's parameters: whether the first is the
+/// state, how many captures follow, whether the last is a trailing
+/// attachment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shape {
+    state: bool,
+    captures: usize,
+    trailing: bool,
+}
+
+/// Lay the parameters out for an expression with `names.len()` parameters
+/// (spec 50 §50.2). `sensor` allows omitting all captures.
+///
+/// The arity decides where it can: every shape is tried (a state first or
+/// not, all captures or, for a sensor, none, a trailing attachment last or
+/// not) and kept when the types can fill it (a capture is a value or a
+/// `&str`, never another reference; a state is first; an attachment last,
+/// by value or `&`). When several fit, all the captures win over none,
+/// and a last parameter written as varar's `Table`, `DocString` or `Row`
+/// is the attachment, any other the state's or a capture's. So a user's
+/// own `Table` as a capture or state is never taken for ours, and the
+/// trait `TrailingData` confirms every attachment (issue 10).
 pub(crate) fn layout(
     sig: &Signature,
     expression: &str,
     names: &[String],
     sensor: bool,
 ) -> syn::Result<Layout> {
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
+    let mut errors = Errors::default();
     let mut types: Vec<&Type> = Vec::new();
     let mut args: Vec<&syn::PatType> = Vec::new();
     for input in &sig.inputs {
         match input {
-            FnArg::Receiver(r) => push(syn::Error::new_spanned(
+            FnArg::Receiver(r) => errors.push(syn::Error::new_spanned(
                 r,
                 "a step is a free function: it cannot take `self`",
             )),
@@ -137,39 +184,80 @@ pub(crate) fn layout(
             }
         }
     }
-    let mut trailing = None;
-    if let Some(last) = types.last()
-        && let Some(kind) = TrailingKind::of(last)
+    errors.finish(())?;
+    let mut errors = Errors::default();
+    let n = names.len();
+    let k = types.len();
+    let is_other_ref = |ty: &Type| matches!(ty, Type::Reference(_)) && !is_str_ref(ty);
+    let fits = |shape: &Shape| {
+        let used = usize::from(shape.state) + shape.captures + usize::from(shape.trailing);
+        if used != k {
+            return false;
+        }
+        let first_capture = usize::from(shape.state);
+        let captures = &types[first_capture..first_capture + shape.captures];
+        let first_is_ref = types.first().is_some_and(|t| is_other_ref(t));
+        // A reference first is always the state, unless it is the one
+        // trailing parameter.
+        let ref_first_ok = !first_is_ref || shape.state || (k == 1 && shape.trailing);
+        let trailing_ok = !shape.trailing
+            || types.last().is_some_and(|t| {
+                !is_str_ref(t) && !matches!(t, Type::Reference(r) if r.mutability.is_some())
+            });
+        captures.iter().all(|t| !is_other_ref(t)) && ref_first_ok && trailing_ok
+    };
+    let mut shapes: Vec<Shape> = Vec::new();
+    for captures in [Some(n), (sensor && n > 0).then_some(0)]
+        .into_iter()
+        .flatten()
     {
-        trailing = Some(Trailing {
-            kind,
-            by_ref: matches!(last, Type::Reference(_)),
-        });
-        types.pop();
-        args.pop();
-    }
-    for ty in &types {
-        if let Some(kind) = TrailingKind::of(ty) {
-            push(syn::Error::new_spanned(
-                ty,
-                format!(
-                    "a `{}` must be the last parameter of a step (after the state and the captures)",
-                    kind.name()
-                ),
-            ));
+        for state in [false, true] {
+            for trailing in [false, true] {
+                let shape = Shape {
+                    state,
+                    captures,
+                    trailing,
+                };
+                if fits(&shape) {
+                    shapes.push(shape);
+                }
+            }
         }
     }
-    if let Some(e) = errors {
-        return Err(e);
-    }
-    let n = names.len();
-    let m = types.len();
-    let first_is_state = match types.first() {
-        Some(Type::Reference(_)) => !is_str_ref(types[0]),
-        Some(_) => m == n + 1,
-        None => false,
+    let written = types.last().and_then(|t| TrailingKind::written(t));
+    // All captures before none; then an attachment only where it is
+    // written as one of ours.
+    let chosen = shapes
+        .iter()
+        .filter(|s| s.captures == shapes[0].captures)
+        .find(|s| s.trailing == written.is_some())
+        .or(shapes.first())
+        .copied();
+    // Only an attachment fits last, but it is not written as one: an
+    // arity error below.
+    let trailing_kind = chosen.filter(|s| s.trailing).and(written);
+    let shape = match chosen {
+        Some(shape) if !shape.trailing || trailing_kind.is_some() => shape,
+        _ => return Err(arity_error(sig, expression, names, &types, &args, written)),
     };
-    let state = if first_is_state {
+    let trailing = trailing_kind.zip(types.last()).map(|(kind, ty)| Trailing {
+        kind,
+        ty: strip_ref(ty).clone(),
+        by_ref: matches!(ty, Type::Reference(_)),
+    });
+    // varar's `Table`, `DocString` or `Row` taken by value as the state:
+    // an attachment out of place (a user's own type of that name taken by
+    // value as a stimulus's state returns the next state).
+    if shape.state
+        && let Some(kind) = types.first().and_then(|t| TrailingKind::written(t))
+        && !matches!(types[0], Type::Reference(_))
+        && (sensor || is_unit_output(&sig.output))
+    {
+        errors.push(not_last(types[0], kind));
+    }
+    errors.finish(())?;
+    let first_capture = usize::from(shape.state);
+    let state = if shape.state {
         match types[0] {
             Type::Reference(r) if r.mutability.is_some() => State::Mut((*r.elem).clone()),
             Type::Reference(r) => State::Shared((*r.elem).clone()),
@@ -178,41 +266,74 @@ pub(crate) fn layout(
     } else {
         State::None
     };
-    let captures: Vec<Type> = types[usize::from(first_is_state)..]
-        .iter()
-        .map(|t| (*t).clone())
-        .collect();
-    let fits = captures.len() == n || (sensor && captures.is_empty());
-    if !fits {
-        let listed = if n == 0 {
-            String::new()
-        } else {
-            let braces: Vec<String> = names.iter().map(|n| format!("{{{n}}}")).collect();
-            format!(" ({})", braces.join(", "))
-        };
-        let state_note = if first_is_state {
-            " after its state"
-        } else {
-            ""
-        };
-        let message = format!(
-            "the expression `{expression}` has {n} parameter(s){listed} but the function takes {} argument(s) for them{state_note}\n\
-             help: a step takes its state first (`&S`, `&mut S` or `S`, or none), then one argument per `{{…}}` in order, then a trailing `Table`, `DocString` or `Row`",
-            captures.len()
-        );
-        let capture_args = &args[usize::from(first_is_state)..];
-        return Err(if capture_args.is_empty() {
-            syn::Error::new(inputs_span(sig), message)
-        } else {
-            // Spans from the first to the last capture argument.
-            syn::Error::new_spanned(quote::quote!(#(#capture_args),*), message)
-        });
-    }
     Ok(Layout {
         state,
-        captures,
+        captures: types[first_capture..first_capture + shape.captures]
+            .iter()
+            .map(|t| (*t).clone())
+            .collect(),
         trailing,
     })
+}
+
+fn not_last(ty: &Type, kind: TrailingKind) -> syn::Error {
+    syn::Error::new_spanned(
+        ty,
+        format!(
+            "a `{}` must be the last parameter of a step (after the state and the captures)",
+            kind.name()
+        ),
+    )
+}
+
+/// The expression's parameters and the function's do not fit together.
+fn arity_error(
+    sig: &Signature,
+    expression: &str,
+    names: &[String],
+    types: &[&Type],
+    args: &[&syn::PatType],
+    written: Option<TrailingKind>,
+) -> syn::Error {
+    let n = names.len();
+    // Read the function as the user most likely meant it: a reference
+    // first is the state, a `Table`, `DocString` or `Row` last the
+    // attachment.
+    let trailing = usize::from(written.is_some());
+    let rest = &types[..types.len() - trailing];
+    let first_is_state = match rest.first() {
+        Some(Type::Reference(_)) => !is_str_ref(rest[0]),
+        Some(_) => rest.len() == n + 1,
+        None => false,
+    };
+    let taken = rest.len() - usize::from(first_is_state);
+    if let Some(ty) = rest.iter().find(|t| TrailingKind::written(t).is_some())
+        && let Some(kind) = TrailingKind::written(ty)
+    {
+        return not_last(ty, kind);
+    }
+    let listed = if n == 0 {
+        String::new()
+    } else {
+        let braces: Vec<String> = names.iter().map(|n| format!("{{{n}}}")).collect();
+        format!(" ({})", braces.join(", "))
+    };
+    let state_note = if first_is_state {
+        " after its state"
+    } else {
+        ""
+    };
+    let message = format!(
+        "the expression `{expression}` has {n} parameter(s){listed} but the function takes {taken} argument(s) for them{state_note}\n\
+         help: a step takes its state first (`&S`, `&mut S` or `S`, or none), then one argument per `{{…}}` in order, then a trailing `Table`, `DocString` or `Row`"
+    );
+    let capture_args = &args[usize::from(first_is_state)..args.len() - trailing];
+    if capture_args.is_empty() {
+        syn::Error::new(inputs_span(sig), message)
+    } else {
+        // Spans from the first to the last capture argument.
+        syn::Error::new_spanned(quote::quote!(#(#capture_args),*), message)
+    }
 }
 
 /// The span of the parameter list (the parentheses when it is empty).
@@ -221,6 +342,14 @@ pub(crate) fn inputs_span(sig: &Signature) -> proc_macro2::Span {
         sig.paren_token.span.join()
     } else {
         sig.inputs.span()
+    }
+}
+
+/// Whether a function returns nothing (`()` or no return type).
+fn is_unit_output(ret: &ReturnType) -> bool {
+    match ret {
+        ReturnType::Default => true,
+        ReturnType::Type(_, ty) => is_unit(ty),
     }
 }
 

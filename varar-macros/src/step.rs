@@ -7,8 +7,9 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{ItemFn, LitStr, Type};
-use varar_runner::expression::Expression;
+use varar_expression::Expression;
 
+use crate::errors::Errors;
 use crate::signature::{self, Layout, Output, SlotKind, State, TrailingKind};
 
 /// Which attribute.
@@ -48,11 +49,7 @@ fn parse(role: Role, attr: TokenStream, item: TokenStream) -> syn::Result<Step> 
         )
     })?;
     let func: ItemFn = syn::parse2(item)?;
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
+    let mut errors = Errors::default();
     let names = match Expression::parse(&expression.value()) {
         Ok(parsed) => Some(
             parsed
@@ -62,19 +59,19 @@ fn parse(role: Role, attr: TokenStream, item: TokenStream) -> syn::Result<Step> 
                 .collect::<Vec<_>>(),
         ),
         Err(e) => {
-            push(syn::Error::new(expression.span(), e.to_string()));
+            errors.push(syn::Error::new(expression.span(), e.to_string()));
             None
         }
     };
     let sig = &func.sig;
     if !sig.generics.params.is_empty() {
-        push(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             &sig.generics,
             "a step function cannot be generic: the handler must name one concrete type per argument",
         ));
     }
     if let Some(v) = &sig.variadic {
-        push(syn::Error::new_spanned(
+        errors.push(syn::Error::new_spanned(
             v,
             "a step function cannot be variadic",
         ));
@@ -87,20 +84,21 @@ fn parse(role: Role, attr: TokenStream, item: TokenStream) -> syn::Result<Step> 
                     if let Err(e) =
                         check_output(role, &expression.value(), names, &layout, &output, &func)
                     {
-                        push(e);
+                        errors.push(e);
                     }
                     Some(layout)
                 }
                 Err(e) => {
-                    push(e);
+                    errors.push(e);
                     None
                 }
             }
         }
         None => None,
     };
-    match (errors, names, layout) {
-        (None, Some(names), Some(layout)) => Ok(Step {
+    let (names, layout) = errors.finish((names, layout))?;
+    match (names, layout) {
+        (Some(names), Some(layout)) => Ok(Step {
             role,
             expression,
             names,
@@ -108,8 +106,7 @@ fn parse(role: Role, attr: TokenStream, item: TokenStream) -> syn::Result<Step> 
             layout,
             output,
         }),
-        (Some(e), _, _) => Err(e),
-        // Unreachable in practice: a missing piece always pushed an error.
+        // Unreachable: a missing piece always recorded an error.
         _ => Err(syn::Error::new(Span::call_site(), "invalid step")),
     }
 }
@@ -223,6 +220,14 @@ fn emit(step: &Step) -> TokenStream {
     let state_param = emit_state_param(&step.layout.state, &mut checks);
     let is_async = func.sig.asyncness.is_some();
 
+    // One local trait per custom slot, naming it in its error (see
+    // `custom_slot`); captures and returns of that slot share it.
+    for (i, name) in step.names.iter().enumerate() {
+        if let SlotKind::Custom(name) = SlotKind::of(name) {
+            checks.push(custom_slot(i, &name, &step.expression));
+        }
+    }
+
     for (i, ty) in step.layout.captures.iter().enumerate() {
         let var = format_ident!("__varar_a{}", i);
         let kind = SlotKind::of(&step.names[i]);
@@ -240,8 +245,8 @@ fn emit(step: &Step) -> TokenStream {
             SlotKind::Float => quote_spanned!(span=> read_float::<#ty>),
             SlotKind::Text => quote_spanned!(span=> read_text::<#ty>),
             SlotKind::Custom(name) => {
-                checks.push(custom_check(ty, name));
-                quote_spanned!(span=> read_custom::<#ty>)
+                checks.push(custom_check(ty, i, name, &step.expression));
+                quote_spanned!(span=> read_custom::<#ty, _>)
             }
         };
         reads.push(quote_spanned! {span=>
@@ -250,16 +255,16 @@ fn emit(step: &Step) -> TokenStream {
         call_args.push(quote!(#var));
     }
 
-    let mut trailing_kind = quote!(None);
+    let mut trailing_kind = quote!(::varar::__private::Trailing::None);
     if let Some(t) = &step.layout.trailing {
-        let (reader, variant) = match t.kind {
-            TrailingKind::Table => (quote!(read_table), quote!(Table)),
-            TrailingKind::DocString => (quote!(read_doc_string), quote!(DocString)),
-            TrailingKind::Row => (quote!(read_row), quote!(Row)),
-        };
-        trailing_kind = variant;
-        reads.push(quote! {
-            let __varar_trailing = ::varar::__private::#reader(__varar_inv)?;
+        // The arity placed it last; the trait `TrailingData` (the read's
+        // bound) confirms it is varar's: a type of the user's own called
+        // `Table` there is a compile error, once.
+        let ty = &t.ty;
+        let variant = format_ident!("{}", t.kind.name());
+        trailing_kind = quote!(::varar::__private::Trailing::#variant);
+        reads.push(quote_spanned! {ty.span()=>
+            let __varar_trailing: &#ty = ::varar::__private::read_trailing::<#ty>(__varar_inv)?;
         });
         call_args.push(if t.by_ref {
             quote!(__varar_trailing)
@@ -342,7 +347,7 @@ fn emit(step: &Step) -> TokenStream {
                     role: ::varar::__private::Role::#role,
                     expression: #expression,
                     handler: #kind,
-                    trailing: ::varar::__private::Trailing::#trailing_kind,
+                    trailing: #trailing_kind,
                     file: ::core::file!(),
                     line: #line,
                     column: #column,
@@ -414,9 +419,45 @@ fn emit_state_param(state: &State, checks: &mut Vec<TokenStream>) -> TokenStream
     }
 }
 
-/// The `const` assert that a custom slot's argument (or return) type is the
-/// `#[varar::parameter]` type of that name.
-fn custom_check(ty: &Type, name: &str) -> TokenStream {
+/// The items that name custom slot `index` (`{name}`) in compile errors:
+/// a local trait every type of a `#[varar::parameter]` has, whose message
+/// names the slot, and a `const fn` comparing the type's name with it. An
+/// expression with an unknown type is then an error at the expression's
+/// literal that says which name (issue 10), where a plain trait bound could
+/// only name the Rust type.
+fn custom_slot(index: usize, name: &str, expression: &LitStr) -> TokenStream {
+    let declared = format_ident!("__VararSlot{}", index);
+    let is = format_ident!("__varar_is{}", index);
+    let text = expression.value();
+    let message = format!(
+        "`{{{{{name}}}}}` in `{}` is not a known parameter type: no #[varar::parameter(name = \"{name}\")] is declared for `{{Self}}`",
+        text.replace('{', "{{").replace('}', "}}")
+    );
+    let label = format!("unknown parameter type `{{{{{name}}}}}`");
+    let note = format!(
+        "declare it on a parse function returning the step's type: #[varar::parameter(name = \"{name}\", regex = \"…\")], or use a built-in type such as {{{{int}}}} or {{{{word}}}}"
+    );
+    quote! {
+        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+        trait #declared<M>: ::varar::__private::Parameter<M> {}
+        impl<T: ::varar::__private::Parameter<M>, M> #declared<M> for T {}
+        #[allow(clippy::all)]
+        const fn #is<T: #declared<M>, M>(name: &str) -> bool {
+            ::varar::__private::name_is(
+                <T as ::varar::__private::Parameter<M>>::NAME,
+                name,
+            )
+        }
+    }
+}
+
+/// The `const` assert that a custom slot's argument (or return) type `ty`
+/// is the `#[varar::parameter]` type of that name. Its type is named
+/// through an alias spanned at the expression, so an unknown name is
+/// reported there.
+fn custom_check(ty: &Type, index: usize, name: &str, expression: &LitStr) -> TokenStream {
+    let is = format_ident!("__varar_is{}", index);
+    let alias = proc_macro2::Ident::new(&format!("__VararType{index}"), expression.span());
     // `assert!` reads its message as a format string: double the braces.
     let message = format!(
         "`{}` is not the `{{{{{name}}}}}` parameter type: its #[varar::parameter] declares another name",
@@ -426,21 +467,30 @@ fn custom_check(ty: &Type, name: &str) -> TokenStream {
             .replace('}', "}}")
     );
     quote_spanned! {ty.span()=>
-        const _: () = ::core::assert!(::varar::__private::parameter_is::<#ty>(#name), #message);
+        const _: () = {
+            type #alias = #ty;
+            ::core::assert!(#is::<#alias, _>(#name), #message)
+        };
     }
 }
 
-/// The bound check of one returned slot, by the slot's kind.
+/// The bound check of returned slot `index`, by the slot's kind.
 /// `Option<T>` answers a slot like `T` (`None` is the JSON-like null of spec
 /// 30 §30.2, a value that never equals the document's).
-fn slot_check(ty: &Type, kind: Option<SlotKind>, trailing: Option<TrailingKind>) -> TokenStream {
+fn slot_check(
+    ty: &Type,
+    index: usize,
+    kind: Option<SlotKind>,
+    trailing: Option<TrailingKind>,
+    expression: &LitStr,
+) -> TokenStream {
     let ty = signature::option_inner(ty).unwrap_or(ty);
     let span = ty.span();
     let check = match (kind, trailing) {
         (Some(SlotKind::Int), _) => quote_spanned!(span=> int_slot),
         (Some(SlotKind::Float), _) => quote_spanned!(span=> float_slot),
         (Some(SlotKind::Text), _) => quote_spanned!(span=> text_slot),
-        (Some(SlotKind::Custom(name)), _) => return custom_check(ty, &name),
+        (Some(SlotKind::Custom(name)), _) => return custom_check(ty, index, &name, expression),
         (None, Some(TrailingKind::Table)) => quote_spanned!(span=> table_slot),
         (None, Some(TrailingKind::DocString)) => quote_spanned!(span=> doc_string_slot),
         (None, _) => return quote!(),
@@ -475,8 +525,8 @@ fn emit_sensor_return(step: &Step, checks: &mut Vec<TokenStream>) -> TokenStream
                 .zip(&vars)
                 .enumerate()
                 .map(|(i, (ety, var))| {
-                    checks.push(slot_check(ety, slot_kind(i), trailing));
-                    quote_spanned!(ety.span()=> ::varar::__private::observe::<#ety>(#var))
+                    checks.push(slot_check(ety, i, slot_kind(i), trailing, &step.expression));
+                    observe(ety, slot_kind(i), quote!(#var))
                 });
             let boxed: Vec<_> = boxed.collect();
             quote! {
@@ -485,12 +535,27 @@ fn emit_sensor_return(step: &Step, checks: &mut Vec<TokenStream>) -> TokenStream
             }
         }
         _ => {
-            checks.push(slot_check(ty, slot_kind(0), trailing));
-            quote_spanned! {ty.span()=>
-                ::varar::__private::Returned::One(::varar::__private::observe::<#ty>(__varar_out))
-            }
+            checks.push(slot_check(ty, 0, slot_kind(0), trailing, &step.expression));
+            let value = observe(ty, slot_kind(0), quote!(__varar_out));
+            quote_spanned! {ty.span()=> ::varar::__private::Returned::One(#value) }
         }
     }
+}
+
+/// Box one returned value: a custom slot's through its parameter type (any
+/// Rust type may be one), every other through `Observed`.
+fn observe(ty: &Type, kind: Option<SlotKind>, value: TokenStream) -> TokenStream {
+    if let Some(SlotKind::Custom(_)) = kind {
+        return match signature::option_inner(ty) {
+            Some(inner) => quote_spanned! {ty.span()=>
+                ::varar::__private::observe_custom_option::<#inner, _>(#value)
+            },
+            None => quote_spanned! {ty.span()=>
+                ::varar::__private::observe_custom::<#ty, _>(#value)
+            },
+        };
+    }
+    quote_spanned!(ty.span()=> ::varar::__private::observe::<#ty>(#value))
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::fmt;
 /// row first**, ragged rows as written.
 ///
 /// ```
-/// # use varar_runner::data::Table;
+/// # use varar_runner::Table;
 /// let t = Table::new(vec![vec!["kind".into(), "amount".into()], vec!["deposit".into(), "5".into()]]);
 /// assert_eq!(t.header(), ["kind", "amount"]);
 /// assert_eq!(t.data_rows().len(), 1);
@@ -89,7 +89,7 @@ impl std::ops::Deref for DocString {
 /// and returns a row of the columns it computed.
 ///
 /// ```
-/// # use varar_runner::data::Row;
+/// # use varar_runner::Row;
 /// let mut row = Row::default();
 /// row.insert("opening", "10");
 /// assert_eq!(row.get("opening"), Some("10"));

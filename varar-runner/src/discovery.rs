@@ -70,14 +70,34 @@ pub enum DiscoveryError {
         source: std::io::Error,
     },
     /// An oath is not UTF-8.
-    #[error("cannot read `{oath_path}`: invalid UTF-8 at byte {}", source.valid_up_to())]
+    #[error(
+        "cannot read `{oath_path}`: invalid UTF-8 at line {line}, column {column} (byte {})",
+        source.valid_up_to()
+    )]
     NotUtf8 {
         /// The oath's path.
         oath_path: String,
+        /// 1-based line of the first invalid byte.
+        line: u32,
+        /// 1-based column of it: UTF-16 units since the line's start, as
+        /// every column in Varar's model.
+        column: u32,
         /// Where decoding failed.
         #[source]
         source: std::str::Utf8Error,
     },
+}
+
+/// What discovery found: the oaths, and the paths it could not look at.
+#[derive(Debug, Default)]
+pub struct Discovered {
+    /// The oaths, in §2.3 order.
+    pub oaths: Vec<OathFile>,
+    /// Paths under the root that may hold oaths but could not be read (a
+    /// directory that cannot be listed, a symlink that resolves to itself),
+    /// as `/`-joined paths relative to the root, with the reason. Each is a
+    /// failing item of its own; the rest of the run goes on (issue 10).
+    pub unreadable: Vec<(String, DiscoveryError)>,
 }
 
 /// At most this many globset patterns per glob (2 per odd `**` form).
@@ -308,13 +328,28 @@ pub fn cmp_oath_paths(a: &str, b: &str) -> Ordering {
         .cmp(b.split('/').map(str::as_bytes))
 }
 
-/// Discover the oaths of a project (spec 40 §2.1–2.3), in §2.3 order.
+/// Discover the oaths of a project (spec 40 §2.1–2.3), in §2.3 order; the
+/// first path that cannot be read is an error. For tools that need the
+/// whole tree; the harness uses [`discover_all`].
 pub fn discover(root: &Path, config: &Config) -> Result<Vec<OathFile>, DiscoveryError> {
-    let globs = Globs::new(config)?;
-    if config.docs_include.is_empty() {
-        return Ok(Vec::new());
+    let mut found = discover_all(root, config)?;
+    match found.unreadable.drain(..).next() {
+        Some((_, error)) => Err(error),
+        None => Ok(found.oaths),
     }
-    let mut found = Vec::new();
+}
+
+/// Discover the oaths of a project (spec 40 §2.1–2.3), in §2.3 order,
+/// and every path that may hold oaths but cannot be read. Symlinks are
+/// followed; a link back to one of its own ancestors is skipped (what it
+/// leads to is walked anyway), and a dangling one is no file. Only bad
+/// globs are an error.
+pub fn discover_all(root: &Path, config: &Config) -> Result<Discovered, DiscoveryError> {
+    let globs = Globs::new(config)?;
+    let mut found = Discovered::default();
+    if config.docs_include.is_empty() {
+        return Ok(found);
+    }
     let walker = WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
@@ -339,7 +374,16 @@ pub fn discover(root: &Path, config: &Config) -> Result<Vec<OathFile>, Discovery
             }
             Err(source) => {
                 let path = source.path().unwrap_or(root).to_path_buf();
-                return Err(DiscoveryError::Walk { path, source });
+                // What cannot be read may be an oath, or hold some: unless
+                // the globs rule that out, it is reported, never skipped.
+                let relative = oath_path_of(root, &path)
+                    .filter(|p| globs.is_match(p) || globs.may_contain_matches(p));
+                if let Some(relative) = relative {
+                    found
+                        .unreadable
+                        .push((relative, DiscoveryError::Walk { path, source }));
+                }
+                continue;
             }
         };
         if !entry.file_type().is_file() {
@@ -350,13 +394,16 @@ pub fn discover(root: &Path, config: &Config) -> Result<Vec<OathFile>, Discovery
             continue;
         };
         if globs.is_match(&oath_path) {
-            found.push(OathFile {
+            found.oaths.push(OathFile {
                 oath_path,
                 path: entry.path().to_path_buf(),
             });
         }
     }
-    found.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
+    found
+        .oaths
+        .sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
+    found.unreadable.sort_by(|a, b| cmp_oath_paths(&a.0, &b.0));
     Ok(found)
 }
 
@@ -380,10 +427,28 @@ pub fn read_oath(oath: &OathFile) -> Result<String, DiscoveryError> {
         oath_path: oath.oath_path.clone(),
         source,
     })?;
-    String::from_utf8(bytes).map_err(|e| DiscoveryError::NotUtf8 {
-        oath_path: oath.oath_path.clone(),
-        source: e.utf8_error(),
+    String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let (line, column) = line_column(valid);
+        DiscoveryError::NotUtf8 {
+            oath_path: oath.oath_path.clone(),
+            line,
+            column,
+            source: e.utf8_error(),
+        }
     })
+}
+
+/// The 1-based line and UTF-16 column just past `valid`, a UTF-8 prefix.
+fn line_column(valid: &[u8]) -> (u32, u32) {
+    let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+    let column =
+        std::str::from_utf8(&valid[line_start..]).map_or(0, |text| text.encode_utf16().count()) + 1;
+    (
+        u32::try_from(line).unwrap_or(u32::MAX),
+        u32::try_from(column).unwrap_or(u32::MAX),
+    )
 }
 
 #[cfg(test)]

@@ -196,4 +196,10 @@ impl Fence {
     pub fn is_error(&self) -> bool {
         self.info == "error"
     }
+
+    /// Whether the fence has a closing line: an unclosed fence runs to the
+    /// end of the file and its span is the opening line only (spec 10 §3.3).
+    pub fn is_closed(&self) -> bool {
+        self.span.end_line > self.span.start_line
+    }
 }

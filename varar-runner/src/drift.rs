@@ -6,6 +6,7 @@
 //! fresh lock entry (§4.2) from a document and its plan. Pure.
 
 use std::cmp::Ordering;
+#[cfg(test)]
 use std::collections::BTreeSet;
 use std::sync::LazyLock;
 
@@ -13,7 +14,7 @@ use regex::Regex;
 
 use crate::doc::Doc;
 use crate::lock::{LockEntry, LockExample};
-use crate::plan::Plan;
+use crate::plan::{DiagnosticCode, Plan};
 use crate::source::Span;
 
 /// A re-identified candidate needs at least this similarity (inclusive),
@@ -32,6 +33,10 @@ pub struct CandidateInfo {
     pub span: Span,
     /// Whether a planned example overlaps it.
     pub live: bool,
+    /// Whether it holds an ambiguous sentence: it is dead because two steps
+    /// match, which its own diagnostic item reports, so it is never also
+    /// drift (issue 10).
+    pub ambiguous: bool,
 }
 
 /// One baseline example that now re-identifies onto a dead candidate.
@@ -70,23 +75,14 @@ pub fn drift_message(name: &str) -> String {
 pub const HARNESS_DRIFT_HINT: &str =
     "Accept it with VARAR_UPDATE=1 cargo test, then commit varar.lock.json.";
 
-/// The example name of a primary block's text (spec 40 §0): whitespace runs
-/// (JavaScript's set) become one space, the result is trimmed, and one
-/// trailing `.`, `!` or `?` is removed (a `:` stays).
-pub fn example_name(text: &str) -> String {
-    let mut out = crate::text::collapse_whitespace(text);
-    if out.ends_with(['.', '!', '?']) {
-        out.pop();
-    }
-    out
-}
-
 #[allow(clippy::expect_used)] // A constant pattern, exercised by every test below.
 static WORD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[\p{L}\p{N}]+").expect("constant regex compiles"));
 
-/// The token set of a name: maximal runs of letters and numbers (Unicode
+/// The token set of a name (the plain algorithm's view, for the tests):
+/// maximal runs of letters and numbers (Unicode
 /// categories L* and N*) of its full Unicode lower-casing (spec 40 §5.1).
+#[cfg(test)]
 pub fn tokens(s: &str) -> BTreeSet<String> {
     let mut set = BTreeSet::new();
     for_each_token(s, |t| {
@@ -120,6 +116,7 @@ pub(crate) fn for_each_token(s: &str, mut f: impl FnMut(&str)) {
 
 /// Jaccard similarity as an exact ratio `(|A ∩ B|, |A ∪ B|)`; two empty sets
 /// are identical (`(1, 1)`).
+#[cfg(test)]
 pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> (u64, u64) {
     let inter = a.intersection(b).count() as u64;
     let union = (a.len() + b.len()) as u64 - inter;
@@ -134,16 +131,39 @@ fn cmp_ratio((n1, d1): (u64, u64), (n2, d2): (u64, u64)) -> Ordering {
 /// Detect the drift of one oath (spec 40 §5.1): for every baseline example,
 /// in stored order, the most similar candidate (J ≥ 0.5; ties go to the one
 /// closest to the stored line, then the earlier one); a dead best match is
-/// drift. No baseline entry → no drift.
+/// drift, unless it is dead because it is ambiguous (issue 10: the
+/// ambiguity is reported, once). No baseline entry → no drift.
 ///
 /// Entries that still re-identify exactly are settled by a hash lookup and
 /// the rest are searched over an inverted token index (`index.rs`), with
 /// the same results as comparing every entry with every candidate.
 pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
-    match baseline {
-        Some(baseline) => index::detect(baseline, candidates),
-        None => Vec::new(),
-    }
+    let Some(baseline) = baseline else {
+        return Vec::new();
+    };
+    index::dead_matches(baseline, candidates)
+        .into_iter()
+        .filter(|&(_, c)| !candidates[c].ambiguous)
+        .map(|(b, c)| Drift {
+            name: baseline.examples[b].name.clone(),
+            line: candidates[c].line,
+            span: candidates[c].span,
+        })
+        .collect()
+}
+
+/// Whether a baseline example re-identifies onto a candidate that is dead
+/// because it is ambiguous. Its oath's baseline entry is then kept as it
+/// was, as for drift, until the ambiguity is resolved: the example is not
+/// forgotten while its diagnostic item fails the run.
+pub fn held_by_ambiguity(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> bool {
+    let Some(baseline) = baseline else {
+        return false;
+    };
+    candidates.iter().any(|c| c.ambiguous)
+        && index::dead_matches(baseline, candidates)
+            .iter()
+            .any(|&(_, c)| candidates[c].ambiguous)
 }
 
 /// The candidates of a document with their names, lines and liveness: live
@@ -153,6 +173,13 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
 /// their ends, so each candidate asks "does an example starting before my
 /// end reach past my start?" with one binary search.
 pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
+    let mut ambiguities: Vec<u32> = plan
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == DiagnosticCode::AmbiguousMatch)
+        .map(|d| d.span.start_offset)
+        .collect();
+    ambiguities.sort_unstable();
     let mut ranges: Vec<(u32, u32)> = plan
         .examples
         .iter()
@@ -170,11 +197,16 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
         .map(|c| {
             let starting_before = ranges.partition_point(|&(start, _)| start < c.span.end_offset);
             let live = starting_before > 0 && reach[starting_before - 1] > c.span.start_offset;
+            let first = ambiguities.partition_point(|&start| start < c.span.start_offset);
+            let ambiguous = ambiguities
+                .get(first)
+                .is_some_and(|&start| start < c.span.end_offset);
             CandidateInfo {
-                name: example_name(&c.body.text.text),
+                name: crate::text::example_name(&c.body.text.text),
                 line: c.body.text.span.start_line,
                 span: c.span,
                 live,
+                ambiguous,
             }
         })
         .collect()

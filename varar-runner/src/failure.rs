@@ -1,14 +1,20 @@
 //! What went wrong in an example and where (spec 30 §30.4–30.6).
 //!
-//! Comparisons produce an unlocated [`Problem`]; the executor ties it to the
-//! step it happened at with [`Failure::locate`], which applies the anchor rule
-//! once for every artifact (trace, run result, rendering).
+//! A failure is data: each kind holds what only it has (the failing cells of
+//! a mismatch, the shape problem of a return, the payload and panic site of
+//! a thrown error), and its `Display` is the spec 30 message, the text
+//! `error` fences match against. Comparisons produce an unlocated
+//! [`Problem`]; the executor ties it to its step with [`Failure::locate`],
+//! which applies the anchor rule once for every artifact (trace, run
+//! result, rendering).
+
+use std::fmt;
 
 use crate::source::Span;
+use crate::step::JsType;
 
 /// The four failure kinds (spec 30 §30.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum FailureKind {
     /// One or more compared cells differ.
     CellMismatch,
@@ -45,165 +51,335 @@ pub struct CellDiff {
     pub span: Span,
 }
 
+/// What the document attached to a step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attached {
+    /// A table.
+    Table,
+    /// A closed fenced code block.
+    DocString,
+    /// A fence with no closing line: it runs to the end of the file.
+    UnterminatedFence,
+}
+
+/// How a return does not fit its slots: the return-shape rows of spec 30
+/// §30.4, plus the one this port adds for an attachment the step function
+/// does not take (issue 10).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// A stimulus returned something that is not a next state.
+    StimulusNotState,
+    /// A zero-slot sensor returned a value.
+    ZeroSlotValue,
+    /// A sensor with `slots ≥ 1` returned nothing.
+    GotNothing {
+        /// The slot count.
+        slots: usize,
+    },
+    /// A sensor with `slots ≥ 2` returned something that is not a sequence.
+    NotASequence {
+        /// The slot count.
+        slots: usize,
+        /// What it returned.
+        found: JsType,
+    },
+    /// A sensor with `slots ≥ 2` returned a sequence of the wrong length.
+    WrongLength {
+        /// The slot count.
+        slots: usize,
+        /// The sequence's length.
+        got: usize,
+    },
+    /// A table slot's value is not a list.
+    NotATable {
+        /// What it is.
+        found: JsType,
+    },
+    /// A returned table has the wrong number of data rows.
+    RowCount {
+        /// The table's data rows.
+        expected: usize,
+        /// The returned rows.
+        got: usize,
+    },
+    /// Mixed, or neither list nor map, rows in a returned table.
+    MixedRows,
+    /// A list row (0-based) has the wrong width.
+    RowWidth {
+        /// The row.
+        row: usize,
+        /// The header's width.
+        expected: usize,
+        /// The row's width.
+        got: usize,
+    },
+    /// A map row (0-based) lacks a header column.
+    MissingColumn {
+        /// The row.
+        row: usize,
+        /// The column.
+        column: String,
+    },
+    /// A doc-string slot's value is not a string.
+    NotADocString {
+        /// What it is.
+        found: JsType,
+    },
+    /// A header-bound row step returned nothing.
+    RowGotNothing,
+    /// The document attaches a table or doc string to the step, which
+    /// makes it one more slot, but the step function does not take it and
+    /// its return does not answer it.
+    AttachmentNotTaken {
+        /// What is attached.
+        attached: Attached,
+        /// The attachment's first line.
+        line: u32,
+        /// The step's captured parameters.
+        params: usize,
+    },
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::StimulusNotState => f.write_str(
+                "a stimulus must return the complete next state, or nothing to leave it unchanged",
+            ),
+            // The dash is U+2014.
+            Shape::ZeroSlotValue => f.write_str(
+                "this sensor has no parameters, data table or doc string \u{2014} nothing to \
+                 compare a return value against (throw to fail, return nothing to pass)",
+            ),
+            Shape::GotNothing { slots } => write!(
+                f,
+                "a sensor with {slots} slot(s) must return one value per slot, got nothing"
+            ),
+            Shape::NotASequence { slots, found } => write!(
+                f,
+                "a sensor with {slots} slots must return an array of {slots} values, got {}",
+                found.as_str()
+            ),
+            Shape::WrongLength { slots, got } => {
+                write!(f, "sensor return must have {slots} element(s), got {got}")
+            }
+            Shape::NotATable { found } => write!(
+                f,
+                "expected a table (array of rows), got {}",
+                found.as_str()
+            ),
+            Shape::RowCount { expected, got } => {
+                write!(f, "expected {expected} row(s), got {got}")
+            }
+            Shape::MixedRows => f.write_str("table rows must be all arrays or all objects"),
+            Shape::RowWidth { row, expected, got } => {
+                write!(f, "row {row}: expected {expected} column(s), got {got}")
+            }
+            Shape::MissingColumn { row, column } => {
+                write!(f, "row {row}: missing column \"{column}\"")
+            }
+            Shape::NotADocString { found } => {
+                write!(f, "expected a doc string (string), got {}", found.as_str())
+            }
+            Shape::RowGotNothing => f.write_str(
+                "a header-bound row step must return a row object with one value per bound \
+                 cell, got nothing",
+            ),
+            Shape::AttachmentNotTaken {
+                attached,
+                line,
+                params,
+            } => {
+                let what = match attached {
+                    Attached::Table => format!("a table (line {line})"),
+                    Attached::DocString => format!("a doc string (line {line})"),
+                    Attached::UnterminatedFence => format!(
+                        "a doc string: the fence opened on line {line} is never closed, so it \
+                         runs to the end of the file,"
+                    ),
+                };
+                write!(
+                    f,
+                    "{what} is attached to this step, which makes it the sensor's slot {}; \
+                     the function does not take it and does not return a value for it: take it \
+                     as the last argument, or separate it from the paragraph",
+                    params + 1
+                )
+            }
+        }
+    }
+}
+
+/// Where a panicking step panicked, captured by the quiet panic hook.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PanicSite {
+    /// `file:line:column` of the `panic!`, `unwrap` or `assert!`.
+    pub location: String,
+    /// The step's own frames of the backtrace, when `RUST_BACKTRACE` asked
+    /// for one.
+    pub backtrace: Option<String>,
+}
+
 /// A failure not yet tied to a step: what a comparison or a handler reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Problem {
     /// Failing cells, in comparison order (never empty).
     Mismatch(Vec<CellDiff>),
-    /// A return-shape message (spec 30 §30.4).
-    Shape(String),
+    /// The return does not fit the slot contract.
+    Shape(Shape),
     /// A handler error, panic payload or wiring message.
-    Thrown(String),
+    Thrown {
+        /// The message, used as is.
+        message: String,
+        /// Where it panicked, for a panic.
+        panic: Option<PanicSite>,
+    },
+}
+
+impl Problem {
+    /// A thrown problem that is not a panic.
+    pub fn thrown(message: impl Into<String>) -> Problem {
+        Problem::Thrown {
+            message: message.into(),
+            panic: None,
+        }
+    }
 }
 
 /// The unexpected-pass message (spec 30 §30.4).
 pub const UNEXPECTED_PASS: &str = "expected the example to fail, but it passed";
 
-/// A located failure of one example.
+/// A located failure of one example. `Display` is its spec 30 §30.4
+/// message.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Failure {
-    /// Which kind.
-    pub kind: FailureKind,
-    /// The §30.4 message (for `thrown`, the error or panic message).
-    pub message: String,
-    /// Failing cells of a cell mismatch, in comparison order; empty otherwise.
-    pub cells: Vec<CellDiff>,
-    /// The anchor (§30.6); absent only when no step was involved.
-    pub anchor: Option<Span>,
-    /// Index of the attributed step in the example.
-    pub step: Option<usize>,
+pub enum Failure {
+    /// One or more cells differ; anchored at the first.
+    CellMismatch {
+        /// The attributed step.
+        step: usize,
+        /// The failing cells in comparison order (never empty).
+        cells: Vec<CellDiff>,
+    },
+    /// A return that does not fit its slots.
+    ReturnShape {
+        /// The attributed step.
+        step: usize,
+        /// Its match span: the anchor.
+        span: Span,
+        /// What is wrong.
+        shape: Shape,
+    },
+    /// An example with an `error` fence passed.
+    UnexpectedPass {
+        /// The last step and its match span (`None` without steps).
+        last: Option<(usize, Span)>,
+    },
+    /// A handler error, a panic or a wiring problem.
+    Thrown {
+        /// The attributed step and its match span; `None` when no step
+        /// was involved.
+        at: Option<(usize, Span)>,
+        /// The error or panic message.
+        message: String,
+        /// Where it panicked, for a panic.
+        panic: Option<PanicSite>,
+    },
 }
 
 impl Failure {
-    /// Tie a problem to the step at `step` whose match span is `match_span`,
-    /// applying the anchor rule: the first failing cell for a mismatch, the
-    /// step's match span otherwise.
+    /// Tie a problem to the step at `step` whose match span is `match_span`
+    /// (the anchor rule: the first failing cell of a mismatch, the step's
+    /// match span otherwise).
     pub fn locate(problem: Problem, step: usize, match_span: Span) -> Failure {
-        let (kind, message, cells) = match problem {
-            Problem::Mismatch(cells) => {
-                (FailureKind::CellMismatch, mismatch_message(&cells), cells)
-            }
-            Problem::Shape(m) => (FailureKind::ReturnShape, m, Vec::new()),
-            Problem::Thrown(m) => (FailureKind::Thrown, m, Vec::new()),
-        };
-        let anchor = cells.first().map(|c| c.span).unwrap_or(match_span);
-        Failure {
-            kind,
-            message,
-            cells,
-            anchor: Some(anchor),
-            step: Some(step),
+        match problem {
+            Problem::Mismatch(cells) if !cells.is_empty() => Failure::CellMismatch { step, cells },
+            // An empty mismatch is no mismatch; kept visible as a failure.
+            Problem::Mismatch(_) => Failure::Thrown {
+                at: Some((step, match_span)),
+                message: "a comparison failed without a failing cell".to_string(),
+                panic: None,
+            },
+            Problem::Shape(shape) => Failure::ReturnShape {
+                step,
+                span: match_span,
+                shape,
+            },
+            Problem::Thrown { message, panic } => Failure::Thrown {
+                at: Some((step, match_span)),
+                message,
+                panic,
+            },
         }
     }
 
-    /// An unexpected pass, attributed to the last step (`None` when the
-    /// example has no steps).
-    pub fn unexpected_pass(last: Option<(usize, Span)>) -> Failure {
-        Failure {
-            kind: FailureKind::UnexpectedPass,
-            message: UNEXPECTED_PASS.to_string(),
-            cells: Vec::new(),
-            anchor: last.map(|(_, span)| span),
-            step: last.map(|(i, _)| i),
+    /// Which kind.
+    pub fn kind(&self) -> FailureKind {
+        match self {
+            Failure::CellMismatch { .. } => FailureKind::CellMismatch,
+            Failure::ReturnShape { .. } => FailureKind::ReturnShape,
+            Failure::UnexpectedPass { .. } => FailureKind::UnexpectedPass,
+            Failure::Thrown { .. } => FailureKind::Thrown,
+        }
+    }
+
+    /// The anchor (§30.6); absent only when no step was involved.
+    pub fn anchor(&self) -> Option<Span> {
+        match self {
+            Failure::CellMismatch { cells, .. } => cells.first().map(|c| c.span),
+            Failure::ReturnShape { span, .. } => Some(*span),
+            Failure::UnexpectedPass { last } => last.map(|(_, span)| span),
+            Failure::Thrown { at, .. } => at.map(|(_, span)| span),
+        }
+    }
+
+    /// Index of the attributed step in the example.
+    pub fn step(&self) -> Option<usize> {
+        match self {
+            Failure::CellMismatch { step, .. } | Failure::ReturnShape { step, .. } => Some(*step),
+            Failure::UnexpectedPass { last } => last.map(|(i, _)| i),
+            Failure::Thrown { at, .. } => at.map(|(i, _)| i),
+        }
+    }
+
+    /// The failing cells of a cell mismatch; empty for the other kinds.
+    pub fn cells(&self) -> &[CellDiff] {
+        match self {
+            Failure::CellMismatch { cells, .. } => cells,
+            _ => &[],
+        }
+    }
+
+    /// Where a panicking step panicked.
+    pub fn panic(&self) -> Option<&PanicSite> {
+        match self {
+            Failure::Thrown { panic, .. } => panic.as_ref(),
+            _ => None,
         }
     }
 }
 
-/// The cell-mismatch message: `{column}: expected {expected} but was
-/// {actual}` per failing cell, joined with `; `.
-pub fn mismatch_message(cells: &[CellDiff]) -> String {
-    cells
-        .iter()
-        .map(|c| format!("{}: expected {} but was {}", c.column, c.expected, c.actual))
-        .collect::<Vec<_>>()
-        .join("; ")
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::CellMismatch { cells, .. } => {
+                for (i, c) in cells.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str("; ")?;
+                    }
+                    write!(
+                        f,
+                        "{}: expected {} but was {}",
+                        c.column, c.expected, c.actual
+                    )?;
+                }
+                Ok(())
+            }
+            Failure::ReturnShape { shape, .. } => shape.fmt(f),
+            Failure::UnexpectedPass { .. } => f.write_str(UNEXPECTED_PASS),
+            Failure::Thrown { message, .. } => f.write_str(message),
+        }
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::compare::testing::span;
-
-    fn cell(column: &str, expected: &str, actual: &str, s: Span) -> CellDiff {
-        CellDiff {
-            column: column.into(),
-            expected: expected.into(),
-            actual: actual.into(),
-            span: s,
-        }
-    }
-
-    #[test]
-    fn kinds_have_their_trace_names() {
-        let cases = [
-            (FailureKind::CellMismatch, "cell-mismatch"),
-            (FailureKind::ReturnShape, "return-shape"),
-            (FailureKind::UnexpectedPass, "unexpected-pass"),
-            (FailureKind::Thrown, "thrown"),
-        ];
-        for (kind, name) in cases {
-            assert_eq!(kind.as_str(), name);
-        }
-    }
-
-    #[test]
-    fn mismatch_message_joins_failing_cells() {
-        let s = span(0, 1, 1);
-        assert_eq!(
-            mismatch_message(&[cell("cell 1", "£2.55", "£2.60", s)]),
-            "cell 1: expected £2.55 but was £2.60"
-        );
-        assert_eq!(
-            mismatch_message(&[
-                cell("after", "VÁR", "VAR", s),
-                cell("after", "BDD", "bdd", s)
-            ]),
-            "after: expected VÁR but was VAR; after: expected BDD but was bdd"
-        );
-    }
-
-    #[test]
-    fn a_mismatch_is_anchored_at_its_first_cell() {
-        let step = span(40, 60, 5);
-        let first = span(71, 77, 8);
-        let second = span(80, 82, 9);
-        let f = Failure::locate(
-            Problem::Mismatch(vec![
-                cell("a", "1", "2", first),
-                cell("b", "3", "4", second),
-            ]),
-            2,
-            step,
-        );
-        assert_eq!(f.kind, FailureKind::CellMismatch);
-        assert_eq!(f.anchor, Some(first));
-        assert_eq!(f.step, Some(2));
-        assert_eq!(
-            f.message,
-            "a: expected 1 but was 2; b: expected 3 but was 4"
-        );
-    }
-
-    #[test]
-    fn other_kinds_are_anchored_at_the_step() {
-        let step = span(40, 60, 5);
-        for (problem, kind) in [
-            (Problem::Shape("bad".into()), FailureKind::ReturnShape),
-            (Problem::Thrown("boom".into()), FailureKind::Thrown),
-        ] {
-            let f = Failure::locate(problem, 0, step);
-            assert_eq!(f.kind, kind);
-            assert_eq!(f.anchor, Some(step));
-            assert!(f.cells.is_empty());
-        }
-    }
-
-    #[test]
-    fn unexpected_pass_points_at_the_last_step() {
-        let last = span(254, 273, 9);
-        let f = Failure::unexpected_pass(Some((1, last)));
-        assert_eq!(f.message, "expected the example to fail, but it passed");
-        assert_eq!((f.anchor, f.step), (Some(last), Some(1)));
-        assert_eq!(Failure::unexpected_pass(None).anchor, None);
-    }
-}
+mod tests;

@@ -4,7 +4,6 @@
 //! SipHash dominated those maps' cost in unoptimised (`cargo test`) builds.
 
 use std::collections::HashMap;
-#[cfg(any(test, feature = "harness"))]
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -39,7 +38,6 @@ impl Hasher for Fnv {
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<Fnv>>;
 
 /// A `HashSet` hashed with [`Fnv`].
-#[cfg(any(test, feature = "harness"))]
 pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<Fnv>>;
 
 #[cfg(test)]

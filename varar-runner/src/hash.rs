@@ -12,7 +12,7 @@ const PRIME: u32 = 0x0100_0193;
 /// strings.
 ///
 /// ```
-/// assert_eq!(varar_runner::hash::source_hash("hello"), "fnv1a:4f9f2cab");
+/// assert_eq!(varar_runner::internal::hash::source_hash("hello"), "fnv1a:4f9f2cab");
 /// ```
 pub fn source_hash(text: &str) -> String {
     let hash = if text.is_ascii() {

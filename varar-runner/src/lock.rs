@@ -48,12 +48,23 @@ pub struct LockExample {
 pub enum ParsedLock {
     /// A valid version-2 lock.
     Valid(Lock),
-    /// `version` is a number other than 2: run with no baseline and never
-    /// write the file in this run (§4.4).
+    /// `version` is not the number 2 (another number, a string, anything,
+    /// or missing): a lock of another format, whatever the type of its
+    /// version. The harness stops unless `VARAR_UPDATE` consents to
+    /// re-recording it (issue 10, departing from spec 40 §4.4's warning).
     UnsupportedVersion {
-        /// The version as written in the file.
+        /// The version as written (JSON text), or `(missing)`.
         version: String,
     },
+}
+
+/// `None` when `version` is the number 2; else how it is written.
+fn unsupported_version(version: Option<&Value>) -> Option<String> {
+    match version {
+        Some(Value::Number(n)) if n.as_f64() == Some(f64::from(LOCK_VERSION)) => None,
+        Some(other) => Some(other.to_string()),
+        None => Some("(missing)".to_string()),
+    }
 }
 
 /// Why lock text could not be read (§4.4). The store adds the path.
@@ -96,14 +107,8 @@ pub fn parse_lock(bytes: &[u8]) -> Result<ParsedLock, LockError> {
     let Value::Object(top) = &value else {
         return Err(malformed("the top level", "must be an object"));
     };
-    match top.get("version") {
-        Some(Value::Number(n)) if n.as_f64() == Some(f64::from(LOCK_VERSION)) => {}
-        Some(Value::Number(n)) => {
-            return Ok(ParsedLock::UnsupportedVersion {
-                version: n.to_string(),
-            });
-        }
-        _ => return Err(malformed("\"version\"", "must be the number 2")),
+    if let Some(version) = unsupported_version(top.get("version")) {
+        return Ok(ParsedLock::UnsupportedVersion { version });
     }
     let Some(Value::Object(oaths)) = top.get("oaths") else {
         return Err(malformed("\"oaths\"", "must be an object"));
@@ -226,7 +231,8 @@ pub enum Baseline {
         /// The file's bytes, to skip writing identical content.
         bytes: Vec<u8>,
     },
-    /// A lock of another version: no drift detection, never written (§4.4).
+    /// A lock of another version: fatal, or re-recorded under
+    /// `VARAR_UPDATE` (issue 10).
     Unsupported {
         /// The version as written.
         version: String,
@@ -312,7 +318,9 @@ pub fn reconcile(
     let write = match baseline {
         Baseline::Present { bytes, .. } => bytes.as_slice() != text.as_bytes(),
         Baseline::Absent => !discovered.is_empty(),
-        Baseline::Unsupported { .. } => false,
+        // Only under update does a run get this far with such a lock:
+        // the user consented to replacing it.
+        Baseline::Unsupported { .. } => update,
     };
     Reconciled {
         lock,
@@ -354,12 +362,13 @@ pub fn stale_notice(oath_path: &str) -> String {
     )
 }
 
-/// Warning for a lock of another version (§4.4); `path` is how the harness
-/// names the file.
-pub fn unsupported_version_notice(path: &str, version: &str) -> String {
+/// Why a run stops at a lock of another version (issue 10; spec 40 §4.4
+/// warned instead); `path` is how the harness names the file.
+pub fn unsupported_version_error(path: &str, version: &str) -> String {
     format!(
-        "varar: {path}: unsupported lock version {version}; drift detection is off and the file \
-         is left untouched (delete it to re-record)"
+        "{path}: unsupported lock version {version}: this varar reads and writes version \
+         {LOCK_VERSION}, so drift cannot be checked against it; re-record it with \
+         VARAR_UPDATE=1 cargo test and commit it (or delete it)"
     )
 }
 

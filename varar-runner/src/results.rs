@@ -1,18 +1,22 @@
 //! The run-result payload `.varar/<oathPath>.json` (spec 30 §30.8): the
-//! serde model, the builders from planned examples and their runs, and the
-//! writer. Optional members are absent, never `null`. [`read`] is the one
-//! strict reader of these files (versions 1 and 2, spec 70 §70.4).
+//! typed model, the builders from planned examples and their runs, the one
+//! merge of a run into the stored file (spec 40 §6, issue 10), the one
+//! writer ([`OathResults::to_text`]) and, in `read`, the one strict reader
+//! (versions 1 and 2, spec 70 §70.4). Optional members are absent, never
+//! `null`. Pure: the store reads and writes the bytes.
 
-pub mod read;
+mod read;
 
-use serde::{Deserialize, Serialize};
+pub use read::{ResultsError, parse_run_result};
+
+use serde::Serialize;
 
 use crate::execute::ExampleRun;
 use crate::failure::Failure;
 use crate::plan::PlannedExample;
 
 /// The payload of one oath's run-result file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct OathResults {
     /// `1`, or `2` when the file carries `documents` or a `failure.docPath`
@@ -24,7 +28,7 @@ pub struct OathResults {
     pub source_hash: String,
     /// Version 2: the other documents whose steps this oath's examples use,
     /// with their hashes (spec 70 §70.4.5); absent when empty.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub documents: Vec<DocumentHash>,
     /// The executed examples, in the order given (see [`oath_results`]).
     pub examples: Vec<ExampleResult>,
@@ -32,7 +36,7 @@ pub struct OathResults {
 
 /// A document other than the oath that some of its steps come from, and
 /// the hash of its text as run (spec 70 §70.4.5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DocumentHash {
     /// The document's oathPath.
@@ -42,7 +46,7 @@ pub struct DocumentHash {
 }
 
 /// One executed example.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExampleResult {
     /// The planned example's name.
@@ -52,12 +56,12 @@ pub struct ExampleResult {
     /// 1-based start lines of the steps' match spans, deduplicated.
     pub lines: Vec<u32>,
     /// Present only when the example failed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub failure: Option<ResultFailure>,
 }
 
 /// An example's status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// The example passed (a satisfied expected failure included).
@@ -67,7 +71,7 @@ pub enum Status {
 }
 
 /// Why and where an example failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultFailure {
     /// The anchor's start line, else the example's first line, else 0.
@@ -77,19 +81,19 @@ pub struct ResultFailure {
     /// For humans only; nobody parses it.
     pub stack: String,
     /// Every failing cell of a cell mismatch; absent otherwise.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cells: Vec<CellFailure>,
     /// Where the failure points; absent when no step was involved.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub anchor: Option<Anchor>,
     /// Version 2: the oathPath of the document `line`, `anchor` and `cells`
     /// point into, when it is not the running oath (spec 70 §70.4.4).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub doc_path: Option<String>,
 }
 
 /// One failing cell: its source range and the rendered actual value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct CellFailure {
     /// UTF-16 start offset of the expected text.
     pub from: u32,
@@ -100,7 +104,7 @@ pub struct CellFailure {
 }
 
 /// A source range in UTF-16 offsets, end exclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Anchor {
     /// Start offset.
     pub from: u32,
@@ -109,9 +113,12 @@ pub struct Anchor {
 }
 
 impl OathResults {
-    /// The file content: pretty JSON in declaration key order, 2-space
-    /// indent, LF and a trailing newline (spec 30 §30.8.1).
-    pub fn to_json_string(&self) -> Result<String, serde_json::Error> {
+    /// The file's bytes, exactly as every writer of `.varar/` files (the
+    /// harness, `cargo varar merge`) writes them: pretty JSON in the
+    /// declaration order of the model's members, 2-space indent,
+    /// `JSON.stringify` escaping, LF and a trailing newline (spec 30
+    /// §30.8.1).
+    pub fn to_text(&self) -> Result<String, serde_json::Error> {
         let mut text = serde_json::to_string_pretty(self)?;
         text.push('\n');
         Ok(text)
@@ -127,13 +134,7 @@ pub fn example_result(
     run: &ExampleRun,
     oath_path: &str,
 ) -> ExampleResult {
-    let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
-    for step in &example.steps {
-        let line = step.match_span.start_line;
-        if !lines.contains(&line) {
-            lines.push(line);
-        }
-    }
+    let lines = example_lines(example);
     let failure = run
         .failure
         .as_ref()
@@ -150,16 +151,31 @@ pub fn example_result(
     }
 }
 
+/// `lines` of an example: the start line of each step's match span,
+/// deduplicated, first occurrence kept (spec 30 §30.8.3).
+fn example_lines(example: &PlannedExample) -> Vec<u32> {
+    let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
+    for step in &example.steps {
+        let line = step.match_span.start_line;
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines
+}
+
 fn result_failure(
     example: &PlannedExample,
     f: &Failure,
     first_line: u32,
     oath_path: &str,
 ) -> ResultFailure {
-    let line = f.anchor.map(|a| a.start_line).unwrap_or(first_line);
-    let mut stack = format!("{}\n", f.message);
-    let step = f.step.and_then(|i| example.steps.get(i));
-    if let (Some(step), Some(anchor)) = (step, f.anchor) {
+    let anchor = f.anchor();
+    let line = anchor.map(|a| a.start_line).unwrap_or(first_line);
+    let message = f.to_string();
+    let mut stack = format!("{message}\n");
+    let step = f.step().and_then(|i| example.steps.get(i));
+    if let (Some(step), Some(anchor)) = (step, anchor) {
         let label = if step.text.chars().count() > LABEL_CHARS {
             let cut: String = step.text.chars().take(LABEL_CHARS).collect();
             format!("{cut}…")
@@ -173,10 +189,10 @@ fn result_failure(
     }
     ResultFailure {
         line,
-        message: f.message.clone(),
+        message,
         stack,
         cells: f
-            .cells
+            .cells()
             .iter()
             .map(|c| CellFailure {
                 from: c.span.start_offset,
@@ -184,11 +200,81 @@ fn result_failure(
                 actual: c.actual.clone(),
             })
             .collect(),
-        anchor: f.anchor.map(|a| Anchor {
+        anchor: anchor.map(|a| Anchor {
             from: a.start_offset,
             to: a.end_offset,
         }),
         doc_path: None,
+    }
+}
+
+/// Which example a stored result records: its name and `lines`, as the
+/// plan gives them. Two runs of the same source and steps give every
+/// example the same key.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExampleKey {
+    /// The planned example's name.
+    pub name: String,
+    /// Its `lines`.
+    pub lines: Vec<u32>,
+}
+
+impl ExampleKey {
+    /// The key of a planned example.
+    pub fn of(example: &PlannedExample) -> ExampleKey {
+        ExampleKey {
+            name: example.name.clone(),
+            lines: example_lines(example),
+        }
+    }
+
+    fn matches(&self, result: &ExampleResult) -> bool {
+        self.name == result.name && self.lines == result.lines
+    }
+}
+
+/// The file of an oath after a run (spec 40 §6 with issue 10): exactly the
+/// examples of the current plan (`planned`, in plan order), each as this
+/// run recorded it in `fresh`, else as `stored` recorded it when `stored` is
+/// of the same source (same version, `sourceHash` and `documents`), else
+/// absent. So an example that no longer exists, or that ran now, never
+/// keeps an old entry: after a step is renamed, or a paragraph became
+/// ambiguous, nothing says it passed.
+pub fn merge_results(
+    stored: Option<&OathResults>,
+    fresh: &OathResults,
+    planned: &[ExampleKey],
+) -> OathResults {
+    let same_source = |old: &&OathResults| {
+        old.version == fresh.version
+            && old.source_hash == fresh.source_hash
+            && old.documents == fresh.documents
+    };
+    let old = stored.filter(same_source);
+    let examples = planned
+        .iter()
+        .filter_map(|key| {
+            let ran = fresh.examples.iter().find(|e| key.matches(e));
+            ran.or_else(|| old.and_then(|o| o.examples.iter().find(|e| key.matches(e))))
+                .cloned()
+        })
+        .collect();
+    OathResults {
+        version: fresh.version,
+        oath_path: fresh.oath_path.clone(),
+        source_hash: fresh.source_hash.clone(),
+        documents: fresh.documents.clone(),
+        examples,
+    }
+    .sorted()
+}
+
+impl OathResults {
+    /// `examples` stably sorted by their first line (spec 30 §30.8.3).
+    fn sorted(mut self) -> OathResults {
+        self.examples
+            .sort_by_key(|e| e.lines.first().copied().unwrap_or(0));
+        self
     }
 }
 
@@ -198,9 +284,8 @@ fn result_failure(
 pub fn oath_results(
     oath_path: &str,
     source_hash: &str,
-    mut examples: Vec<ExampleResult>,
+    examples: Vec<ExampleResult>,
 ) -> OathResults {
-    examples.sort_by_key(|e| e.lines.first().copied().unwrap_or(0));
     OathResults {
         version: 1,
         oath_path: oath_path.to_string(),
@@ -208,6 +293,7 @@ pub fn oath_results(
         documents: Vec::new(),
         examples,
     }
+    .sorted()
 }
 
 #[cfg(test)]

@@ -27,7 +27,7 @@ const ABBREVIATIONS: [&str; 5] = ["e.g.", "i.e.", "etc.", "cf.", "vs."];
 /// Split `text` into sentences (spec 10 §8).
 ///
 /// ```
-/// use varar_runner::sentences::split_sentences;
+/// use varar_runner::internal::sentences::split_sentences;
 /// let s = split_sentences("I pay £2.55. Done!");
 /// assert_eq!(s[0].text, "I pay £2.55.");
 /// assert_eq!((s[1].start, s[1].end), (13, 18));

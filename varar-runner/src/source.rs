@@ -44,7 +44,7 @@ impl Span {
 /// indices, UTF-16 offsets and line/column positions.
 ///
 /// ```
-/// use varar_runner::source::Source;
+/// use varar_runner::internal::source::Source;
 /// let src = Source::new("# 😀\nhi");
 /// assert_eq!(src.len_utf16(), 7);
 /// let span = src.span(5, 7);
@@ -69,7 +69,6 @@ pub(crate) struct Tables {
     starts: Vec<(u32, usize)>,
     len_utf16: u32,
     /// Byte length of the text they index.
-    #[cfg_attr(not(feature = "harness"), allow(dead_code))]
     text_len: usize,
 }
 
@@ -112,14 +111,12 @@ impl<'a> Source<'a> {
     /// The position tables, to rebuild this source later with
     /// [`Source::with_tables`] instead of indexing the text again (a failing
     /// example renders its excerpt from a source over the whole oath).
-    #[cfg(any(test, feature = "harness"))]
     pub(crate) fn tables(&self) -> Arc<Tables> {
         Arc::clone(&self.tables)
     }
 
     /// A source over `text` with the tables of an earlier source over the
     /// very same text; tables of another text are ignored and rebuilt.
-    #[cfg(any(test, feature = "harness"))]
     pub(crate) fn with_tables(text: &'a str, tables: Arc<Tables>) -> Self {
         if tables.text_len != text.len() {
             return Source::new(text);

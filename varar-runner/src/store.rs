@@ -14,24 +14,23 @@
 //! - A file that exists but cannot be read is never overwritten; a
 //!   `<name>.new` candidate is written beside it instead.
 //! - `.varar/` gets a `.gitignore` containing `*` when we create it.
+//! - A temporary file a killed run left behind (`.varar-tmp-*`, our own
+//!   naming) is removed by the next write to its directory once it is
+//!   older than [`STALE_TEMPORARY`]: no write takes that long, so it can
+//!   only be an orphan (issue 10).
 //!
-//! The run-result merge of §6 is the pure [`merge_run_results`] over
-//! `serde_json::Value`, so it does not depend on the typed results model.
+//! The store moves bytes only: what a run-result file holds, and how a run
+//! merges into it, is the pure `results` module's business.
 
-use std::cmp::Ordering;
-use std::collections::HashSet;
 use std::fs::File;
 use std::io::{ErrorKind, Write as _};
 use std::path::{Component, Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
-use serde_json::Value;
-
-use crate::json_text::{cmp_utf16, to_pretty_string};
 use crate::lock::{
     Baseline, LOCK_FILE_NAME, LockError, ParsedLock, Reconciled, parse_lock, parse_lock_for,
 };
-use crate::results::OathResults;
-use crate::results::read::{ResultsError, parse_run_result};
+use crate::results::{OathResults, ResultsError, parse_run_result};
 
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
@@ -150,8 +149,9 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
+    remove_stale_temporaries(dir, SystemTime::now());
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".varar-tmp-");
+    builder.prefix(TEMP_PREFIX);
     // NamedTempFile is private (0600) by default: give a new file the usual
     // 0644 (less the umask) so a committed lock stays readable, and keep an
     // existing file's mode exactly (set after creation, which the umask does
@@ -185,6 +185,40 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
         }
     }
     Ok(true)
+}
+
+/// The name every temporary file of ours starts with.
+const TEMP_PREFIX: &str = ".varar-tmp-";
+
+/// How old a temporary file of ours must be before a later write removes
+/// it: far longer than any write takes, so only orphans of killed runs
+/// qualify, and a concurrent run's temporary is never touched.
+pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
+
+/// Remove the temporaries of ours in `dir` last modified before `now −
+/// STALE_TEMPORARY`. Best effort: a file that vanished or cannot be
+/// removed is left to the next write.
+fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(TEMP_PREFIX));
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age > STALE_TEMPORARY);
+        if ours && stale && meta.is_file() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// `<name>.new` beside `path`.
@@ -436,22 +470,26 @@ pub fn read_run_result_in(
     Ok(Some(results))
 }
 
-/// Merge this run's record into the stored one and write it (spec 40 §6),
-/// under the file's advisory lock. An existing file that cannot be read is
-/// kept and the record goes to `<name>.new`. Returns whether the file
-/// changed.
-pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<bool, StoreError> {
+/// Read-modify-write `<root>/.varar/<oathPath>.json` under its advisory
+/// lock (spec 40 §6): `update` gets the stored bytes (`None` when there is
+/// no file) and returns the new ones, or `None` to leave the file as it is.
+/// An existing file that cannot be read is kept, and what `update` makes of
+/// no file goes to `<name>.new` beside it. Returns whether the file changed.
+pub fn update_run_result(
+    root: &Path,
+    oath_path: &str,
+    update: impl FnOnce(Option<&[u8]>) -> Option<Vec<u8>>,
+) -> Result<bool, StoreError> {
     let path = run_result_path(root, oath_path)?;
     let _guard = acquire(root, &format!("{oath_path}.json"))?;
-    if let Some(parent) = path.parent() {
-        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
-    }
-    let existing = match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice::<Value>(&bytes).ok(),
+    let stored = match std::fs::read(&path) {
+        Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(source) => {
-            let text = run_result_text(fresh);
-            let candidate = write_pending(&path, text.as_bytes())?;
+            let Some(bytes) = update(None) else {
+                return Ok(false);
+            };
+            let candidate = write_pending(&path, &bytes)?;
             return Err(StoreError::KeptUnreadable {
                 path,
                 candidate,
@@ -459,106 +497,26 @@ pub fn write_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<b
             });
         }
     };
-    let merged = merge_run_results(existing.as_ref(), fresh);
-    write_disposable(&path, run_result_text(&merged).as_bytes())
+    let Some(bytes) = update(stored.as_deref()) else {
+        return Ok(false);
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).map_err(write_err(parent))?;
+    }
+    write_disposable(&path, &bytes)
 }
 
-/// Write this run's record of an oath whose every example ran (spec 40 §6):
-/// nothing of the stored record can survive a merge except records of
-/// examples the oath no longer has, so the file is replaced without being
-/// read, under the same advisory lock as [`write_run_result`]. Returns
+/// Write `<root>/.varar/<oathPath>.json` without reading it, under the same
+/// advisory lock as [`update_run_result`]: for a run in which every example
+/// of the oath ran, whose results nothing stored can add to. Returns
 /// whether the file changed.
-pub fn replace_run_result(root: &Path, oath_path: &str, fresh: &Value) -> Result<bool, StoreError> {
+pub fn replace_run_result(root: &Path, oath_path: &str, bytes: &[u8]) -> Result<bool, StoreError> {
     let path = run_result_path(root, oath_path)?;
     let _guard = acquire(root, &format!("{oath_path}.json"))?;
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
     }
-    write_disposable(&path, run_result_text(fresh).as_bytes())
-}
-
-/// The bytes of a run-result file, exactly as the harness writes them:
-/// two-space pretty JSON in [`results_key_order`], `JSON.stringify`
-/// escaping, LF and a trailing newline. Every writer of `.varar/` files
-/// (the harness, `cargo varar merge`) goes through here.
-pub fn run_result_text(value: &Value) -> String {
-    to_pretty_string(value, &results_key_order)
-}
-
-/// Member order of run-result files: the reference's
-/// (`version, oathPath, sourceHash, documents, examples`; `path,
-/// sourceHash` in a document; `name, status, lines, failure`; `line,
-/// message, stack, cells, anchor, docPath`; `from, to, actual`; spec 30
-/// §30.8.2 and 70 §70.4.1), unknown members last by UTF-16 order.
-pub fn results_key_order(a: &str, b: &str) -> Ordering {
-    const ORDER: [&str; 19] = [
-        "version",
-        "oathPath",
-        "path",
-        "sourceHash",
-        "documents",
-        "examples",
-        "name",
-        "status",
-        "lines",
-        "failure",
-        "line",
-        "message",
-        "stack",
-        "cells",
-        "anchor",
-        "docPath",
-        "from",
-        "to",
-        "actual",
-    ];
-    let rank = |k: &str| ORDER.iter().position(|o| *o == k).unwrap_or(ORDER.len());
-    rank(a).cmp(&rank(b)).then_with(|| cmp_utf16(a, b))
-}
-
-/// The first line of a run-result example (`lines[0]`, 0 when absent).
-fn first_line(example: &Value) -> u64 {
-    example
-        .get("lines")
-        .and_then(|l| l.get(0))
-        .and_then(Value::as_u64)
-        .unwrap_or(0)
-}
-
-/// The §6 merge of a partial run: when `existing` is a version-1 record
-/// with an `examples` array and the same `sourceHash` as `fresh`, keep its
-/// examples whose `lines[0]` no example of `fresh` has, add `fresh`'s, and
-/// sort by `lines[0]` (stable); otherwise the result is `fresh`.
-pub fn merge_run_results(existing: Option<&Value>, fresh: &Value) -> Value {
-    let Some(old) = existing else {
-        return fresh.clone();
-    };
-    let is_v1 = old.get("version").and_then(Value::as_f64) == Some(1.0);
-    let same_hash = matches!(
-        (old.get("sourceHash"), fresh.get("sourceHash")),
-        (Some(Value::String(a)), Some(Value::String(b))) if a == b
-    );
-    let (Some(Value::Array(old_examples)), Some(Value::Array(new_examples))) =
-        (old.get("examples"), fresh.get("examples"))
-    else {
-        return fresh.clone();
-    };
-    if !is_v1 || !same_hash || !old_examples.iter().all(Value::is_object) {
-        return fresh.clone();
-    }
-    let executed: HashSet<u64> = new_examples.iter().map(first_line).collect();
-    let mut examples: Vec<Value> = old_examples
-        .iter()
-        .filter(|e| !executed.contains(&first_line(e)))
-        .cloned()
-        .collect();
-    examples.extend(new_examples.iter().cloned());
-    examples.sort_by_key(first_line);
-    let mut merged = fresh.clone();
-    if let Some(slot) = merged.get_mut("examples") {
-        *slot = Value::Array(examples);
-    }
-    merged
+    write_disposable(&path, bytes)
 }
 
 #[cfg(test)]

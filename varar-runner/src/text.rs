@@ -30,19 +30,9 @@ pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_whitespace)
 }
 
-/// `s` without JavaScript whitespace at the start.
-pub fn js_trim_start(s: &str) -> &str {
-    s.trim_start_matches(is_js_whitespace)
-}
-
 /// `s` without JavaScript whitespace at the end.
 pub fn js_trim_end(s: &str) -> &str {
     s.trim_end_matches(is_js_whitespace)
-}
-
-/// Whether `s` is empty once trimmed (the blank-line test of spec 10 §2.1).
-pub fn is_blank(s: &str) -> bool {
-    s.chars().all(is_js_whitespace)
 }
 
 /// Every run of JavaScript whitespace replaced by one space, then trimmed
@@ -70,6 +60,18 @@ pub fn collapse_whitespace(s: &str) -> String {
         return out;
     }
     collapse_general(s, out)
+}
+
+/// The example name of a block's text (spec 20 §20.8, spec 40 §0): the
+/// one rule planning and the baseline share. Whitespace runs (JavaScript's
+/// set) become one space, the result is trimmed, and one trailing `.`, `!`
+/// or `?` is removed (a `:` stays).
+pub fn example_name(text: &str) -> String {
+    let mut name = collapse_whitespace(text);
+    if name.ends_with(['.', '!', '?']) {
+        name.pop();
+    }
+    name
 }
 
 /// [`collapse_whitespace`] for any text, appending to `out`.
@@ -104,10 +106,7 @@ mod tests {
     fn trims_differ_from_rust_trim() {
         assert_eq!(js_trim("\u{feff} a \r"), "a");
         assert_eq!(js_trim("\u{85}a\u{85}"), "\u{85}a\u{85}");
-        assert_eq!(js_trim_start("  a  "), "a  ");
         assert_eq!(js_trim_end("  a \u{3000}"), "  a");
-        assert!(is_blank(" \t\r\u{a0}"));
-        assert!(!is_blank(" \u{85}"));
     }
 
     #[test]

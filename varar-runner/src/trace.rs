@@ -63,21 +63,20 @@ fn example_trace<R: StepLookup + ?Sized>(
 /// A step's failure object (spec 30 §30.7.2): `line` is the attributed
 /// step's line, `anchor` the anchor rule's span; `thrown` has no message.
 fn failure_trace(example: &PlannedExample, f: &Failure) -> Value {
-    let step = f.step.and_then(|i| example.steps.get(i));
+    let step = f.step().and_then(|i| example.steps.get(i));
     let mut out = Map::new();
-    out.insert("kind".into(), json!(f.kind.as_str()));
+    out.insert("kind".into(), json!(f.kind().as_str()));
     if let Some(step) = step {
         out.insert("line".into(), json!(step.match_span.start_line));
     }
-    if let Some(anchor) = f.anchor {
+    if let Some(anchor) = f.anchor() {
         out.insert("anchor".into(), json!(anchor));
     }
-    if f.kind != FailureKind::Thrown {
-        out.insert("message".into(), json!(f.message));
+    if f.kind() != FailureKind::Thrown {
+        out.insert("message".into(), json!(f.to_string()));
     }
-    if f.kind == FailureKind::CellMismatch {
-        let cells: Vec<Value> = f
-            .cells
+    if let Failure::CellMismatch { cells, .. } = f {
+        let cells: Vec<Value> = cells
             .iter()
             .map(|c| {
                 json!({
@@ -148,6 +147,7 @@ mod tests {
                 .map(|i| step(0, &format!("s{i}"), 10 * i as u32, 5))
                 .collect(),
             row: None,
+            unmatched: Vec::new(),
         }
     }
 
@@ -199,8 +199,12 @@ mod tests {
             examples: vec![ex.clone(), ex.clone()],
             diagnostics: Vec::new(),
         };
-        let thrown = Failure::locate(Problem::Thrown("boom".into()), 0, ex.steps[0].match_span);
-        let shape = Failure::locate(Problem::Shape("bad".into()), 0, ex.steps[0].match_span);
+        let thrown = Failure::locate(Problem::thrown("boom"), 0, ex.steps[0].match_span);
+        let shape = Failure::locate(
+            Problem::Shape(crate::failure::Shape::MixedRows),
+            0,
+            ex.steps[0].match_span,
+        );
         let runs: Vec<ExampleRun> = [thrown, shape]
             .into_iter()
             .map(|f| ExampleRun {

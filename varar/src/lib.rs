@@ -97,7 +97,11 @@
 //!    name (checked at compile time). A sensor may leave out all of them:
 //!    the engine compares the captures with what it returns.
 //! 3. **a trailing [`Table`], [`DocString`] or [`Row`]** (by value or by
-//!    reference), always last.
+//!    reference), always last. The number of parameters places it; only
+//!    where it cannot (a function taking one `&Table`: the attachment, or
+//!    the state?) does the name decide, and the compiler checks it is
+//!    varar's. A type of your own called `Table` is then written with its
+//!    path (`crate::Table`).
 //!
 //! # Returns
 //!
@@ -243,9 +247,14 @@
 //! name and the arity are checked at compile time. With the `format` flag,
 //! the type's `Display` is its document notation, used to show the actual
 //! side of a mismatch (`£2.60`); without it, its `Debug` form is shown. The
-//! type must be defined in the same crate (it gets `Parameter` and
-//! `Observed` impls) and be `Debug + PartialEq + Send + 'static`. Steps in
-//! any module use it by importing the type as usual.
+//! type may be any `Debug + PartialEq + Send + 'static` type, one from
+//! another crate included (`rust_decimal::Decimal`, `std::time::Duration`,
+//! your library's own `Money`): the attribute implements
+//! [`Parameter<Marker>`](Parameter) for it with a marker type of its own,
+//! never a trait of ours on your type. Steps in any module use it by
+//! naming the type; the step macros find the parameter type through it, so
+//! one Rust type backs one custom parameter type (wrap a second one in a
+//! newtype).
 //!
 //! # What to test
 //!
@@ -265,6 +274,17 @@
 //!   matches; fix the step or accept with `VARAR_UPDATE=1 cargo test`.
 //! * **`…::varar:diagnostic:ambiguous-match:<line>` fails.** Two steps match
 //!   exactly the same words; make one of them more specific.
+//! * **`error: no oath matched docs.include […]`.** The globs in
+//!   `varar.config.json` match no file under the crate's directory (they are
+//!   relative to it, e.g. `varar/**/*.md`); a run with nothing to test
+//!   fails.
+//! * **`error: varar.lock.json: unsupported lock version …`.** The lock was
+//!   written in another format; re-record it with `VARAR_UPDATE=1 cargo test`
+//!   and commit it.
+//! * **A failure says a table is attached.** A table (or a fence, even one
+//!   never closed) after a paragraph belongs to its last step: take it as
+//!   that step's last argument, or put a prose paragraph or a heading
+//!   between them.
 //! * Steps must be free functions (not methods) and not generic.
 //! * **A step fails with "enable the \"tokio\" feature of varar".** It
 //!   uses tokio (a timer, a socket, `tokio::spawn`): add
@@ -285,22 +305,11 @@
 #![warn(missing_docs)]
 
 pub use varar_macros::{parameter, resource, sensor, state, stimulus, teardown};
-pub use varar_runner::data::{DocString, Row, Table};
-pub use varar_runner::harness::{Runner, run};
-pub use varar_runner::step::Parameter;
+pub use varar_runner::{DocString, Parameter, Row, Runner, Table, run};
 
 /// Support for the code the macros generate; not a public API.
 #[doc(hidden)]
 pub mod __private {
     pub use inventory;
-    pub use varar_runner::data::{DocString, Row, Table};
-    pub use varar_runner::step::{
-        Access, ArgValue, BoxFuture, Built, DefaultCtor, ExampleState, Handler, Invocation, JsType,
-        Lent, Need, NoDefault, Observed, ObservedRow, Parameter, ParameterDef, Probe,
-        ResourceBuild, ResourceDef, Returned, Role, SharedResource, StateBuild, StateDef,
-        StateParam, StepDef, StepError, StepResult, Stored, TeardownCall, TeardownDef, Trailing,
-        ViaDefault, World, a_state_must_be_send, fail_text, own, share, take, unwrap_resource,
-        unwrap_shared,
-    };
-    pub use varar_runner::values::*;
+    pub use varar_runner::__private::*;
 }

@@ -1,5 +1,6 @@
 //! Compile-fail tests: the errors a user gets for misusing the step macros,
-//! each under the offending tokens. The `.stderr` files were recorded with
+//! each under the offending tokens; and `ui-pass/`, signatures that must
+//! compile. The `.stderr` files were recorded with
 //! rustc 1.95 and only run there (diagnostics change between releases);
 //! refresh them with `TRYBUILD=overwrite cargo test -p varar --test compile_fail`
 //! and review the diff.
@@ -10,4 +11,5 @@
 fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
+    t.pass("tests/ui-pass/*.rs");
 }

@@ -241,7 +241,7 @@ fn an_unreadable_lock_is_an_error_and_is_never_overwritten() {
 }
 
 #[test]
-fn no_config_means_no_items_and_success() {
+fn issue10_4_no_config_fails_instead_of_passing_with_no_items() {
     let dir = tempfile::tempdir().expect("temp dir");
     let code = Runner::new(dir.path())
         .steps_from(&["harness"])
@@ -251,7 +251,8 @@ fn no_config_means_no_items_and_success() {
             "--logfile",
             &log_in(dir.path()),
         ]));
-    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(code, failed());
+    assert!(!dir.path().join(".varar").exists());
 }
 
 fn log_in(dir: &Path) -> String {

@@ -6,7 +6,7 @@
 //! Every bundle registers into the same `inventory`, so a bundle's registry
 //! is built from the definitions under its own module only.
 
-use varar_runner::registry::Registry;
+use varar_runner::internal::registry::Registry;
 
 /// The corpus bundle directory names, in corpus order.
 pub const BUNDLES: &[&str] = &[

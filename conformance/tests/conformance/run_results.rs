@@ -11,9 +11,9 @@ use std::path::Path;
 
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
-use varar_runner::results::OathResults;
-use varar_runner::results::read::parse_run_result;
-use varar_runner::store::{read_run_result, write_run_result};
+use varar_runner::internal::results::OathResults;
+use varar_runner::internal::results::parse_run_result;
+use varar_runner::internal::store::{read_run_result, replace_run_result};
 
 use crate::Corpus;
 use crate::golden::first_difference;
@@ -46,8 +46,8 @@ pub fn trials(corpus: &Corpus) -> Vec<Trial> {
 /// read it back with the strict reader.
 fn read_back(value: &OathResults) -> Result<(), Failed> {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
-    let json = serde_json::to_value(value).map_err(|e| e.to_string())?;
-    write_run_result(dir.path(), &value.oath_path, &json).map_err(|e| e.to_string())?;
+    let text = value.to_text().map_err(|e| e.to_string())?;
+    replace_run_result(dir.path(), &value.oath_path, text.as_bytes()).map_err(|e| e.to_string())?;
     let written = Path::new(".varar").join(format!("{}.json", value.oath_path));
     let read = read_run_result(dir.path(), &value.oath_path)
         .map_err(|e| e.to_string())?
@@ -64,9 +64,9 @@ fn fixture_trial(path: std::path::PathBuf) -> Trial {
         let text = std::fs::read_to_string(&path)
             .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
         let fixture: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
-        let typed: OathResults = serde_json::from_str(&text)
+        let typed = parse_run_result(text.as_bytes())
             .map_err(|e| format!("the fixture does not fit the model: {e}"))?;
-        let written = typed.to_json_string().map_err(|e| e.to_string())?;
+        let written = typed.to_text().map_err(|e| e.to_string())?;
         let reread: Value = serde_json::from_str(&written).map_err(|e| e.to_string())?;
         match first_difference(&fixture, &reread) {
             None => Ok(()),

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use varar_runner::store::{StoreError, write_atomic};
+use varar_runner::internal::store::{StoreError, write_atomic};
 
 use super::Output;
 use crate::cli::JunitArgs;

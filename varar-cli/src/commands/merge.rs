@@ -7,7 +7,7 @@
 //!   unreadable input, `source_mismatch` or `conflicting_result` leaves OUT
 //!   exactly as it was.
 //! - Each file is written with the harness's own byte format
-//!   (`varar_runner::store::run_result_text`) and atomically (a temporary
+//!   (`OathResults::to_text`) and atomically (a temporary
 //!   file in its directory, then a rename; unchanged files are not
 //!   touched). A merged file replaces the one OUT had for that oath; files
 //!   of OUT for other oaths are left alone, as a run leaves the results of
@@ -16,8 +16,8 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_runner::results::OathResults;
-use varar_runner::store::{StoreError, run_result_text, write_atomic};
+use varar_runner::internal::results::OathResults;
+use varar_runner::internal::store::{StoreError, write_atomic};
 
 use super::Output;
 use crate::cli::MergeArgs;
@@ -155,9 +155,8 @@ fn write_tree(out: &Path, merged: &[OathResults], base: &Path) -> Result<(), Vec
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|e| failed(parent, &e))?;
         }
-        let value = serde_json::to_value(results).map_err(|e| failed(&path, &e))?;
-        write_atomic(&path, run_result_text(&value).as_bytes())
-            .map_err(|e| failed(&path, &reason(e)))?;
+        let text = results.to_text().map_err(|e| failed(&path, &e))?;
+        write_atomic(&path, text.as_bytes()).map_err(|e| failed(&path, &reason(e)))?;
     }
     Ok(())
 }

@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_runner::config::{ConfigError, load_config};
-use varar_runner::discovery::{DiscoveryError, discover, read_oath};
-use varar_runner::lock::Baseline;
-use varar_runner::store::{ResultFileError, StoreError, read_lock, read_run_result};
+use varar_runner::internal::config::{ConfigError, load_config};
+use varar_runner::internal::discovery::{DiscoveryError, discover, read_oath};
+use varar_runner::internal::lock::Baseline;
+use varar_runner::internal::store::{ResultFileError, StoreError, read_lock, read_run_result};
 
 use crate::cli::ReportArgs;
 use crate::report::{OathInput, ProjectInput, ResultsInput, render_site};

@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use varar_runner::hash::source_hash;
-use varar_runner::results::{ExampleResult, OathResults};
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::results::{ExampleResult, OathResults};
 
 use super::*;
 use crate::testing::example;

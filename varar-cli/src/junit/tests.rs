@@ -1,7 +1,7 @@
 use std::collections::BTreeMap;
 
-use varar_runner::hash::source_hash;
-use varar_runner::results::{Anchor, ExampleResult, OathResults, ResultFailure, Status};
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::results::{Anchor, ExampleResult, OathResults, ResultFailure, Status};
 
 use super::*;
 use crate::records::Code;

@@ -20,8 +20,8 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use regex::Regex;
-use varar_runner::expression::CompiledExpression;
-use varar_runner::step::Role;
+use varar_runner::internal::expression::CompiledExpression;
+use varar_runner::internal::step::Role;
 
 use super::analysis::Analysis;
 use super::index::{StepFile, StepIndex};

@@ -6,14 +6,14 @@
 //! cannot disagree, and so workspace-aware planning (reuse by link, spec
 //! 70) replaces one function: see [`Workspace`].
 
-use varar_runner::doc::Doc;
-use varar_runner::drift::{Drift, candidates, detect_drift};
-use varar_runner::lock::Lock;
-use varar_runner::parse::parse;
-use varar_runner::plan::{Plan, PlannedStep, plan};
-use varar_runner::sentences::split_sentences;
-use varar_runner::source::{Source, Span, utf16_len};
-use varar_runner::step::ArgValue;
+use varar_runner::internal::doc::Doc;
+use varar_runner::internal::drift::{Drift, candidates, detect_drift};
+use varar_runner::internal::lock::Lock;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::plan::{Plan, PlannedStep, plan};
+use varar_runner::internal::sentences::split_sentences;
+use varar_runner::internal::source::{Source, Span, utf16_len};
+use varar_runner::internal::step::ArgValue;
 
 use super::index::StepIndex;
 

@@ -14,8 +14,8 @@ use lsp_types::{
     CompletionItem, CompletionItemKind, CompletionList, CompletionTextEdit, Documentation,
     InsertTextFormat, MarkupContent, MarkupKind, Range, TextEdit,
 };
-use varar_runner::source::Source;
-use varar_runner::step::Role;
+use varar_runner::internal::source::Source;
+use varar_runner::internal::step::Role;
 
 use super::index::StepIndex;
 use super::position::position;
@@ -29,7 +29,7 @@ pub fn complete(text: &str, offset: u32, index: &StepIndex) -> CompletionList {
     let before = source.slice_utf16(line_start, offset);
     let typed_start = sentence_start(before);
     let typed = &before[typed_start..];
-    let from = line_start + varar_runner::source::utf16_len(&before[..typed_start]);
+    let from = line_start + varar_runner::internal::source::utf16_len(&before[..typed_start]);
     let range = Range::new(position(&source, from), position(&source, offset));
     let typed_words: Vec<&str> = typed.split(' ').filter(|w| !w.is_empty()).collect();
     let open_word = !typed.is_empty() && !typed.ends_with(' ');

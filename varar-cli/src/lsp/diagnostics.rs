@@ -24,8 +24,8 @@
 //! span lies in another document must be published on that document.
 
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
-use varar_runner::results::{ResultFailure, Status};
-use varar_runner::source::Source;
+use varar_runner::internal::results::{ResultFailure, Status};
+use varar_runner::internal::source::Source;
 
 use super::analysis::Analysis;
 use super::index::{Problem, StepFile};

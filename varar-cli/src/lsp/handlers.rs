@@ -17,7 +17,7 @@ use lsp_types::{
     SemanticTokensResult, TextEdit, Url, WorkspaceEdit,
 };
 use serde_json::Value;
-use varar_runner::source::{Source, Span};
+use varar_runner::internal::source::{Source, Span};
 
 use super::analysis::{Analysis, Workspace, plan_document};
 use super::index::StepIndex;

@@ -13,8 +13,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use varar_runner::registry::{ParamSpec, Registry, StepSpec};
-use varar_runner::source::{Source, Span};
+use varar_runner::internal::registry::{ParamSpec, Registry, StepSpec};
+use varar_runner::internal::source::{Source, Span};
 
 use super::syntax::{self, FileItems, ParameterItem, StepItem, SyntaxError};
 

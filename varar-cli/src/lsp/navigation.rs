@@ -13,8 +13,8 @@
 
 use std::path::PathBuf;
 
-use varar_runner::source::Span;
-use varar_runner::step::{ArgValue, Role};
+use varar_runner::internal::source::Span;
+use varar_runner::internal::step::{ArgValue, Role};
 
 use super::analysis::{Analysis, StepUse};
 use super::index::StepIndex;

@@ -4,7 +4,7 @@
 //! subtracting one; offsets come from the text's line table.
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
-use varar_runner::source::{Source, Span};
+use varar_runner::internal::source::{Source, Span};
 
 /// The LSP range of a span.
 pub fn range(span: &Span) -> Range {

@@ -409,7 +409,7 @@ impl Server {
                 .collect();
             out.push(OathEvidence {
                 oath_path: oath.clone(),
-                result_path: format!("{}/{oath}.json", varar_runner::store::SCRATCH_DIR),
+                result_path: format!("{}/{oath}.json", varar_runner::internal::store::SCRATCH_DIR),
                 text: self.text_of(project, oath).ok_or_else(|| {
                     ErrorRecord::new(Code::InputError, format!("{oath} cannot be read"))
                 }),

@@ -19,8 +19,8 @@
 use proc_macro2::Span as TokenSpan;
 use syn::spanned::Spanned;
 use syn::{Attribute, FnArg, ItemFn, LitStr, Type};
-use varar_runner::source::{Source, Span};
-use varar_runner::step::{Role, Trailing};
+use varar_runner::internal::source::{Source, Span};
+use varar_runner::internal::step::{Role, Trailing};
 
 /// Everything one Rust file declares for Varar.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -258,7 +258,7 @@ impl Reader<'_> {
     fn step(&self, role: Role, attr: &Attribute, f: &ItemFn) -> Option<StepItem> {
         let literal: LitStr = attr.parse_args().ok()?;
         let expression = literal.value();
-        let names = varar_runner::expression::Expression::parse(&expression)
+        let names = varar_runner::internal::expression::Expression::parse(&expression)
             .map(|e| e.parameter_names().len())
             .unwrap_or(0);
         let (state, captures) = self.layout(f, names);

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use varar_runner::lock::Lock;
+use varar_runner::internal::lock::Lock;
 
 use super::analysis::{Analysis, Workspace, plan_document};
 use super::index::StepIndex;

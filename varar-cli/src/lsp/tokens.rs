@@ -22,8 +22,8 @@
 use lsp_types::{
     SemanticToken, SemanticTokenModifier, SemanticTokenType, SemanticTokens, SemanticTokensLegend,
 };
-use varar_runner::source::{Source, Span};
-use varar_runner::step::{ArgValue, Role};
+use varar_runner::internal::source::{Source, Span};
+use varar_runner::internal::step::{ArgValue, Role};
 
 use super::analysis::Analysis;
 use super::index::StepIndex;

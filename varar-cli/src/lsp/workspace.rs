@@ -9,11 +9,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-use varar_runner::config::{CONFIG_FILE_NAME, load_config};
-use varar_runner::discovery::{Globs, OathFile, discover};
-use varar_runner::lock::{Baseline, LOCK_FILE_NAME, Lock};
-use varar_runner::results::OathResults;
-use varar_runner::store::{SCRATCH_DIR, read_lock, read_run_result_file};
+use varar_runner::internal::config::{CONFIG_FILE_NAME, load_config};
+use varar_runner::internal::discovery::{Globs, OathFile, discover};
+use varar_runner::internal::lock::{Baseline, LOCK_FILE_NAME, Lock};
+use varar_runner::internal::results::OathResults;
+use varar_runner::internal::store::{SCRATCH_DIR, read_lock, read_run_result_file};
 
 use super::discovery::{self, Sources, is_source, label, oath_path, rust_files};
 use super::index::StepIndex;

@@ -1,4 +1,4 @@
-use varar_runner::results::DocumentHash;
+use varar_runner::internal::results::DocumentHash;
 
 use super::*;
 use crate::testing::example;

@@ -15,12 +15,12 @@ mod testing;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use varar_runner::doc::Doc;
-use varar_runner::hash::source_hash;
-use varar_runner::lock::Lock;
-use varar_runner::parse::parse;
-use varar_runner::results::{OathResults, Status};
-use varar_runner::source::Source;
+use varar_runner::internal::doc::Doc;
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::lock::Lock;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::results::{OathResults, Status};
+use varar_runner::internal::source::Source;
 
 use self::html::State;
 use self::links::{Links, page_path};

@@ -24,10 +24,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use varar_runner::doc::{Attachment, Candidate, Doc, TextKind};
-use varar_runner::lock::LockEntry;
-use varar_runner::results::{OathResults, ResultFailure, Status};
-use varar_runner::source::Source;
+use varar_runner::internal::doc::{Attachment, Candidate, Doc, TextKind};
+use varar_runner::internal::lock::LockEntry;
+use varar_runner::internal::results::{OathResults, ResultFailure, Status};
+use varar_runner::internal::source::Source;
 
 use super::html::State;
 

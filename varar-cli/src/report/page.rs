@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 
-use varar_runner::results::{OathResults, Status};
+use varar_runner::internal::results::{OathResults, Status};
 
 use super::callout;
 use super::html::{State, badge, escape, escape_into, root_prefix};

@@ -2,16 +2,16 @@
 
 use std::collections::BTreeMap;
 
-use varar_runner::results::{
+use varar_runner::internal::results::{
     Anchor, CellFailure, DocumentHash, ExampleResult, OathResults, ResultFailure, Status,
 };
 
 use super::links::Links;
 use super::markdown::{Rendered, render};
 use super::overlay::{self, Foreign, Overlay};
-use varar_runner::hash::source_hash;
-use varar_runner::parse::parse;
-use varar_runner::source::Source;
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::source::Source;
 
 /// The UTF-16 range of the `nth` occurrence of `needle` in `text`.
 pub fn range_of(text: &str, needle: &str, nth: usize) -> (u32, u32) {

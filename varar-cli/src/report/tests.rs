@@ -1,6 +1,6 @@
 //! The site as a whole: freshness, counts, states and escaping.
 
-use varar_runner::lock::{Lock, LockEntry, LockExample};
+use varar_runner::internal::lock::{Lock, LockEntry, LockExample};
 
 use super::testing::{CHECKOUT, SHARED, checkout_results, failed, passed, range_of, results_of};
 use super::*;

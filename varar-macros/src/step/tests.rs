@@ -188,10 +188,111 @@ fn custom_slots_get_a_name_check() {
         ),
     );
     assert!(
-        out.contains("parameter_is :: < Money > (\"money\")"),
+        out.contains("__varar_is0 :: < __VararType0 , _ > (\"money\")"),
         "{out}"
     );
-    assert!(out.contains("read_custom :: < Money >"), "{out}");
+    assert!(out.contains("type __VararType0 = Money"), "{out}");
+    assert!(out.contains("read_custom :: < Money , _ >"), "{out}");
+}
+
+#[test]
+fn issue10_9_an_unknown_type_is_named_in_the_error_at_the_literal() {
+    let out = expansion(
+        Role::Stimulus,
+        quote!("I pay {nope}"),
+        quote!(
+            fn pay(m: String) {}
+        ),
+    );
+    // The slot's local trait carries a message naming `{nope}`; the check
+    // names its type through an alias spanned at the literal.
+    assert!(
+        out.contains("message = \"`{{nope}}` in `I pay {{nope}}` is not a known parameter type"),
+        "{out}"
+    );
+    assert!(
+        out.contains("label = \"unknown parameter type `{{nope}}`\""),
+        "{out}"
+    );
+}
+
+#[test]
+fn issue10_16_custom_returns_go_through_the_parameter_type() {
+    let out = expansion(
+        Role::Sensor,
+        quote!("the fee is {money} or {money}"),
+        quote!(
+            fn fee() -> (Decimal, Option<Decimal>) {
+                (Decimal::ONE, None)
+            }
+        ),
+    );
+    assert!(
+        out.contains("observe_custom :: < Decimal , _ > (__varar_r0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("observe_custom_option :: < Decimal , _ > (__varar_r1)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn issue10_16_trailing_arguments_are_found_by_arity_and_confirmed_by_a_trait() {
+    let reads = |expression: proc_macro2::TokenStream, item: proc_macro2::TokenStream| {
+        let out = expansion(Role::Stimulus, expression, item);
+        (
+            out.contains("read_trailing"),
+            out.contains("read_custom"),
+            out.contains("state_mut"),
+        )
+    };
+    // A user's own `Table` as a custom capture, or as the state: no
+    // attachment, whatever its name.
+    assert_eq!(
+        reads(
+            quote!("I book {table}"),
+            quote!(
+                fn book(r: &mut Restaurant, t: Table) {}
+            )
+        ),
+        (false, true, true)
+    );
+    assert_eq!(
+        reads(
+            quote!("I seat {int} guests"),
+            quote!(
+                fn seat(t: &mut Table, n: u32) {}
+            )
+        ),
+        (false, false, true)
+    );
+    // Where only the type could say, varar's name is the attachment, and the
+    // trait checks it is ours.
+    let out = expansion(
+        Role::Stimulus,
+        quote!("the following users"),
+        quote!(
+            fn users(t: &Table) {}
+        ),
+    );
+    assert!(
+        out.contains("read_trailing :: < Table > (__varar_inv)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("trailing : :: varar :: __private :: Trailing :: Table"),
+        "{out}"
+    );
+    // A path through another module is the user's own type: the state.
+    let out = expansion(
+        Role::Stimulus,
+        quote!("the table is laid"),
+        quote!(
+            fn lay(t: &mut model::Table) {}
+        ),
+    );
+    assert!(!out.contains("read_trailing"), "{out}");
 }
 
 #[test]
@@ -260,5 +361,30 @@ fn an_async_step_awaits_its_function_behind_a_boxed_future() {
     assert!(
         sync.contains("Handler :: Sync (__varar_handler)") && !sync.contains(". await"),
         "a sync step stays a plain call: {sync}"
+    );
+}
+
+#[test]
+fn issue10_14_slot_kinds_and_reserved_names_come_from_the_expression_crate() {
+    use crate::signature::SlotKind;
+    assert_eq!(SlotKind::of("long"), SlotKind::Int);
+    assert_eq!(SlotKind::of("double"), SlotKind::Float);
+    assert_eq!(SlotKind::of("bigdecimal"), SlotKind::Text);
+    assert_eq!(SlotKind::of("money"), SlotKind::Custom("money".into()));
+    // `#[parameter]` refuses every built-in name, from the same table.
+    let msg = match crate::parameter::expand(
+        quote!(name = "biginteger", regex = "x"),
+        quote!(
+            fn c(a: &str) -> C {
+                C
+            }
+        ),
+    ) {
+        Ok(tokens) => panic!("accepted: {tokens}"),
+        Err(e) => e.to_string(),
+    };
+    assert_eq!(
+        msg,
+        "there is already a built-in parameter type named `biginteger`"
     );
 }

@@ -7,7 +7,7 @@ pub mod messages;
 pub(crate) mod testing;
 
 use crate::doc;
-use crate::failure::{CellDiff, Problem};
+use crate::failure::{CellDiff, Problem, Shape};
 use crate::plan::{PlannedDocString, PlannedStep, RowBinding};
 use crate::step::{JsType, Observed, ObservedRow, Returned};
 
@@ -44,7 +44,7 @@ pub fn check_stimulus(returned: &Returned) -> Result<(), Problem> {
     match returned {
         Returned::Nothing => Ok(()),
         Returned::One(v) if v.js_type() == JsType::Object => Ok(()),
-        _ => Err(Problem::Shape(messages::STIMULUS_NOT_STATE.to_string())),
+        _ => Err(Problem::Shape(Shape::StimulusNotState)),
     }
 }
 
@@ -54,15 +54,21 @@ pub fn check_sensor(step: &PlannedStep, returned: &Returned) -> Result<(), Probl
     let n = slot_count(step);
     let slots: Vec<Slot<'_>> = match (n, returned) {
         (0, Returned::Nothing) => return Ok(()),
-        (0, _) => return Err(Problem::Shape(messages::ZERO_SLOT_VALUE.to_string())),
-        (_, Returned::Nothing) => return Err(Problem::Shape(messages::got_nothing(n))),
+        (0, _) => return Err(Problem::Shape(Shape::ZeroSlotValue)),
+        (_, Returned::Nothing) => return Err(Problem::Shape(Shape::GotNothing { slots: n })),
         (1, Returned::One(v)) => vec![Slot::One(v.as_ref())],
         (1, Returned::Many(vs)) => vec![Slot::Tuple(vs)],
         (_, Returned::One(v)) => {
-            return Err(Problem::Shape(messages::not_a_sequence(n, v.js_type())));
+            return Err(Problem::Shape(Shape::NotASequence {
+                slots: n,
+                found: v.js_type(),
+            }));
         }
         (_, Returned::Many(vs)) if vs.len() != n => {
-            return Err(Problem::Shape(messages::wrong_length(n, vs.len())));
+            return Err(Problem::Shape(Shape::WrongLength {
+                slots: n,
+                got: vs.len(),
+            }));
         }
         (_, Returned::Many(vs)) => vs.iter().map(|v| Slot::One(v.as_ref())).collect(),
     };
@@ -86,7 +92,7 @@ fn compare_inline(step: &PlannedStep, slots: &[Slot<'_>]) -> Result<(), Problem>
     for (i, (arg, slot)) in step.args.iter().zip(slots).enumerate() {
         let (equal, actual) = match *slot {
             Slot::One(v) => (
-                v.equals(&arg.value).map_err(Problem::Thrown)?,
+                v.equals(&arg.value).map_err(Problem::thrown)?,
                 render_inline(v, &arg.parameter_type),
             ),
             Slot::Tuple(vs) => (false, render_tuple(vs)),
@@ -131,19 +137,19 @@ fn compare_table(table: &doc::Table, slot: Slot<'_>) -> Result<(), Problem> {
     let rows = match slot {
         Slot::One(v) => v
             .as_table()
-            .ok_or_else(|| Problem::Shape(messages::not_a_table(v.js_type())))?,
+            .ok_or_else(|| Problem::Shape(Shape::NotATable { found: v.js_type() }))?,
         Slot::Tuple(vs) => vs.iter().map(|v| ObservedRow::of(v.as_ref())).collect(),
     };
     if rows.len() != table.rows.len() {
-        return Err(Problem::Shape(messages::row_count(
-            table.rows.len(),
-            rows.len(),
-        )));
+        return Err(Problem::Shape(Shape::RowCount {
+            expected: table.rows.len(),
+            got: rows.len(),
+        }));
     }
     let all_lists = rows.iter().all(|r| matches!(r, ObservedRow::List(_)));
     let all_maps = rows.iter().all(|r| matches!(r, ObservedRow::Map(_)));
     if !all_lists && !all_maps {
-        return Err(Problem::Shape(messages::MIXED_ROWS.to_string()));
+        return Err(Problem::Shape(Shape::MixedRows));
     }
     let header = &table.header.cells;
     let mut cells = Vec::new();
@@ -151,8 +157,11 @@ fn compare_table(table: &doc::Table, slot: Slot<'_>) -> Result<(), Problem> {
         let actuals: Vec<&str> = match returned {
             ObservedRow::List(values) => {
                 if values.len() != header.len() {
-                    let msg = messages::row_width(i, header.len(), values.len());
-                    return Err(Problem::Shape(msg));
+                    return Err(Problem::Shape(Shape::RowWidth {
+                        row: i,
+                        expected: header.len(),
+                        got: values.len(),
+                    }));
                 }
                 values.iter().map(String::as_str).collect()
             }
@@ -162,15 +171,17 @@ fn compare_table(table: &doc::Table, slot: Slot<'_>) -> Result<(), Problem> {
                     match lookup(record, column) {
                         Some(v) => actuals.push(v),
                         None => {
-                            let msg = messages::missing_column(i, column);
-                            return Err(Problem::Shape(msg));
+                            return Err(Problem::Shape(Shape::MissingColumn {
+                                row: i,
+                                column: column.clone(),
+                            }));
                         }
                     }
                 }
                 actuals
             }
             // Excluded by the all-lists-or-all-maps check above.
-            ObservedRow::Other => return Err(Problem::Shape(messages::MIXED_ROWS.to_string())),
+            ObservedRow::Other => return Err(Problem::Shape(Shape::MixedRows)),
         };
         for (j, (column, actual)) in header.iter().zip(actuals).enumerate() {
             let expected = source.cells.get(j).map(String::as_str).unwrap_or("");
@@ -209,7 +220,9 @@ fn compare_doc_string(doc_string: &PlannedDocString, slot: Slot<'_>) -> Result<(
         Slot::Tuple(_) => None,
     };
     let Some(text) = text else {
-        return Err(Problem::Shape(messages::not_a_doc_string(slot.js_type())));
+        return Err(Problem::Shape(Shape::NotADocString {
+            found: slot.js_type(),
+        }));
     };
     if text == doc_string.content {
         return Ok(());
@@ -228,7 +241,7 @@ fn compare_doc_string(doc_string: &PlannedDocString, slot: Slot<'_>) -> Result<(
 /// are compared.
 pub fn check_row(binding: &RowBinding, last_return: &Returned) -> Result<(), Problem> {
     let record = match last_return {
-        Returned::Nothing => return Err(Problem::Shape(messages::ROW_GOT_NOTHING.to_string())),
+        Returned::Nothing => return Err(Problem::Shape(Shape::RowGotNothing)),
         Returned::One(v) => v.as_record(),
         Returned::Many(_) => None,
     };

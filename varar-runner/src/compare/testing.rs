@@ -222,6 +222,8 @@ pub(crate) fn doc_string(content: &str, from: u32, line: u32) -> PlannedDocStrin
         content: content.to_string(),
         content_type: String::new(),
         span: span(from, from + content.len() as u32, line),
+        fence_line: line.saturating_sub(1),
+        closed: true,
     }
 }
 

@@ -19,11 +19,12 @@ fn many(vs: Vec<V>) -> Returned {
 fn message(result: Result<(), Problem>) -> String {
     match result {
         Ok(()) => "ok".to_string(),
-        Err(Problem::Mismatch(cells)) => {
-            format!("mismatch: {}", crate::failure::mismatch_message(&cells))
+        Err(problem @ Problem::Mismatch(_)) => {
+            let located = crate::failure::Failure::locate(problem, 0, span(0, 0, 1));
+            format!("mismatch: {located}")
         }
         Err(Problem::Shape(m)) => format!("shape: {m}"),
-        Err(Problem::Thrown(m)) => format!("thrown: {m}"),
+        Err(Problem::Thrown { message, .. }) => format!("thrown: {message}"),
     }
 }
 

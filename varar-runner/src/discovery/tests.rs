@@ -375,7 +375,7 @@ fn reading_keeps_bom_and_cr_and_reports_bad_files_by_name() {
     let bad = read_oath(&oath("bad.md")).err().map(|e| e.to_string());
     assert_eq!(
         bad.as_deref(),
-        Some("cannot read `bad.md`: invalid UTF-8 at byte 2")
+        Some("cannot read `bad.md`: invalid UTF-8 at line 1, column 3 (byte 2)")
     );
     let missing = read_oath(&oath("gone.md"));
     assert!(matches!(missing, Err(DiscoveryError::Read { .. })));
@@ -413,4 +413,55 @@ fn too_many_in_segment_stars_are_an_error_naming_the_config() {
         err.starts_with("varar.config.json: glob") && err.contains(glob),
         "{err}"
     );
+}
+
+#[test]
+fn issue10_6_a_non_utf8_oath_is_reported_at_line_and_column() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let mut bytes = "# Tï\r\n\n😀x".as_bytes().to_vec();
+    bytes.push(0xff);
+    std::fs::write(dir.path().join("bad.md"), &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let oath = OathFile {
+        oath_path: "varar/bad.md".to_owned(),
+        path: dir.path().join("bad.md"),
+    };
+    // Line 3; the column counts UTF-16 units, as every column does: 😀 is 2.
+    assert_eq!(
+        read_oath(&oath).err().map(|e| e.to_string()).as_deref(),
+        Some("cannot read `varar/bad.md`: invalid UTF-8 at line 3, column 4 (byte 13)")
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn issue10_6_unreadable_paths_are_reported_and_the_rest_is_found() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path();
+    write(root, "varar/a.md", "a");
+    write(root, "varar/z.md", "z");
+    // A link to itself can never be read; a link to an ancestor is a cycle
+    // whose target is walked anyway.
+    std::os::unix::fs::symlink("loop.md", root.join("varar/loop.md"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink("..", root.join("varar/up")).unwrap_or_else(|e| panic!("{e}"));
+    // Outside what the globs can match: not reported.
+    std::fs::create_dir_all(root.join("other")).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink("self", root.join("other/self")).unwrap_or_else(|e| panic!("{e}"));
+    let found =
+        discover_all(root, &config(&["varar/**/*.md"], &[])).unwrap_or_else(|e| panic!("{e}"));
+    let oaths: Vec<&str> = found.oaths.iter().map(|o| o.oath_path.as_str()).collect();
+    assert_eq!(oaths, ["varar/a.md", "varar/z.md"]);
+    let unreadable: Vec<(&str, String)> = found
+        .unreadable
+        .iter()
+        .map(|(p, e)| (p.as_str(), e.to_string()))
+        .collect();
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert_eq!(unreadable[0].0, "varar/loop.md");
+    assert!(
+        unreadable[0].1.contains("varar/loop.md") && unreadable[0].1.contains("symbolic links"),
+        "{unreadable:?}"
+    );
+    // The all-or-nothing form refuses the tree.
+    assert!(discover(root, &config(&["varar/**/*.md"], &[])).is_err());
 }

@@ -14,7 +14,7 @@
 
 use std::cmp::Ordering;
 
-use super::{CandidateInfo, Drift, THRESHOLD_DEN, THRESHOLD_NUM, cmp_ratio, for_each_token};
+use super::{CandidateInfo, THRESHOLD_DEN, THRESHOLD_NUM, cmp_ratio, for_each_token};
 use crate::fast_hash::FastMap;
 use crate::lock::LockEntry;
 
@@ -78,7 +78,7 @@ impl<'a> Index<'a> {
     /// (at least ½), then closest to `line`, then earliest.
     fn best(&mut self, name: &str, line: i64) -> Option<usize> {
         let set = self.token_set(name);
-        let distance = |c: &CandidateInfo| (i64::from(c.line) - line).unsigned_abs();
+        let distance = |c: &CandidateInfo| i64::from(c.line).abs_diff(line);
         if let Some(exact) = self.by_set.get(&set) {
             // J = 1 cannot be beaten; `min_by_key` keeps the first minimum.
             return exact
@@ -139,22 +139,21 @@ fn jaccard_sorted(a: &[u32], b: &[u32]) -> (u64, u64) {
     if union == 0 { (1, 1) } else { (inter, union) }
 }
 
-/// Drift of one oath (spec 40 §5.1), in time linear in the names' length
-/// when the baseline entries still re-identify exactly.
-pub(super) fn detect(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Vec<Drift> {
+/// The baseline examples of one oath (by index) whose best match is a dead
+/// candidate (by index), in stored order (spec 40 §5.1), in time linear in
+/// the names' length when the baseline entries still re-identify exactly.
+pub(super) fn dead_matches(
+    baseline: &LockEntry,
+    candidates: &[CandidateInfo],
+) -> Vec<(usize, usize)> {
     let mut index = Index::new(candidates);
-    let mut drifts = Vec::new();
-    for b in &baseline.examples {
-        if let Some(i) = index.best(&b.name, b.line) {
-            let c = &candidates[i];
-            if !c.live {
-                drifts.push(Drift {
-                    name: b.name.clone(),
-                    line: c.line,
-                    span: c.span,
-                });
-            }
+    let mut dead = Vec::new();
+    for (b, example) in baseline.examples.iter().enumerate() {
+        if let Some(c) = index.best(&example.name, example.line)
+            && !candidates[c].live
+        {
+            dead.push((b, c));
         }
     }
-    drifts
+    dead
 }

@@ -18,7 +18,7 @@ pub(super) fn detect(baseline: Option<&LockEntry>, candidates: &[CandidateInfo])
     let mut drifts = Vec::new();
     for b in &baseline.examples {
         let b_tokens = tokens(&b.name);
-        let distance = |c: &CandidateInfo| (i64::from(c.line) - b.line).unsigned_abs();
+        let distance = |c: &CandidateInfo| i64::from(c.line).abs_diff(b.line);
         let mut best: Option<(usize, (u64, u64))> = None;
         for (i, c) in candidates.iter().enumerate() {
             let s = jaccard(&b_tokens, &candidate_tokens[i]);
@@ -39,7 +39,7 @@ pub(super) fn detect(baseline: Option<&LockEntry>, candidates: &[CandidateInfo])
         }
         if let Some((i, _)) = best {
             let c = &candidates[i];
-            if !c.live {
+            if !c.live && !c.ambiguous {
                 drifts.push(Drift {
                     name: b.name.clone(),
                     line: c.line,

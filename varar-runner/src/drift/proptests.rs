@@ -33,12 +33,16 @@ fn span_at(line: u32) -> Span {
 }
 
 fn candidate() -> impl Strategy<Value = CandidateInfo> {
-    (name(), 1u32..30, any::<bool>()).prop_map(|(name, line, live)| CandidateInfo {
-        name,
-        line,
-        span: span_at(line),
-        live,
-    })
+    (name(), 1u32..30, any::<bool>(), prop::bool::weighted(0.2)).prop_map(
+        |(name, line, live, ambiguous)| CandidateInfo {
+            name,
+            line,
+            span: span_at(line),
+            live,
+            // Only a dead candidate can hold an ambiguous sentence.
+            ambiguous: ambiguous && !live,
+        },
+    )
 }
 
 /// A baseline entry: a fresh name, or a candidate's name (index picked
@@ -47,7 +51,9 @@ fn entry() -> impl Strategy<Value = (Option<prop::sample::Index>, String, i64)> 
     (
         prop::option::of(any::<prop::sample::Index>()),
         name(),
-        -3i64..33,
+        // Any JSON integer is a valid stored line (spec 40 §4.4), the
+        // extremes included.
+        prop_oneof![8 => -3i64..33, 1 => Just(i64::MIN), 1 => Just(i64::MAX)],
     )
 }
 
@@ -116,6 +122,7 @@ proptest! {
                 expected: Expectation::Pass,
                 steps: Vec::new(),
                 row: None,
+                unmatched: Vec::new(),
             }).collect(),
             diagnostics: Vec::new(),
         };

@@ -1,7 +1,7 @@
 use super::*;
 use crate::doc::{Candidate, CandidateBody, TextBlock, TextKind};
 use crate::lock::LockExample;
-use crate::plan::{Expectation, PlannedExample};
+use crate::plan::{Diagnostic, DiagnosticCode, Expectation, PlannedExample};
 
 fn span(start: u32, end: u32, line: u32) -> Span {
     Span {
@@ -20,6 +20,7 @@ fn cand(name: &str, line: u32, live: bool) -> CandidateInfo {
         line,
         span: span(line * 100, line * 100 + 10, line),
         live,
+        ambiguous: false,
     }
 }
 
@@ -93,7 +94,7 @@ fn example_name_table() {
         (".", ""),
     ];
     for (input, want) in cases {
-        assert_eq!(example_name(input), *want, "{input:?}");
+        assert_eq!(crate::text::example_name(input), *want, "{input:?}");
     }
 }
 
@@ -223,6 +224,7 @@ fn planned(start: u32, end: u32) -> PlannedExample {
         expected: Expectation::Pass,
         steps: Vec::new(),
         row: None,
+        unmatched: Vec::new(),
     }
 }
 
@@ -269,4 +271,58 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
             },
         ]
     );
+}
+
+#[test]
+fn issue10_9_an_ambiguous_paragraph_is_not_also_drift_but_holds_its_entry() {
+    let doc = Doc {
+        path: "a.md".into(),
+        examples: vec![
+            doc_candidate("I add 1 twice. The count is 2.", 0, 31, 1),
+            doc_candidate("Plain prose.", 33, 45, 3),
+        ],
+        orphan_attachments: Vec::new(),
+    };
+    let plan = Plan {
+        examples: Vec::new(),
+        diagnostics: vec![Diagnostic {
+            code: DiagnosticCode::AmbiguousMatch,
+            span: span(0, 13, 1),
+            message: "Ambiguous step".into(),
+        }],
+    };
+    let cs = candidates(&doc, &plan);
+    assert_eq!(
+        cs.iter().map(|c| (c.live, c.ambiguous)).collect::<Vec<_>>(),
+        [(false, true), (false, false)]
+    );
+    let b = baseline(&[("I add 1 twice. The count is 2", 1)]);
+    assert!(
+        detect_drift(Some(&b), &cs).is_empty(),
+        "reported once, as ambiguity"
+    );
+    assert!(
+        held_by_ambiguity(Some(&b), &cs),
+        "the baseline entry is kept"
+    );
+    // A drifted prose paragraph next to it is still drift.
+    let b = baseline(&[("Plain prose", 3)]);
+    assert_eq!(detect_drift(Some(&b), &cs).len(), 1);
+    assert!(!held_by_ambiguity(Some(&b), &cs));
+}
+
+#[test]
+fn issue10_10_extreme_baseline_lines_do_not_overflow() {
+    let cs = [
+        cand("the answer is 42", 3, false),
+        cand("the answer is 42", 9, false),
+    ];
+    for (line, want) in [(i64::MIN, 3), (i64::MAX, 9), (0, 3), (-1, 3)] {
+        let drifts = detect_drift(Some(&baseline(&[("the answer is 42", line)])), &cs);
+        assert_eq!(
+            drifts.iter().map(|d| d.line).collect::<Vec<_>>(),
+            [want],
+            "{line}"
+        );
+    }
 }

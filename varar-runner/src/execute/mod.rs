@@ -17,14 +17,13 @@ mod states;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 pub use drive::{
-    BuiltIn, Deadline, Driver, Interrupted, Panic, catch_future, explain_panic, guarded,
-    panic_message,
+    BuiltIn, Deadline, Driver, Interrupted, catch_future, explain_panic, guarded, panic_message,
 };
-pub use quiet::install_quiet_panic_hook;
+pub use quiet::{in_step, record_panic, trim_backtrace};
 
 use crate::compare::{self, messages};
 use crate::data::{DocString, Table};
-use crate::failure::{Failure, Problem};
+use crate::failure::{Attached, Failure, Problem, Shape};
 use crate::lifecycle::{Lifecycle, Make, ResourceStore, Route};
 use crate::plan::{Expectation, PlannedExample, PlannedStep};
 use crate::registry::Registry;
@@ -201,7 +200,7 @@ pub fn execute_with<R: StepLookup + ?Sized, D: Driver>(
         {
             // A blocking step returned after the limit: it is the one that
             // exceeded it.
-            outcome = Err(Problem::Thrown(timed_out(deadline.limit(), &step.text)));
+            outcome = Err(Problem::thrown(timed_out(deadline.limit(), &step.text)));
         }
         match outcome {
             Ok(returned) => {
@@ -243,7 +242,7 @@ pub fn execute_with<R: StepLookup + ?Sized, D: Driver>(
             .get(step)
             .map(|s| s.match_span)
             .unwrap_or(example.span);
-        failure = Some(Failure::locate(Problem::Thrown(message), step, span));
+        failure = Some(Failure::locate(Problem::thrown(message), step, span));
     }
     ExampleRun {
         steps,
@@ -260,9 +259,11 @@ pub fn invert(
 ) -> Option<Failure> {
     match (expected, failure) {
         (Expectation::Pass, failure) => failure,
-        (Expectation::Fail { .. }, None) => Some(Failure::unexpected_pass(last)),
+        (Expectation::Fail { .. }, None) => Some(Failure::UnexpectedPass { last }),
         (Expectation::Fail { message: None }, Some(_)) => None,
-        (Expectation::Fail { message: Some(m) }, Some(f)) if f.message.contains(m.as_str()) => None,
+        (Expectation::Fail { message: Some(m) }, Some(f)) if f.to_string().contains(m.as_str()) => {
+            None
+        }
         // The message is not contained: the original failure stands, unchanged.
         (Expectation::Fail { .. }, Some(f)) => Some(f),
     }
@@ -279,14 +280,14 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
 ) -> Result<Returned, Problem> {
     let target = registry
         .target(step.step)
-        .ok_or_else(|| Problem::Thrown(messages::no_handler(&step.matched_expression)))?;
+        .ok_or_else(|| Problem::thrown(messages::no_handler(&step.matched_expression)))?;
     let handler = target
         .handler
-        .ok_or_else(|| Problem::Thrown(messages::no_handler(target.expression)))?;
+        .ok_or_else(|| Problem::thrown(messages::no_handler(target.expression)))?;
     check_wiring(example, step, target.trailing)?;
     world.enter_file(target.file);
     states::prepare(world, target.route, index, context)
-        .map_err(|e| Problem::Thrown(e.message(context.driver, &step.text)))?;
+        .map_err(|e| Problem::thrown(e.message(context.driver, &step.text)))?;
     let args: Vec<ArgValue> = step.args.iter().map(|a| a.value.clone()).collect();
     let table = step.data_table.as_ref().map(|t| {
         let rows = std::iter::once(&t.header).chain(&t.rows);
@@ -307,9 +308,46 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
         Role::Stimulus => compare::check_stimulus(&returned)?,
         // A row example's return is checked once, after the loop.
         Role::Sensor if example.row.is_some() => {}
-        Role::Sensor => compare::check_sensor(step, &returned)?,
+        Role::Sensor => compare::check_sensor(step, &returned)
+            .map_err(|problem| explain_attachment(step, target.trailing, problem))?,
     }
     Ok(returned)
+}
+
+/// A table or doc string the document attaches to a sensor counts as a
+/// slot (spec 30 §30.2). When the function does not take it and its return
+/// has the wrong number of values, the slot-count message would mislead:
+/// say what is attached, and where, instead (issue 10).
+fn explain_attachment(step: &PlannedStep, trailing: Trailing, problem: Problem) -> Problem {
+    let counting = matches!(
+        problem,
+        Problem::Shape(
+            Shape::GotNothing { .. } | Shape::NotASequence { .. } | Shape::WrongLength { .. }
+        )
+    );
+    if !counting || trailing != Trailing::None {
+        return problem;
+    }
+    let attached = if let Some(table) = &step.data_table {
+        Some((Attached::Table, table.span.start_line))
+    } else {
+        step.doc_string.as_ref().map(|d| {
+            let kind = if d.closed {
+                Attached::DocString
+            } else {
+                Attached::UnterminatedFence
+            };
+            (kind, d.fence_line)
+        })
+    };
+    match attached {
+        Some((attached, line)) => Problem::Shape(Shape::AttachmentNotTaken {
+            attached,
+            line,
+            params: step.args.len(),
+        }),
+        None => problem,
+    }
 }
 
 /// The function must not take an attachment the document does not give
@@ -330,14 +368,14 @@ fn check_wiring(
     let taken = match trailing {
         Trailing::None => return Ok(()),
         Trailing::Row if example.row.is_some() => return Ok(()),
-        Trailing::Row => return Err(Problem::Thrown(messages::NO_ROW.to_string())),
+        Trailing::Row => return Err(Problem::thrown(messages::NO_ROW)),
         Trailing::Table => "a data table",
         Trailing::DocString => "a doc string",
     };
     match given {
         Some(g) if g == taken => Ok(()),
-        Some(g) => Err(Problem::Thrown(messages::attachment_mismatch(g, taken))),
-        None => Err(Problem::Thrown(messages::slot_count_mismatch(
+        Some(g) => Err(Problem::thrown(messages::attachment_mismatch(g, taken))),
+        None => Err(Problem::thrown(messages::slot_count_mismatch(
             step.args.len(),
             step.args.len() + 1,
         ))),
@@ -362,17 +400,17 @@ fn call<D: Driver>(
             Ok(result) => result,
             Err(Interrupted) => {
                 let limit = driver.deadline().map(|d| d.limit()).unwrap_or_default();
-                return Err(Problem::Thrown(timed_out(limit, step_text)));
+                return Err(Problem::thrown(timed_out(limit, step_text)));
             }
         },
     };
     match result {
         Ok(Ok(returned)) => Ok(returned),
-        Ok(Err(error)) => Err(Problem::Thrown(error.message)),
-        Err(payload) => Err(Problem::Thrown(explain_panic(
-            panic_message(payload.as_ref()),
-            driver.without_tokio(),
-        ))),
+        Ok(Err(error)) => Err(Problem::thrown(error.message)),
+        Err(payload) => Err(Problem::Thrown {
+            message: explain_panic(panic_message(payload.as_ref()), driver.without_tokio()),
+            panic: quiet::take_panic_site(),
+        }),
     }
 }
 

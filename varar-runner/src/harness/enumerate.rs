@@ -11,13 +11,13 @@ use super::names::{UniqueNames, example_item};
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::{OathFile, read_oath};
-use crate::drift::{candidates, detect_drift, fresh_entry};
+use crate::drift::{candidates, detect_drift, fresh_entry, held_by_ambiguity};
 use crate::hash::source_hash;
 use crate::lock::{Baseline, OathRecord};
 use crate::parse::parse;
 use crate::plan::{PlannedExample, plan};
 use crate::render::{Styles, report};
-use crate::results::{ExampleResult, OathResults, example_result, oath_results};
+use crate::results::{ExampleKey, ExampleResult, OathResults, example_result, oath_results};
 use crate::source::{Source, Tables};
 
 /// What enumeration produced.
@@ -39,8 +39,9 @@ pub(crate) struct OathRun {
     /// by every failing example's excerpt.
     tables: Arc<Tables>,
     hash: String,
-    /// How many examples the oath has.
-    examples: usize,
+    /// The key of every planned example, in plan order: what the oath's
+    /// result file may list (issue 10).
+    pub planned: Vec<ExampleKey>,
     results: Mutex<Vec<(usize, ExampleResult)>>,
 }
 
@@ -52,26 +53,23 @@ impl OathRun {
         results.push((index, result));
     }
 
-    /// Whether every example of the oath ran (so its results replace the
-    /// stored ones instead of merging into them).
+    /// Whether the oath has examples and every one of them ran (so its
+    /// results replace the stored ones instead of merging into them).
     pub fn complete(&self) -> bool {
         let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        results.len() == self.examples
+        !self.planned.is_empty() && results.len() == self.planned.len()
     }
 
-    /// The run-result payload, if any example of this oath ran.
-    pub fn results(&self) -> Option<OathResults> {
+    /// The run-result payload of the examples that ran (maybe none).
+    pub fn results(&self) -> OathResults {
         let mut results = self
             .results
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        if results.is_empty() {
-            return None;
-        }
         results.sort_by_key(|(i, _)| *i);
         let examples = results.into_iter().map(|(_, r)| r).collect();
-        Some(oath_results(&self.path, &self.hash, examples))
+        oath_results(&self.path, &self.hash, examples)
     }
 }
 
@@ -122,15 +120,19 @@ pub(crate) fn prepare(
         let doc = parse(&oath.oath_path, &source);
         let plan = plan(&doc, &source, registry);
         let cands = candidates(&doc, &plan);
-        let drifts = if update {
-            Vec::new()
+        let entry = baseline.entry(&oath.oath_path);
+        let (drifts, held) = if update {
+            (Vec::new(), false)
         } else {
-            detect_drift(baseline.entry(&oath.oath_path), &cands)
+            (
+                detect_drift(entry, &cands),
+                held_by_ambiguity(entry, &cands),
+            )
         };
         prepared.records.push(OathRecord {
             oath_path: oath.oath_path.clone(),
             entry: Some(fresh_entry(&hash, &cands)),
-            drifted: !drifts.is_empty(),
+            drifted: !drifts.is_empty() || held,
         });
 
         let diagnostics: Vec<(String, String)> = plan
@@ -169,7 +171,7 @@ pub(crate) fn prepare(
             text: if listing { String::new() } else { text.clone() },
             tables: source.tables(),
             hash,
-            examples: plan.examples.len(),
+            planned: plan.examples.iter().map(ExampleKey::of).collect(),
             results: Mutex::new(Vec::new()),
         });
         for (index, example) in plan.examples.into_iter().enumerate() {
@@ -223,6 +225,6 @@ fn example_trial(
 }
 
 /// An item that always fails with `message` (drift, diagnostics, read errors).
-fn failing(name: String, message: String) -> Trial {
+pub(crate) fn failing(name: String, message: String) -> Trial {
     Trial::test(name, move || Err(Failed::from(message))).with_kind("varar")
 }

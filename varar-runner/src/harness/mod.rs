@@ -18,6 +18,7 @@
 mod color;
 mod enumerate;
 mod names;
+mod panics;
 mod pool;
 mod runtime;
 mod select;
@@ -33,26 +34,27 @@ use std::time::Duration;
 use libtest_mimic::Arguments;
 
 use crate::config::{Config, load_config, update_mode_from_env};
-use crate::discovery::discover;
-use crate::execute::install_quiet_panic_hook;
+use crate::discovery::discover_all;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::lock::{
     Baseline, LOCK_FILE_NAME, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths,
-    unsupported_version_notice,
+    unsupported_version_error,
 };
 use crate::registry::Registry;
+use crate::results::{merge_results, parse_run_result};
 use crate::store::{
     lock_baseline, read_lock, read_lock_for, replace_run_result, reread_lock, save_lock,
-    write_run_result,
+    update_run_result,
 };
 
 use enumerate::Purpose;
 use select::Selection;
 
 pub use color::ColorEnv;
-pub use names::{UniqueNames, example_item};
+pub use names::UniqueNames;
+pub use panics::install_quiet_panic_hook;
 use timeout::resolve_limit;
-pub use timeout::{Limit, TimeoutError, VARAR_TIMEOUT, parse_limit};
+pub use timeout::{Limit, VARAR_TIMEOUT};
 
 /// The exit code of a run that could not start (libtest's failure code).
 const FATAL: u8 = 101;
@@ -63,7 +65,7 @@ const FATAL: u8 = 101;
 /// ```no_run
 /// // tests/oaths.rs
 /// fn main() -> std::process::ExitCode {
-///     varar_runner::harness::run()
+///     varar_runner::run()
 /// }
 /// ```
 pub fn run() -> ExitCode {
@@ -173,10 +175,14 @@ impl Runner {
         };
         let limit = self.limit()?;
         let (registry, lifecycle) = self.registry()?;
-        let oaths = discover(&self.root, &config).map_err(|e| e.to_string())?;
-        if oaths.is_empty() {
-            notice(&nothing_discovered(&config, &self.root));
-        } else if registry.steps.is_empty() {
+        let found = discover_all(&self.root, &config).map_err(|e| e.to_string())?;
+        let oaths = found.oaths;
+        // A typo in a glob must not turn CI green: a run that finds nothing
+        // to test fails (issue 10).
+        if oaths.is_empty() && found.unreadable.is_empty() {
+            return Err(nothing_discovered(&config, &self.root));
+        }
+        if registry.steps.is_empty() {
             notice(
                 "varar: no step is registered in this test binary, so no paragraph can run; \
                  if the steps live in another crate, add `use that_crate as _;` to the test target",
@@ -212,18 +218,43 @@ impl Runner {
                 read_lock_for(&self.root, &wanted).map_err(|e| e.to_string())?
             }
         };
+        // A lock of another format is never silently ignored: drift could
+        // not be checked. Re-recording it needs explicit consent.
         if let Baseline::Unsupported { version } = &baseline {
-            notice(&unsupported_version_notice(LOCK_FILE_NAME, version));
+            if !update {
+                return Err(unsupported_version_error(LOCK_FILE_NAME, version));
+            }
+            if records {
+                notice(&format!(
+                    "varar: {LOCK_FILE_NAME}: lock version {version} is re-recorded as version 2 \
+                 (VARAR_UPDATE is set)"
+                ));
+            }
         }
         let purpose = if args.list {
             Purpose::List
         } else {
             Purpose::Run
         };
-        let prepared = enumerate::prepare(
+        let mut prepared = enumerate::prepare(
             &planned, &shared, &watch, &baseline, update, &styles, purpose,
         );
-        let discovered: Vec<String> = oaths.iter().map(|o| o.oath_path.clone()).collect();
+        // A path discovery could not read is one failing item; the rest runs.
+        for (path, error) in &found.unreadable {
+            if selection.wants(path) {
+                prepared.trials.push(enumerate::failing(
+                    format!("{path}::varar:read-error"),
+                    error.to_string(),
+                ));
+            }
+        }
+        // Its baseline entry, if it had one, is kept, as for an unreadable
+        // oath (spec 40 §2.4).
+        let discovered: Vec<String> = oaths
+            .iter()
+            .map(|o| o.oath_path.clone())
+            .chain(found.unreadable.iter().map(|(path, _)| path.clone()))
+            .collect();
         if !records {
             for path in stale_paths(&baseline, &discovered) {
                 notice(&stale_notice(&path));
@@ -264,28 +295,35 @@ impl Runner {
         })
     }
 
-    /// Write each oath's results to `.varar/` (spec 40 §6): merged into the
-    /// stored ones when only some of its examples ran, replacing them when
-    /// all did. Failures are warnings.
+    /// Write each planned oath's results to `.varar/` (spec 40 §6, issue
+    /// 10): exactly the examples of its current plan, each as this run
+    /// recorded it or, when it did not run now, as the stored file of the
+    /// same source did. A file whose every example ran is replaced without
+    /// being read; nothing is created for an oath none of whose examples
+    /// ran. Failures are warnings.
     fn write_results(&self, oaths: &[Arc<enumerate::OathRun>]) {
         for oath in oaths {
-            let Some(results) = oath.results() else {
-                continue;
-            };
-            let value = match serde_json::to_value(&results) {
-                Ok(v) => v,
-                Err(e) => {
-                    notice(&format!(
-                        "varar: cannot serialise results of {}: {e}",
-                        oath.path
-                    ));
-                    continue;
-                }
-            };
+            let fresh = oath.results();
             let written = if oath.complete() {
-                replace_run_result(&self.root, &oath.path, &value)
+                match fresh.to_text() {
+                    Ok(text) => replace_run_result(&self.root, &oath.path, text.as_bytes()),
+                    Err(e) => Ok(unwritable(&oath.path, &e)),
+                }
             } else {
-                write_run_result(&self.root, &oath.path, &value)
+                update_run_result(&self.root, &oath.path, |stored| {
+                    let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
+                    if stored.is_none() && fresh.examples.is_empty() {
+                        return None;
+                    }
+                    let merged = merge_results(stored.as_ref(), &fresh, &oath.planned);
+                    match merged.to_text() {
+                        Ok(text) => Some(text.into_bytes()),
+                        Err(e) => {
+                            unwritable(&oath.path, &e);
+                            None
+                        }
+                    }
+                })
             };
             if let Err(e) = written {
                 notice(&format!("varar: warning: {e}"));
@@ -385,21 +423,37 @@ fn tear_down_resources(shared: &trial::RunShared) -> bool {
     ok
 }
 
-/// Why a run found no oath: no config, or globs that match nothing.
+/// Why a run found no oath, naming what was searched: no config, or globs
+/// that match nothing (issue 10).
 fn nothing_discovered(config: &Config, root: &Path) -> String {
     if config.missing {
-        format!(
-            "varar: no varar.config.json in {}; nothing to run (add one with \
-             {{\"docs\": {{\"include\": [\"varar/**/*.md\"]}}}})",
+        return format!(
+            "no varar.config.json in {}, so no oath was found and nothing was tested; add one, \
+             e.g. {{\"docs\": {{\"include\": [\"varar/**/*.md\"]}}}}",
             root.display()
-        )
-    } else {
-        format!(
-            "varar: no oaths matched docs.include {:?} in {}",
-            config.docs_include,
-            config.path.display()
-        )
+        );
     }
+    let excluded = if config.docs_exclude.is_empty() {
+        String::new()
+    } else {
+        format!(" (less docs.exclude {:?})", config.docs_exclude)
+    };
+    format!(
+        "no oath matched docs.include {:?}{excluded} under {} ({}), so nothing was tested; \
+         check the globs (they match paths relative to that directory, e.g. \"varar/**/*.md\")",
+        config.docs_include,
+        root.display(),
+        config.path.display()
+    )
+}
+
+/// Say that an oath's results could not be serialised (which cannot happen
+/// for this model: strings and integers only); `false`, nothing written.
+fn unwritable(oath_path: &str, error: &serde_json::Error) -> bool {
+    notice(&format!(
+        "varar: warning: cannot serialise the results of {oath_path}: {error}"
+    ));
+    false
 }
 
 /// Harness notices go to stderr, like libtest's own.
@@ -407,5 +461,36 @@ fn notice(text: &str) {
     #[allow(clippy::print_stderr)]
     {
         eprintln!("{text}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn issue10_4_nothing_discovered_names_the_globs_and_the_directory() {
+        let root = Path::new("/work/shop");
+        let missing = Config::empty(root.join("varar.config.json"));
+        let text = nothing_discovered(&missing, root);
+        assert!(
+            text.starts_with("no varar.config.json in /work/shop, so no oath was found"),
+            "{text}"
+        );
+        let config = Config {
+            docs_include: vec!["varra/**/*.md".into()],
+            docs_exclude: vec!["varra/drafts/**".into()],
+            missing: false,
+            ..Config::empty(PathBuf::from("/work/shop/varar.config.json"))
+        };
+        assert_eq!(
+            nothing_discovered(&config, root),
+            "no oath matched docs.include [\"varra/**/*.md\"] (less docs.exclude \
+             [\"varra/drafts/**\"]) under /work/shop (/work/shop/varar.config.json), so nothing \
+             was tested; check the globs (they match paths relative to that directory, e.g. \
+             \"varar/**/*.md\")"
+        );
     }
 }

@@ -1,17 +1,16 @@
 //! Test item names (spec 40 §7.3, the project decision).
 //!
 //! `<oathPath>::<heading>::…::<example name>`: every heading above the
-//! example, innermost last, then the example's own name (cut at a readable
-//! length). A header-bound row carries its binding step as the last heading,
+//! example, innermost last, then the example's whole name (whitespace runs
+//! collapsed, never cut: a filter with any part of the name must select
+//! it). A header-bound row carries its binding step as the last heading,
 //! so rows read `…::I report the score and grade::10 / A`. The names are
 //! unique in the binary (`[1]`, `[2]`… on repeats), stable under edits
-//! elsewhere in the file, and filterable by oath path and by heading.
+//! elsewhere in the file, and filterable by oath path, by heading and by
+//! any words of the example.
 
 use crate::fast_hash::{FastMap, FastSet};
 use crate::text::collapse_whitespace;
-
-/// Longest example name kept in an item name, in characters.
-const MAX_NAME_CHARS: usize = 60;
 
 /// The base name of an example item, before de-duplication.
 pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> String {
@@ -24,17 +23,8 @@ pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> Stri
         }
     }
     out.push_str("::");
-    out.push_str(&shorten(&collapse_whitespace(name)));
+    out.push_str(&collapse_whitespace(name));
     out
-}
-
-/// Cut a name at [`MAX_NAME_CHARS`] characters, marking the cut with `…`.
-fn shorten(name: &str) -> String {
-    if name.chars().count() <= MAX_NAME_CHARS {
-        return name.to_string();
-    }
-    let cut: String = name.chars().take(MAX_NAME_CHARS - 1).collect();
-    format!("{}…", cut.trim_end())
 }
 
 /// Hands out unique names: the first occurrence of a base name is bare, the
@@ -88,12 +78,14 @@ mod tests {
     }
 
     #[test]
-    fn long_names_are_cut_readably() {
-        let long = "word ".repeat(30);
-        let item = example_item("a.md", &[], &long);
-        let name = item.trim_start_matches("a.md::");
-        assert!(name.ends_with('…'));
-        assert!(name.chars().count() <= MAX_NAME_CHARS);
+    fn issue10_8_long_names_are_kept_whole() {
+        let long = "I put every loaf we baked this morning on the shelf and my change is £2.50";
+        let item = example_item("a.md", &s(&["Shop"]), long);
+        assert_eq!(item, format!("a.md::Shop::{long}"));
+        assert!(
+            item.contains("my change is"),
+            "a filter on the end selects it"
+        );
     }
 
     #[test]

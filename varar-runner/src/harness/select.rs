@@ -56,19 +56,24 @@ impl Selection {
     /// in a full listing, because only those oaths' items can share a
     /// prefix with it.
     pub(crate) fn oaths<'a>(&self, discovered: &'a [OathFile]) -> Vec<&'a OathFile> {
+        discovered
+            .iter()
+            .filter(|o| self.wants(&o.oath_path))
+            .collect()
+    }
+
+    /// Whether the items of the path `path` (an oath, or a path discovery
+    /// could not read) may be selected.
+    pub(crate) fn wants(&self, path: &str) -> bool {
         match self {
-            Selection::All => discovered.iter().collect(),
-            Selection::Nothing => Vec::new(),
+            Selection::All => true,
+            Selection::Nothing => false,
             Selection::Item(name) => {
-                let bare = name.strip_prefix(KIND_PREFIX);
-                let owns = |n: &str, oath: &OathFile| {
-                    n.strip_prefix(oath.oath_path.as_str())
+                let owns = |n: &str| {
+                    n.strip_prefix(path)
                         .is_some_and(|rest| rest.starts_with("::"))
                 };
-                discovered
-                    .iter()
-                    .filter(|o| owns(name, o) || bare.is_some_and(|b| owns(b, o)))
-                    .collect()
+                owns(name) || name.strip_prefix(KIND_PREFIX).is_some_and(owns)
             }
         }
     }

@@ -117,7 +117,7 @@ pub(crate) fn timed_out_run(example: &PlannedExample, at: usize, limit: &str) ->
         .get(at)
         .map(|s| s.match_span)
         .unwrap_or(example.span);
-    let failure = Failure::locate(Problem::Thrown(timed_out(limit, text)), at, span);
+    let failure = Failure::locate(Problem::thrown(timed_out(limit, text)), at, span);
     let steps = (0..example.steps.len())
         .map(|i| match i.cmp(&at) {
             std::cmp::Ordering::Less => StepOutcome::Passed,
@@ -147,7 +147,7 @@ fn lost(example: &PlannedExample, progress: &ExampleProgress) -> ExampleRun {
         .map(|s| s.match_span)
         .unwrap_or(example.span);
     let failure = Failure::locate(
-        Problem::Thrown("the example's thread ended without reporting a result".to_string()),
+        Problem::thrown("the example's thread ended without reporting a result"),
         at,
         span,
     );

@@ -73,11 +73,6 @@ impl ResourceStore {
         }
     }
 
-    /// How many resources have been built so far.
-    pub fn built(&self) -> usize {
-        lock(&self.order).len()
-    }
-
     /// The resource at `index`, building it on this thread if nobody has.
     pub fn acquire<D: Driver>(&self, index: usize, driver: &D) -> Acquired {
         let Some((cell, ready)) = self.cells.get(index) else {

@@ -11,7 +11,7 @@ use std::fmt;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde_json::Value;
 
-use super::{LOCK_VERSION, Lock, LockError, ParsedLock, parse_entry, parse_lock, quoted};
+use super::{Lock, LockError, ParsedLock, parse_entry, parse_lock, quoted, unsupported_version};
 
 /// Parse lock bytes keeping only the oaths for which `wanted` holds. Any
 /// problem outside the skipped entries is reported exactly as by
@@ -36,14 +36,8 @@ pub fn parse_lock_for(
         // names the problem.
         Err(_) => return parse_lock(bytes),
     };
-    match top.version {
-        Some(Value::Number(n)) if n.as_f64() == Some(f64::from(LOCK_VERSION)) => {}
-        Some(Value::Number(n)) => {
-            return Ok(ParsedLock::UnsupportedVersion {
-                version: n.to_string(),
-            });
-        }
-        _ => return parse_lock(bytes),
+    if let Some(version) = unsupported_version(top.version.as_ref()) {
+        return Ok(ParsedLock::UnsupportedVersion { version });
     }
     let Some(oaths) = top.oaths else {
         return parse_lock(bytes);

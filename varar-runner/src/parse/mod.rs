@@ -21,7 +21,7 @@ mod lines;
 #[cfg(test)]
 mod divergences;
 #[cfg(test)]
-mod proptests;
+pub(crate) mod proptests;
 #[cfg(test)]
 mod tests;
 
@@ -33,7 +33,7 @@ use crate::source::Source;
 /// `path` is stored as given (the conformance harness passes `"example.md"`).
 ///
 /// ```
-/// use varar_runner::{parse::parse, source::Source};
+/// use varar_runner::internal::{parse::parse, source::Source};
 /// let source = Source::new("# Shop\n\nI add 2 apples.\n");
 /// let doc = parse("shop.md", &source);
 /// assert_eq!(doc.examples[0].scope_stack, ["Shop"]);

@@ -104,7 +104,7 @@ const CONTENTS: &[&str] = &[
 
 /// Documents of whole lines: nested container prefixes, block openers and
 /// text, with LF or CRLF endings.
-fn nested_lines() -> impl Strategy<Value = String> {
+pub(crate) fn nested_lines() -> impl Strategy<Value = String> {
     let line = (
         prop::sample::select(PREFIXES),
         prop::sample::select(PREFIXES),
@@ -115,7 +115,7 @@ fn nested_lines() -> impl Strategy<Value = String> {
     prop::collection::vec(line, 0..16).prop_map(|v| v.concat())
 }
 
-fn markdownish() -> impl Strategy<Value = String> {
+pub(crate) fn markdownish() -> impl Strategy<Value = String> {
     prop::collection::vec(prop::sample::select(FRAGMENTS), 0..48).prop_map(|v| v.concat())
 }
 

@@ -138,6 +138,7 @@ mod tests {
             expected,
             steps: vec![s],
             row: None,
+            unmatched: Vec::new(),
         }
     }
 
@@ -213,6 +214,8 @@ mod tests {
             content: "hello\n".into(),
             content_type: "".into(),
             span: sp(30, 36),
+            fence_line: 1,
+            closed: true,
         });
         let plan = Plan {
             examples: vec![example(Expectation::Pass, s)],

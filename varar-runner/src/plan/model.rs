@@ -73,6 +73,10 @@ pub struct PlannedExample {
     pub steps: Vec<PlannedStep>,
     /// Set for header-bound row examples.
     pub row: Option<RowBinding>,
+    /// The sentences of its paragraphs that matched no step, in document
+    /// order: shown when the example fails, since a renamed step turns its
+    /// sentence into prose silently (issue 10).
+    pub unmatched: Vec<Span>,
 }
 
 /// The row of a header-bound row example and its checks.
@@ -138,4 +142,9 @@ pub struct PlannedDocString {
     pub content_type: String,
     /// The fence's body span.
     pub span: Span,
+    /// The line of the opening fence.
+    pub fence_line: u32,
+    /// Whether the fence has a closing line (an unclosed one runs to the
+    /// end of the file).
+    pub closed: bool,
 }

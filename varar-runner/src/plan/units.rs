@@ -12,7 +12,7 @@ use super::model::{
 };
 use crate::data::Row;
 use crate::doc::{Attachment, Candidate, Fence, Table, TextBlock};
-use crate::source::{Source, Span};
+use crate::source::{Source, Span, utf16_len};
 use crate::text::js_trim;
 
 /// What one candidate contributes to grouping (§20.8).
@@ -35,6 +35,8 @@ pub(crate) struct MatchedUnit<'d> {
     pub steps: Vec<PlannedStep>,
     /// `Fail` when the body holds an `error` fence.
     pub expected: Expectation,
+    /// Its sentences that matched no step.
+    pub unmatched: Vec<Span>,
 }
 
 /// Plan one candidate; its diagnostics are appended to `diagnostics` in
@@ -90,6 +92,8 @@ pub(crate) fn plan_candidate<'d>(
                     content: f.body.clone(),
                     content_type: f.info.clone(),
                     span: f.body_span,
+                    fence_line: f.span.start_line,
+                    closed: f.is_closed(),
                 });
             }
             _ => {}
@@ -100,7 +104,30 @@ pub(crate) fn plan_candidate<'d>(
         candidate,
         steps,
         expected: error_fence.map_or(Expectation::Pass, expectation_of),
+        unmatched: unmatched_sentences(sentences, &matched, block, source),
     })
+}
+
+/// The sentences no selected hit touches, as source spans (blank ones
+/// left out).
+fn unmatched_sentences(
+    sentences: &[SentenceRef<'_>],
+    matched: &BlockMatch,
+    block: &TextBlock,
+    source: &Source<'_>,
+) -> Vec<Span> {
+    sentences
+        .iter()
+        .filter(|s| !s.text.trim().is_empty())
+        .filter_map(|s| {
+            let end = s.start + utf16_len(s.text);
+            let hit = matched
+                .hits
+                .iter()
+                .any(|h| h.start < end && s.start < h.end);
+            (!hit).then(|| lift(block, source, s.start, end))
+        })
+        .collect()
 }
 
 /// `fail`, with the trimmed fence body as message when it is not empty.
@@ -217,6 +244,7 @@ fn row_examples(candidate: &Candidate, bound: &PlannedStep, table: &Table) -> Ve
                     row: record,
                     checks,
                 }),
+                unmatched: Vec::new(),
             }
         })
         .collect()

@@ -6,7 +6,7 @@
 
 use super::{Styles, report};
 use crate::drift::Drift;
-use crate::failure::{CellDiff, Failure, FailureKind};
+use crate::failure::{Attached, CellDiff, Failure, PanicSite, Shape};
 use crate::plan::{Diagnostic, DiagnosticCode, Expectation, PlannedExample, PlannedStep};
 use crate::source::{Source, Span};
 
@@ -30,6 +30,8 @@ The receipt reads:
 ```
 
 I drop the tray.
+
+I weigh the dough. The dough rises twice.
 ";
 
 fn src() -> Source<'static> {
@@ -68,16 +70,19 @@ fn example(name: &str, steps: Vec<Span>, expected: Expectation) -> PlannedExampl
             })
             .collect(),
         row: None,
+        unmatched: Vec::new(),
     }
 }
 
-fn located(kind: FailureKind, message: &str, cells: Vec<CellDiff>, anchor: Span) -> Failure {
-    Failure {
-        kind,
+fn mismatch(cells: Vec<CellDiff>) -> Failure {
+    Failure::CellMismatch { step: 0, cells }
+}
+
+fn thrown(message: &str, at: Span, panic: Option<PanicSite>) -> Failure {
+    Failure::Thrown {
+        at: Some((0, at)),
         message: message.to_string(),
-        cells,
-        anchor: Some(anchor),
-        step: Some(0),
+        panic,
     }
 }
 
@@ -94,6 +99,8 @@ fn cases() -> Vec<Case> {
     let body = span_of("2 x bun\n", 0);
     let drop = span_of("I drop the tray", 0);
     let prose = span_of("The bakery opens at seven.", 0);
+    let weigh = span_of("I weigh the dough", 0);
+    let rises = span_of("The dough rises twice.", 0);
     let pass = Expectation::Pass;
     vec![
         ("cell-mismatch-inline", {
@@ -102,67 +109,46 @@ fn cases() -> Vec<Case> {
                 vec![put, total],
                 pass.clone(),
             );
-            let f = located(
-                FailureKind::CellMismatch,
-                "cell 1: expected £1.60 but was £1.80",
-                vec![CellDiff {
-                    column: "cell 1".into(),
-                    expected: "£1.60".into(),
-                    actual: "£1.80".into(),
-                    span: fee,
-                }],
-                fee,
-            );
+            let f = mismatch(vec![CellDiff {
+                column: "cell 1".into(),
+                expected: "£1.60".into(),
+                actual: "£1.80".into(),
+                span: fee,
+            }]);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("cell-mismatch-table", {
             let ex = example("Given the menu is:", vec![menu], pass.clone());
-            let f = located(
-                FailureKind::CellMismatch,
-                "price: expected £0.80 but was £0.90",
-                vec![CellDiff {
-                    column: "price".into(),
-                    expected: "£0.80".into(),
-                    actual: "£0.90".into(),
-                    span: price,
-                }],
-                price,
-            );
+            let f = mismatch(vec![CellDiff {
+                column: "price".into(),
+                expected: "£0.80".into(),
+                actual: "£0.90".into(),
+                span: price,
+            }]);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("cell-mismatch-doc-string", {
             let ex = example("The receipt reads:", vec![receipt], pass.clone());
-            let f = located(
-                FailureKind::CellMismatch,
-                "doc string: expected \"2 x bun\\n\" but was \"3 x bun\\n\"",
-                vec![CellDiff {
-                    column: "doc string".into(),
-                    expected: "\"2 x bun\\n\"".into(),
-                    actual: "\"3 x bun\\n\"".into(),
-                    span: body,
-                }],
-                body,
-            );
+            let f = mismatch(vec![CellDiff {
+                column: "doc string".into(),
+                expected: "\"2 x bun\\n\"".into(),
+                actual: "\"3 x bun\\n\"".into(),
+                span: body,
+            }]);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("return-shape", {
             let ex = example("The receipt reads:", vec![receipt], pass.clone());
-            let f = located(
-                FailureKind::ReturnShape,
-                "a sensor with 1 slot(s) must return one value per slot, got nothing",
-                Vec::new(),
-                receipt,
-            );
+            let f = Failure::ReturnShape {
+                step: 0,
+                span: receipt,
+                shape: Shape::GotNothing { slots: 1 },
+            };
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("thrown", {
             let ex = example("I drop the tray", vec![drop], pass.clone());
-            let f = located(
-                FailureKind::Thrown,
-                "the tray broke\nall 12 buns are on the floor",
-                Vec::new(),
-                drop,
-            );
+            let f = thrown("the tray broke\nall 12 buns are on the floor", drop, None);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("thrown-not-the-expected-message", {
@@ -173,7 +159,7 @@ fn cases() -> Vec<Case> {
                     message: Some("out of flour".into()),
                 },
             );
-            let f = located(FailureKind::Thrown, "the tray broke", Vec::new(), drop);
+            let f = thrown("the tray broke", drop, None);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("unexpected-pass", {
@@ -182,7 +168,57 @@ fn cases() -> Vec<Case> {
                 vec![drop],
                 Expectation::Fail { message: None },
             );
-            let f = Failure::unexpected_pass(Some((0, drop)));
+            let f = Failure::UnexpectedPass {
+                last: Some((0, drop)),
+            };
+            Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
+        }),
+        ("issue10_7-panic", {
+            let ex = example("I drop the tray", vec![drop], pass.clone());
+            let site = PanicSite {
+                location: "tests/steps/tray.rs:42:9".into(),
+                backtrace: None,
+            };
+            let f = thrown(
+                "called `Option::unwrap()` on a `None` value",
+                drop,
+                Some(site),
+            );
+            Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
+        }),
+        ("issue10_7-panic-backtrace", {
+            let ex = example("I drop the tray", vec![drop], pass.clone());
+            let site = PanicSite {
+                location: "tests/steps/tray.rs:42:9".into(),
+                backtrace: Some(
+                    "   6: oaths::steps::tray::carry\n             at ./tests/steps/tray.rs:42:9\n"
+                        .into(),
+                ),
+            };
+            let f = thrown(
+                "called `Option::unwrap()` on a `None` value",
+                drop,
+                Some(site),
+            );
+            Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
+        }),
+        ("issue10_9-table-attached", {
+            let ex = example("Given the menu is:", vec![menu], pass.clone());
+            let f = Failure::ReturnShape {
+                step: 0,
+                span: menu,
+                shape: Shape::AttachmentNotTaken {
+                    attached: Attached::Table,
+                    line: 9,
+                    params: 0,
+                },
+            };
+            Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
+        }),
+        ("issue10_9-unmatched-sentences", {
+            let mut ex = example("I weigh the dough", vec![weigh], pass.clone());
+            ex.unmatched = vec![rises];
+            let f = thrown("the scale is broken", weigh, None);
             Box::new(move |st: &Styles| report::failure("varar/bakery.md", &src(), &ex, &f, st))
         }),
         ("drift", {

@@ -11,9 +11,9 @@ mod goldens;
 pub mod report;
 mod snippet;
 
-pub use snippet::{display_col, snippet};
+pub use snippet::snippet;
 
-use crate::source::{Source, Span};
+use crate::source::Span;
 
 /// ANSI styles for each part of the output; plain (empty) by default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -100,28 +100,10 @@ pub fn expected_actual(label: &str, expected: &str, actual: &str, styles: &Style
     out
 }
 
-/// A report for a span with a message: header, snippet and an optional hint.
-pub fn spanned(
-    path: &str,
-    source: &Source<'_>,
-    span: Span,
-    message: &str,
-    label: &str,
-    styles: &Styles,
-) -> String {
-    let mut out = header(path, Some(span), span.start_line, message);
-    out.push('\n');
-    for extra in message.lines().skip(1) {
-        out.push_str(extra);
-        out.push('\n');
-    }
-    out.push_str(&snippet(source, span, label, styles));
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::source::Source;
 
     #[test]
     fn header_points_at_the_span_start() {

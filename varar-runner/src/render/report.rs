@@ -3,16 +3,17 @@
 
 use super::{Styles, expected_actual, header, snippet};
 use crate::drift::{Drift, HARNESS_DRIFT_HINT};
-use crate::failure::{Failure, FailureKind};
+use crate::failure::{Failure, FailureKind, PanicSite};
 use crate::plan::{Diagnostic, Expectation, PlannedExample};
 use crate::source::Source;
 
 /// How many failing cells are shown in full; the rest are counted.
 const MAX_CELLS: usize = 12;
 
-/// The text of a failed example: `path:line:col: message`, the source
-/// excerpt under the anchor, then one excerpt and expected/actual pair per
-/// failing cell.
+/// The text of a failed example: `path:line:col: message`, where a
+/// panicking step panicked (and its own frames when `RUST_BACKTRACE` asked
+/// for them), the source excerpt under the anchor, then one excerpt and
+/// expected/actual pair per failing cell, then notes.
 pub fn failure(
     path: &str,
     source: &Source<'_>,
@@ -25,39 +26,46 @@ pub fn failure(
         .first()
         .map(|s| s.match_span.start_line)
         .unwrap_or(example.span.start_line);
-    let mut out = header(path, failure.anchor, fallback, &failure.message);
+    let message = failure.to_string();
+    let mut out = header(path, failure.anchor(), fallback, &message);
     out.push('\n');
-    match failure.kind {
-        FailureKind::CellMismatch => {
-            for cell in failure.cells.iter().take(MAX_CELLS) {
+    match failure {
+        Failure::CellMismatch { cells, .. } => {
+            for cell in cells.iter().take(MAX_CELLS) {
                 out.push_str(&snippet(source, cell.span, &cell.column, styles));
                 out.push_str(&expected_actual("", &cell.expected, &cell.actual, styles));
             }
-            if failure.cells.len() > MAX_CELLS {
+            if cells.len() > MAX_CELLS {
                 out.push_str(&format!(
                     "  … and {} more failing cell(s)\n",
-                    failure.cells.len() - MAX_CELLS
+                    cells.len() - MAX_CELLS
                 ));
             }
         }
-        kind => {
-            for extra in failure.message.lines().skip(1) {
+        other => {
+            for extra in message.lines().skip(1) {
                 out.push_str("  ");
                 out.push_str(extra);
                 out.push('\n');
             }
-            if let Some(anchor) = failure.anchor {
-                let label = match kind {
+            if let Some(site) = other.panic() {
+                out.push_str(&format!("  panicked at {}\n", site.location));
+            }
+            if let Some(anchor) = other.anchor() {
+                let label = match other.kind() {
                     FailureKind::Thrown => "this step failed",
                     FailureKind::ReturnShape => "this step's return does not fit its slots",
                     _ => "the last step passed",
                 };
                 out.push_str(&snippet(source, anchor, label, styles));
             }
+            if let Some(site) = other.panic() {
+                out.push_str(&backtrace(site, styles));
+            }
         }
     }
     if let Expectation::Fail { message } = &example.expected {
-        let note = match (failure.kind, message) {
+        let note = match (failure.kind(), message) {
             (FailureKind::UnexpectedPass, _) => {
                 "note: an `error` fence says this example must fail".to_string()
             }
@@ -71,15 +79,54 @@ pub fn failure(
             out.push('\n');
         }
     }
+    out.push_str(&unmatched_note(source, example, styles));
     out.push_str(&format!("  in example \"{}\"\n", example.name));
+    out
+}
+
+/// The step's own frames of a panic's backtrace, or how to get them.
+fn backtrace(site: &PanicSite, styles: &Styles) -> String {
+    match &site.backtrace {
+        Some(frames) => format!("  stack backtrace (the step's frames):\n{frames}"),
+        None => {
+            let mut out = styles.paint(
+                styles.hint,
+                "note: run with `RUST_BACKTRACE=1` to see the step's backtrace",
+            );
+            out.push('\n');
+            out
+        }
+    }
+}
+
+/// The sentences of the example's paragraphs that matched no step: prose
+/// to the planner, but often a step renamed in code (issue 10).
+fn unmatched_note(source: &Source<'_>, example: &PlannedExample, styles: &Styles) -> String {
+    if example.unmatched.is_empty() {
+        return String::new();
+    }
+    let mut out = styles.paint(
+        styles.hint,
+        "note: these sentences of the example match no step, so they did not run:",
+    );
+    out.push('\n');
+    for span in &example.unmatched {
+        let text = source.slice_utf16(span.start_offset, span.end_offset);
+        out.push_str(&format!(
+            "  line {}: {}\n",
+            span.start_line,
+            crate::text::collapse_whitespace(text)
+        ));
+    }
     out
 }
 
 /// The failed state teardowns of an example, after its own failure (spec
 /// 60.6); the one that became the failure itself is not repeated.
 pub fn teardown_notes(messages: &[String], failure: &Failure, styles: &Styles) -> String {
+    let own = failure.to_string();
     let mut out = String::new();
-    for message in messages.iter().filter(|m| **m != failure.message) {
+    for message in messages.iter().filter(|m| **m != own) {
         out.push_str(&styles.paint(styles.hint, &format!("also: {message}")));
         out.push('\n');
     }

@@ -82,7 +82,7 @@ pub enum ResultsError {
 /// Parse run-result bytes strictly (see the module docs).
 ///
 /// ```
-/// use varar_runner::results::read::parse_run_result;
+/// use varar_runner::internal::results::parse_run_result;
 /// let text = br#"{"version": 1, "oathPath": "a.md", "sourceHash": "fnv1a:00000000", "examples": []}"#;
 /// assert_eq!(parse_run_result(text).map(|r| r.oath_path).ok().as_deref(), Some("a.md"));
 /// let twice = br#"{"version": 1, "version": 1, "oathPath": "a.md", "sourceHash": "", "examples": []}"#;

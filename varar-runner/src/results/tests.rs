@@ -3,7 +3,7 @@ use serde_json::{Value, json};
 use super::*;
 use crate::compare::testing::{span, step};
 use crate::execute::StepOutcome;
-use crate::failure::{CellDiff, FailureKind, Problem};
+use crate::failure::{CellDiff, Problem};
 use crate::plan::{Expectation, PlannedStep};
 use crate::source::Span;
 
@@ -15,7 +15,7 @@ fn parse(text: &str) -> Value {
 
 fn write(results: &OathResults) -> String {
     results
-        .to_json_string()
+        .to_text()
         .unwrap_or_else(|e| panic!("cannot serialise: {e}"))
 }
 
@@ -94,7 +94,7 @@ fn the_fixture_value_serialises_to_the_fixture() {
 
 #[test]
 fn the_fixture_parses_and_round_trips() {
-    let parsed: OathResults = serde_json::from_str(FIXTURE).unwrap_or_else(|e| panic!("{e}"));
+    let parsed = parse_run_result(FIXTURE.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(parsed, fixture_value());
     assert_eq!(parse(&write(&parsed)), parse(FIXTURE));
 }
@@ -141,6 +141,7 @@ fn example(steps: Vec<PlannedStep>, expected: Expectation) -> PlannedExample {
         expected,
         steps,
         row: None,
+        unmatched: Vec::new(),
     }
 }
 
@@ -224,7 +225,9 @@ fn a_doc_string_mismatch_is_anchored_at_the_body() {
 #[test]
 fn thrown_and_unexpected_pass_failures_have_no_cells() {
     let s = step(0, "I do nothing at all", 254, 9);
-    let up = Failure::unexpected_pass(Some((0, s.match_span)));
+    let up = Failure::UnexpectedPass {
+        last: Some((0, s.match_span)),
+    };
     let ex = example(vec![s.clone()], Expectation::Fail { message: None });
     let run = ExampleRun {
         steps: vec![StepOutcome::Passed],
@@ -241,7 +244,7 @@ fn thrown_and_unexpected_pass_failures_have_no_cells() {
             "anchor": {"from": 254, "to": 273}
         })
     );
-    let thrown = Failure::locate(Problem::Thrown("boom".into()), 0, s.match_span);
+    let thrown = Failure::locate(Problem::thrown("boom"), 0, s.match_span);
     let got = to_json(&example_result(&ex, &run_failing(thrown), "x/y.md"));
     assert_eq!(got["failure"]["message"], "boom");
     assert!(got["failure"].get("cells").is_none());
@@ -249,12 +252,10 @@ fn thrown_and_unexpected_pass_failures_have_no_cells() {
 
 #[test]
 fn without_an_anchor_the_line_falls_back() {
-    let unanchored = Failure {
-        kind: FailureKind::Thrown,
+    let unanchored = Failure::Thrown {
+        at: None,
         message: "factory failed".into(),
-        cells: Vec::new(),
-        anchor: None,
-        step: None,
+        panic: None,
     };
     let ex = example(
         vec![step(0, "a", 40, 3), step(1, "b", 60, 4)],
@@ -278,7 +279,7 @@ fn without_an_anchor_the_line_falls_back() {
 fn long_step_texts_are_cut_in_the_stack() {
     let text = "é".repeat(61);
     let s = step(0, &text, 0, 2);
-    let f = Failure::locate(Problem::Thrown("boom".into()), 0, s.match_span);
+    let f = Failure::locate(Problem::thrown("boom"), 0, s.match_span);
     let r = example_result(
         &example(vec![s], Expectation::Pass),
         &run_failing(f),
@@ -286,4 +287,186 @@ fn long_step_texts_are_cut_in_the_stack() {
     );
     let want = format!("boom\n    at {}… (a.md:2:1)", "é".repeat(60));
     assert_eq!(r.failure.map(|f| f.stack), Some(want));
+}
+
+fn ex(name: &str, line: u32, status: Status) -> ExampleResult {
+    ExampleResult {
+        name: name.into(),
+        status,
+        lines: vec![line, line + 1],
+        failure: match status {
+            Status::Passed => None,
+            Status::Failed => Some(ResultFailure {
+                line,
+                message: "m".into(),
+                stack: "s".into(),
+                cells: Vec::new(),
+                anchor: None,
+                doc_path: None,
+            }),
+        },
+    }
+}
+
+fn key(name: &str, line: u32) -> ExampleKey {
+    ExampleKey {
+        name: name.into(),
+        lines: vec![line, line + 1],
+    }
+}
+
+fn file(hash: &str, examples: Vec<ExampleResult>) -> OathResults {
+    OathResults {
+        version: 1,
+        oath_path: "varar/a.md".into(),
+        source_hash: hash.into(),
+        documents: Vec::new(),
+        examples,
+    }
+}
+
+#[test]
+fn merge_keeps_what_did_not_run_replaces_what_did_and_sorts() {
+    let stored = file(
+        "h",
+        vec![
+            ex("a", 3, Status::Passed),
+            ex("b", 7, Status::Failed),
+            ex("c", 12, Status::Passed),
+        ],
+    );
+    let fresh = file(
+        "h",
+        vec![ex("d", 9, Status::Failed), ex("b", 7, Status::Passed)],
+    );
+    let planned = [key("a", 3), key("b", 7), key("d", 9), key("c", 12)];
+    let merged = merge_results(Some(&stored), &fresh, &planned);
+    assert_eq!(
+        merged,
+        file(
+            "h",
+            vec![
+                ex("a", 3, Status::Passed),
+                ex("b", 7, Status::Passed),
+                ex("d", 9, Status::Failed),
+                ex("c", 12, Status::Passed),
+            ]
+        )
+    );
+}
+
+#[test]
+fn issue10_1_result_lists_only_current_plan() {
+    // Both steps of the oath were renamed: its plan has no example left,
+    // and nothing the old file said may survive.
+    let stored = file(
+        "h",
+        vec![ex("a", 3, Status::Failed), ex("b", 7, Status::Failed)],
+    );
+    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &[]);
+    assert!(merged.examples.is_empty(), "{merged:?}");
+    // A filtered run keeps an old entry only if its example is still in
+    // the plan (same name and lines) and did not run now.
+    let planned = [key("a", 3), key("renamed", 7)];
+    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &planned);
+    assert_eq!(merged.examples, vec![ex("a", 3, Status::Failed)]);
+}
+
+#[test]
+fn issue10_1_an_ambiguous_line_keeps_no_passed_entry() {
+    // Line 7 passed, then a second step made its paragraph ambiguous: the
+    // plan lost the example (the run fails it with a diagnostic item), and
+    // the file must not say it passed.
+    let stored = file(
+        "h",
+        vec![ex("a", 3, Status::Passed), ex("b", 7, Status::Passed)],
+    );
+    let fresh = file("h", vec![ex("a", 3, Status::Passed)]);
+    let merged = merge_results(Some(&stored), &fresh, &[key("a", 3)]);
+    assert_eq!(merged.examples, vec![ex("a", 3, Status::Passed)]);
+}
+
+#[test]
+fn merge_ignores_a_file_of_another_source() {
+    let fresh = file("h", vec![ex("b", 7, Status::Passed)]);
+    let planned = [key("a", 3), key("b", 7)];
+    let mut v2 = file("h", vec![ex("a", 3, Status::Passed)]);
+    v2.version = 2;
+    let mut with_documents = file("h", vec![ex("a", 3, Status::Passed)]);
+    with_documents.documents.push(DocumentHash {
+        path: "varar/shared.md".into(),
+        source_hash: "fnv1a:00000001".into(),
+    });
+    for stored in [
+        file("other", vec![ex("a", 3, Status::Passed)]),
+        v2,
+        with_documents,
+    ] {
+        assert_eq!(merge_results(Some(&stored), &fresh, &planned), fresh);
+    }
+    assert_eq!(merge_results(None, &fresh, &planned), fresh);
+}
+
+#[test]
+fn issue10_12_the_one_writer_puts_members_in_the_reference_order() {
+    let mut r = file("h", vec![ex("a", 3, Status::Failed)]);
+    if let Some(f) = r.examples[0].failure.as_mut() {
+        f.cells.push(CellFailure {
+            from: 8,
+            to: 9,
+            actual: "IV".into(),
+        });
+        f.anchor = Some(Anchor { from: 1, to: 5 });
+    }
+    let text = write(&r);
+    let order = [
+        "\"version\"",
+        "\"oathPath\"",
+        "\"sourceHash\"",
+        "\"examples\"",
+        "\"name\"",
+        "\"status\"",
+        "\"lines\"",
+        "\"failure\"",
+        "\"line\"",
+        "\"message\"",
+        "\"stack\"",
+        "\"cells\"",
+        "\"from\"",
+        "\"to\"",
+        "\"actual\"",
+        "\"anchor\"",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|k| text.find(k).unwrap_or(usize::MAX))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+    // Version 2 members sit where spec 70 §70.4 puts them.
+    r.version = 2;
+    r.documents.push(DocumentHash {
+        path: "varar/shared.md".into(),
+        source_hash: "fnv1a:00000001".into(),
+    });
+    if let Some(f) = r.examples[0].failure.as_mut() {
+        f.doc_path = Some("varar/shared.md".into());
+    }
+    let text = write(&r);
+    let order = [
+        "\"version\"",
+        "\"oathPath\"",
+        "\"sourceHash\": \"h\"",
+        "\"documents\"",
+        "\"path\"",
+        "\"sourceHash\": \"fnv1a:00000001\"",
+        "\"examples\"",
+        "\"anchor\"",
+        "\"docPath\"",
+    ];
+    let positions: Vec<usize> = order
+        .iter()
+        .map(|k| text.find(k).unwrap_or(usize::MAX))
+        .collect();
+    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
+    assert_eq!(parse_run_result(text.as_bytes()).ok(), Some(r));
 }

@@ -23,7 +23,7 @@ pub use support::{
     ExampleState, NoDefault, Probe, SharedResource, ViaDefault, a_state_must_be_send, fail_text,
     own, share, unwrap_shared,
 };
-pub use world::{Released, World};
+pub use world::World;
 
 /// Whether a step drives the system or observes it (spec 20 §20.12).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,28 +34,7 @@ pub enum Role {
     Sensor,
 }
 
-/// A captured parameter after its type's transform (spec 20 §20.3–20.4):
-/// what a step argument is read from and what a sensor's return is compared
-/// with.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ArgValue {
-    /// `{int}`, `{byte}`, `{short}`, `{long}`, `{biginteger}`: the digits as written.
-    Int(String),
-    /// `{float}`, `{double}`: the number as written.
-    Float(String),
-    /// `{word}`, `{string}` (unquoted, unescaped), `{}`, `{emph}` (markers
-    /// removed), `{bigdecimal}`: the text.
-    Text(String),
-    /// A custom type: its name and the outermost capture groups (or the whole
-    /// match when the pattern has none); `None` for a group that did not
-    /// participate. Parsed by the type's own parse function.
-    Custom {
-        /// The parameter type's name.
-        name: String,
-        /// Capture groups handed to the parse function.
-        groups: Vec<Option<String>>,
-    },
-}
+pub use varar_expression::ArgValue;
 
 /// JavaScript-style type names used in return-shape messages (spec 30 §30.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,14 +263,20 @@ pub struct ParameterDef {
 inventory::collect!(ParameterDef);
 
 /// A custom parameter type: a Rust type read from its regex's capture groups.
-/// Implemented by `#[varar::parameter]`; the step macros use it to check at
-/// compile time that `{name}` slots take this type.
+///
+/// Implemented by `#[varar::parameter]` for the type its parse function
+/// returns, under a marker type `M` the attribute generates next to it.
+/// The marker is local to the user's crate, so the impl is allowed for any
+/// type, one from another crate (`rust_decimal::Decimal`, the crate under
+/// test's own `Money`) included: registration implements no foreign trait
+/// on a foreign type. The step macros find the impl by the argument's type
+/// (`M` is inferred), so one Rust type backs one custom parameter type.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a custom parameter type",
     label = "a slot that is not a built-in type takes a `#[varar::parameter]` type",
     note = "declare one with #[varar::parameter(name = \"…\", regex = \"…\")] on a parse function returning it"
 )]
-pub trait Parameter: Sized + PartialEq + Send + 'static {
+pub trait Parameter<M>: Sized + PartialEq + std::fmt::Debug + Send + 'static {
     /// The name used in expressions.
     const NAME: &'static str;
     /// The regex.
@@ -301,4 +286,48 @@ pub trait Parameter: Sized + PartialEq + Send + 'static {
     /// The document notation of a value, used to show the actual side of a
     /// mismatch; `None` to fall back to the debug form.
     fn format(&self) -> Option<String>;
+}
+
+/// The document's table, doc string or header-bound row, as a step's last
+/// argument receives it (spec 30 §30.1.4): implemented for [`Table`],
+/// [`DocString`] and [`Row`] only, so the step macros recognise a trailing
+/// argument by its type, never by its name.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not varar's `Table`, `DocString` or `Row`",
+    label = "a step's last argument named like this receives the document's attachment",
+    note = "take `varar::Table`, `varar::DocString` or `varar::Row` here; if this is a type of your own, write it with its path (e.g. `crate::Table`) so it is read as a capture or the state"
+)]
+pub trait TrailingData: Clone + Send + 'static {
+    /// Which attachment.
+    const KIND: Trailing;
+    /// The attachment of this invocation.
+    fn from_invocation<'a>(inv: &Invocation<'a>) -> Result<&'a Self, StepError>;
+}
+
+impl TrailingData for Table {
+    const KIND: Trailing = Trailing::Table;
+    fn from_invocation<'a>(inv: &Invocation<'a>) -> Result<&'a Self, StepError> {
+        inv.table
+            .ok_or_else(|| StepError::new("this step takes a table, but the document gives none"))
+    }
+}
+
+impl TrailingData for DocString {
+    const KIND: Trailing = Trailing::DocString;
+    fn from_invocation<'a>(inv: &Invocation<'a>) -> Result<&'a Self, StepError> {
+        inv.doc_string.ok_or_else(|| {
+            StepError::new("this step takes a doc string, but the document gives none")
+        })
+    }
+}
+
+impl TrailingData for Row {
+    const KIND: Trailing = Trailing::Row;
+    fn from_invocation<'a>(inv: &Invocation<'a>) -> Result<&'a Self, StepError> {
+        inv.row.ok_or_else(|| {
+            StepError::new(
+                "this step takes a header-bound row, but the sentence is not bound to a table",
+            )
+        })
+    }
 }

@@ -1,8 +1,6 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
-use serde_json::json;
-
 use super::*;
 use crate::lock::{LockEntry, OathRecord, reconcile};
 
@@ -171,8 +169,6 @@ fn bad_locks_are_never_overwritten() {
             "oaths[\"a.md\"].sourceHash must be a string",
         ),
         (b"\xff\xfe", "not valid UTF-8"),
-        (b"{\"version\": 3, \"oaths\": {}}", ""),
-        (b"{\"version\": 1, \"oaths\": {}}", ""),
     ];
     for (bytes, want) in cases {
         for update in [false, true] {
@@ -206,6 +202,24 @@ fn bad_locks_are_never_overwritten() {
 }
 
 #[test]
+fn issue10_5_a_lock_of_another_version_is_replaced_only_with_consent() {
+    for bytes in [
+        &b"{\"version\": 3, \"oaths\": {}}"[..],
+        b"{\"version\": 1, \"oaths\": {}}",
+        b"{\"version\": \"2\", \"oaths\": {}}",
+    ] {
+        let dir = tmp();
+        let path = dir.path().join(LOCK_FILE_NAME);
+        ok(std::fs::write(&path, bytes));
+        assert!(!ok(record_run(dir.path(), false)));
+        assert_eq!(ok(std::fs::read(&path)), bytes);
+        assert!(ok(record_run(dir.path(), true)), "VARAR_UPDATE re-records");
+        let text = ok(std::fs::read_to_string(&path));
+        assert!(text.starts_with("{\n  \"version\": 2,"), "{text}");
+    }
+}
+
+#[test]
 fn an_unreadable_lock_is_an_error_naming_it() {
     let dir = tmp();
     // A directory in place of the file cannot be read.
@@ -232,139 +246,64 @@ fn pending_candidates_go_beside_the_kept_file() {
     assert_eq!(ok(std::fs::read_to_string(&candidate)), "{}\n");
 }
 
-fn result(hash: &str, examples: Value) -> Value {
-    json!({"version": 1, "oathPath": "varar/a.md", "sourceHash": hash, "examples": examples})
-}
-
-fn ex(name: &str, line: u64, status: &str) -> Value {
-    json!({"name": name, "status": status, "lines": [line, line + 1]})
+fn text(r: Option<&[u8]>) -> String {
+    String::from_utf8_lossy(r.unwrap_or_default()).into_owned()
 }
 
 #[test]
-fn merge_keeps_what_did_not_run_replaces_what_did_and_sorts() {
-    let old = result(
-        "h",
-        json!([
-            ex("a", 3, "passed"),
-            ex("b", 7, "failed"),
-            ex("c", 12, "passed")
-        ]),
-    );
-    let fresh = result("h", json!([ex("b", 7, "passed"), ex("d", 9, "failed")]));
-    let merged = merge_run_results(Some(&old), &fresh);
-    assert_eq!(
-        merged,
-        result(
-            "h",
-            json!([
-                ex("a", 3, "passed"),
-                ex("b", 7, "passed"),
-                ex("d", 9, "failed"),
-                ex("c", 12, "passed")
-            ])
-        )
-    );
-}
-
-#[test]
-fn merge_overwrites_when_the_record_does_not_fit() {
-    let fresh = result("h", json!([ex("b", 7, "passed")]));
-    let others = [
-        result("other-hash", json!([ex("a", 3, "passed")])),
-        json!({"version": 2, "oathPath": "varar/a.md", "sourceHash": "h", "examples": [ex("a", 3, "passed")]}),
-        json!({"version": 1, "sourceHash": "h", "examples": "nope"}),
-        json!({"version": 1, "sourceHash": "h", "examples": [1]}),
-        json!([1, 2]),
-    ];
-    for old in &others {
-        assert_eq!(merge_run_results(Some(old), &fresh), fresh, "{old}");
-    }
-    assert_eq!(merge_run_results(None, &fresh), fresh);
-}
-
-#[test]
-fn run_results_are_written_in_reference_member_order_and_merged() {
+fn run_result_updates_see_the_stored_bytes_and_may_write_nothing() {
     let dir = tmp();
     let root = dir.path();
-    let first = result(
-        "h",
-        json!([{
-            "failure": {"anchor": {"to": 5, "from": 1}, "stack": "s", "message": "m", "line": 3,
-                        "cells": [{"actual": "IV", "to": 9, "from": 8}]},
-            "lines": [3], "status": "failed", "name": "a"
-        }]),
-    );
-    assert!(ok(write_run_result(root, "varar/a.md", &first)));
     let path = root.join(".varar/varar/a.md.json");
-    let text = ok(std::fs::read_to_string(&path));
-    let order = [
-        "\"version\"",
-        "\"oathPath\"",
-        "\"sourceHash\"",
-        "\"examples\"",
-        "\"name\"",
-        "\"status\"",
-        "\"lines\"",
-        "\"failure\"",
-        "\"line\"",
-        "\"message\"",
-        "\"stack\"",
-        "\"cells\"",
-        "\"from\"",
-        "\"to\"",
-        "\"actual\"",
-        "\"anchor\"",
-    ];
-    let positions: Vec<usize> = order
-        .iter()
-        .map(|k| text.find(k).unwrap_or(usize::MAX))
-        .collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
-    assert!(text.ends_with("}\n"));
+    // No file and nothing to say: nothing is created.
+    assert!(!ok(update_run_result(root, "varar/a.md", |stored| {
+        assert!(stored.is_none());
+        None
+    })));
+    assert!(!path.exists());
+    assert!(ok(update_run_result(root, "varar/a.md", |_| {
+        Some(b"one\n".to_vec())
+    })));
     assert_eq!(
         ok(std::fs::read_to_string(root.join(".varar/.gitignore"))),
         "*\n"
     );
-    // Unchanged: not rewritten. A partial run merges.
-    assert!(!ok(write_run_result(root, "varar/a.md", &first)));
-    assert!(ok(write_run_result(
-        root,
-        "varar/a.md",
-        &result("h", json!([ex("b", 9, "passed")]))
-    )));
-    let merged: Value = ok(serde_json::from_str(&ok(std::fs::read_to_string(&path))));
-    assert_eq!(merged["examples"].as_array().map(Vec::len), Some(2));
-    // A run of every example replaces the record: nothing stale survives.
-    let complete = result("h", json!([ex("b", 9, "passed")]));
-    assert!(ok(replace_run_result(root, "varar/a.md", &complete)));
-    let replaced: Value = ok(serde_json::from_str(&ok(std::fs::read_to_string(&path))));
-    assert_eq!(replaced, complete);
-    assert!(!ok(replace_run_result(root, "varar/a.md", &complete)));
+    // The next update gets the stored bytes; unchanged bytes are not written.
+    assert!(!ok(update_run_result(root, "varar/a.md", |stored| {
+        assert_eq!(text(stored), "one\n");
+        Some(b"one\n".to_vec())
+    })));
+    assert!(!ok(update_run_result(root, "varar/a.md", |_| None)));
+    assert_eq!(ok(std::fs::read_to_string(&path)), "one\n");
+    // A replacement does not read.
+    assert!(ok(replace_run_result(root, "varar/a.md", b"two\n")));
+    assert!(!ok(replace_run_result(root, "varar/a.md", b"two\n")));
+    assert_eq!(ok(std::fs::read_to_string(&path)), "two\n");
 }
 
 #[test]
-fn concurrent_partial_runs_do_not_lose_each_others_examples() {
+fn concurrent_updates_do_not_lose_each_others_changes() {
     let dir = tmp();
     let root = Arc::new(dir.path().to_path_buf());
     let handles: Vec<_> = (0..8u64)
         .map(|i| {
             let root = root.clone();
             std::thread::spawn(move || {
-                let fresh = result("h", json!([ex(&format!("e{i}"), 10 + i, "passed")]));
-                ok(write_run_result(&root, "varar/a.md", &fresh));
+                ok(update_run_result(&root, "varar/a.md", |stored| {
+                    let mut lines = text(stored);
+                    lines.push_str(&format!("{i}\n"));
+                    Some(lines.into_bytes())
+                }));
             })
         })
         .collect();
     for h in handles {
         assert!(h.join().is_ok());
     }
-    let text = ok(std::fs::read_to_string(root.join(".varar/varar/a.md.json")));
-    let merged: Value = ok(serde_json::from_str(&text));
-    let lines: Vec<u64> = merged["examples"]
-        .as_array()
-        .map(|a| a.iter().map(first_line).collect())
-        .unwrap_or_default();
-    assert_eq!(lines, (10..18).collect::<Vec<u64>>());
+    let written = ok(std::fs::read_to_string(root.join(".varar/varar/a.md.json")));
+    let mut lines: Vec<&str> = written.lines().collect();
+    lines.sort_unstable();
+    assert_eq!(lines, ["0", "1", "2", "3", "4", "5", "6", "7"]);
 }
 
 #[cfg(unix)]
@@ -373,8 +312,7 @@ fn an_unreadable_result_file_is_kept_and_a_candidate_written() {
     use std::os::unix::fs::PermissionsExt as _;
     let dir = tmp();
     let root = dir.path();
-    let fresh = result("h", json!([ex("a", 3, "passed")]));
-    ok(write_run_result(root, "a.md", &fresh));
+    ok(replace_run_result(root, "a.md", b"old\n"));
     let path = root.join(".varar/a.md.json");
     ok(std::fs::set_permissions(
         &path,
@@ -383,19 +321,56 @@ fn an_unreadable_result_file_is_kept_and_a_candidate_written() {
     if std::fs::read(&path).is_ok() {
         return; // Running as root: permissions do not stop reads.
     }
-    let err = write_run_result(root, "a.md", &fresh)
-        .err()
-        .map(|e| e.to_string())
-        .unwrap_or_default();
+    let err = update_run_result(root, "a.md", |stored| {
+        assert!(stored.is_none(), "what could not be read is not handed on");
+        Some(b"new\n".to_vec())
+    })
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
     assert!(
         err.contains("left it untouched") && err.contains("a.md.json.new"),
         "{err}"
     );
-    assert!(root.join(".varar/a.md.json.new").exists());
+    assert_eq!(
+        ok(std::fs::read_to_string(root.join(".varar/a.md.json.new"))),
+        "new\n"
+    );
     ok(std::fs::set_permissions(
         &path,
         std::fs::Permissions::from_mode(0o644),
     ));
+}
+
+#[test]
+fn issue10_3_stale_temporaries_of_ours_are_removed_by_the_next_write() {
+    let dir = tmp();
+    let now = SystemTime::now();
+    let old = now - STALE_TEMPORARY - Duration::from_secs(60);
+    let made = |name: &str, modified: SystemTime| {
+        let path = dir.path().join(name);
+        let file = ok(std::fs::File::create(&path));
+        ok(file.set_modified(modified));
+        path
+    };
+    let orphan = made(".varar-tmp-a1B2c3", old);
+    let fresh = made(".varar-tmp-d4E5f6", now);
+    let theirs = made(".other-tmp-x", old);
+    let kept_dir = dir.path().join(".varar-tmp-dir");
+    ok(std::fs::create_dir(&kept_dir));
+    assert!(ok(write_disposable(&dir.path().join("a.json"), b"{}\n")));
+    assert!(!orphan.exists(), "an orphan of a killed run is removed");
+    assert!(fresh.exists(), "a concurrent run's temporary is kept");
+    assert!(theirs.exists(), "only our own naming is touched");
+    assert!(kept_dir.exists(), "only files");
+    // Only the written file's own directory is cleaned.
+    let sub = dir.path().join("sub");
+    ok(std::fs::create_dir(&sub));
+    let elsewhere = made("sub/.varar-tmp-zzzzzz", old);
+    assert!(ok(write_atomic(&dir.path().join("b.json"), b"{}\n")));
+    assert!(elsewhere.exists());
+    assert!(ok(write_atomic(&sub.join("c.json"), b"{}\n")));
+    assert!(!elsewhere.exists());
 }
 
 #[test]
@@ -443,9 +418,23 @@ fn run_results_are_read_strictly_and_absent_files_are_none() {
     let root = dir.path();
     assert!(matches!(read_run_result(root, "varar/a.md"), Ok(None)));
     // What the harness writes reads back.
-    let fresh = json!({"version": 1, "oathPath": "varar/a.md", "sourceHash": "fnv1a:00000000",
-        "examples": [{"name": "n", "status": "passed", "lines": [3]}]});
-    ok(write_run_result(root, "varar/a.md", &fresh));
+    let fresh = crate::results::OathResults {
+        version: 1,
+        oath_path: "varar/a.md".into(),
+        source_hash: "fnv1a:00000000".into(),
+        documents: Vec::new(),
+        examples: vec![crate::results::ExampleResult {
+            name: "n".into(),
+            status: crate::results::Status::Passed,
+            lines: vec![3],
+            failure: None,
+        }],
+    };
+    ok(replace_run_result(
+        root,
+        "varar/a.md",
+        ok(fresh.to_text()).as_bytes(),
+    ));
     let read = ok(read_run_result(root, "varar/a.md"));
     assert_eq!(read.map(|r| r.examples[0].lines.clone()), Some(vec![3]));
 
@@ -473,34 +462,6 @@ fn run_results_are_read_strictly_and_absent_files_are_none() {
         read_run_result(root, "../a.md"),
         Err(ResultFileError::BadOathPath { .. })
     ));
-}
-
-#[test]
-fn version_2_members_are_written_where_the_spec_puts_them() {
-    let v2 = json!({
-        "examples": [{"failure": {"docPath": "varar/shared.md", "anchor": {"to": 5, "from": 1},
-                                  "stack": "s", "message": "m", "line": 3},
-                      "lines": [], "status": "failed", "name": "a"}],
-        "documents": [{"sourceHash": "fnv1a:00000001", "path": "varar/shared.md"}],
-        "sourceHash": "h", "oathPath": "varar/a.md", "version": 2
-    });
-    let text = run_result_text(&v2);
-    let order = [
-        "\"version\"",
-        "\"oathPath\"",
-        "\"sourceHash\": \"h\"",
-        "\"documents\"",
-        "\"path\"",
-        "\"sourceHash\": \"fnv1a:00000001\"",
-        "\"examples\"",
-        "\"anchor\"",
-        "\"docPath\"",
-    ];
-    let positions: Vec<usize> = order
-        .iter()
-        .map(|k| text.find(k).unwrap_or(usize::MAX))
-        .collect();
-    assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
 
 #[test]

@@ -15,8 +15,10 @@
 //! as `Infinity`, `-0` as `0`), `None` as `null`, and anything else in a
 //! Rust-like debug form (deliberately outside conformance).
 
-use crate::data::{DocString, Row, Table};
-use crate::step::{ArgValue, Invocation, JsType, Observed, Parameter, StepError};
+use crate::data::{DocString, Table};
+use std::marker::PhantomData;
+
+use crate::step::{ArgValue, Invocation, JsType, Observed, Parameter, StepError, TrailingData};
 
 mod observed;
 #[cfg(test)]
@@ -242,7 +244,7 @@ pub fn read_text<T: TextArg>(inv: &Invocation<'_>, index: usize) -> Result<T, St
 }
 
 /// Read argument `index` (0-based) of a custom slot with the type's parse.
-pub fn read_custom<T: Parameter>(inv: &Invocation<'_>, index: usize) -> Result<T, StepError> {
+pub fn read_custom<T: Parameter<M>, M>(inv: &Invocation<'_>, index: usize) -> Result<T, StepError> {
     match inv.args.get(index) {
         Some(ArgValue::Custom { name, groups }) if name == T::NAME => {
             let groups: Vec<Option<&str>> = groups.iter().map(Option::as_deref).collect();
@@ -257,25 +259,9 @@ pub fn read_custom<T: Parameter>(inv: &Invocation<'_>, index: usize) -> Result<T
     }
 }
 
-/// The trailing table.
-pub fn read_table<'a>(inv: &Invocation<'a>) -> Result<&'a Table, StepError> {
-    inv.table
-        .ok_or_else(|| StepError::new("this step takes a table, but the document gives none"))
-}
-
-/// The trailing doc string.
-pub fn read_doc_string<'a>(inv: &Invocation<'a>) -> Result<&'a DocString, StepError> {
-    inv.doc_string
-        .ok_or_else(|| StepError::new("this step takes a doc string, but the document gives none"))
-}
-
-/// The header-bound row.
-pub fn read_row<'a>(inv: &Invocation<'a>) -> Result<&'a Row, StepError> {
-    inv.row.ok_or_else(|| {
-        StepError::new(
-            "this step takes a header-bound row, but the sentence is not bound to a table",
-        )
-    })
+/// The trailing table, doc string or row.
+pub fn read_trailing<'a, T: TrailingData>(inv: &Invocation<'a>) -> Result<&'a T, StepError> {
+    T::from_invocation(inv)
 }
 
 /// Capture group `index` of a custom parameter, which must have participated.
@@ -297,6 +283,36 @@ pub fn observe<T: Observed>(value: T) -> Box<dyn Observed> {
     Box::new(value)
 }
 
+/// Box a sensor's return for a custom slot: the value is compared with the
+/// document's through the type's own parse and `PartialEq`, and shown with
+/// its format (or `Debug`).
+pub fn observe_custom<T: Parameter<M>, M: 'static>(value: T) -> Box<dyn Observed> {
+    Box::new(Custom::<T, M>(value, PhantomData))
+}
+
+/// [`observe_custom`] for an `Option`: `None` is the JSON-like null.
+pub fn observe_custom_option<T: Parameter<M>, M: 'static>(value: Option<T>) -> Box<dyn Observed> {
+    Box::new(value.map(|v| Custom::<T, M>(v, PhantomData)))
+}
+
+/// A custom parameter type's value seen by the engine.
+struct Custom<T, M>(T, PhantomData<fn() -> M>);
+
+impl<T: Parameter<M>, M: 'static> Observed for Custom<T, M> {
+    fn js_type(&self) -> JsType {
+        JsType::Object
+    }
+    fn render(&self) -> String {
+        format!("{:?}", self.0)
+    }
+    fn format(&self) -> Option<String> {
+        self.0.format()
+    }
+    fn equals(&self, expected: &ArgValue) -> Result<bool, String> {
+        custom_equals(&self.0, expected)
+    }
+}
+
 /// The message of an `Err` a step returned.
 pub fn error_message<E: std::fmt::Display + ?Sized>(error: &E) -> StepError {
     StepError::new(error.to_string())
@@ -313,11 +329,11 @@ pub const fn doc_string_slot<T: DocStringSlot + ?Sized>() {}
 /// Compile-time bound: `T` answers a table slot.
 pub const fn table_slot<T: TableSlot + ?Sized>() {}
 
-/// Whether custom type `T` is the one named `name` (used in a `const` assert
-/// the step macros emit for every custom slot).
-pub const fn parameter_is<T: Parameter>(name: &str) -> bool {
-    let a = T::NAME.as_bytes();
-    let b = name.as_bytes();
+/// Whether two names are equal, in a `const` context: the step macros
+/// assert with it that a custom slot's type is the parameter type of that
+/// name.
+pub const fn name_is(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;
     }
@@ -333,7 +349,7 @@ pub const fn parameter_is<T: Parameter>(name: &str) -> bool {
 
 /// `Observed::equals` of a custom parameter type: the document value parsed
 /// with the type's own parse, then `PartialEq`.
-pub fn custom_equals<T: Parameter>(value: &T, expected: &ArgValue) -> Result<bool, String> {
+fn custom_equals<T: Parameter<M>, M>(value: &T, expected: &ArgValue) -> Result<bool, String> {
     match expected {
         ArgValue::Custom { name, groups } if name == T::NAME => {
             let groups: Vec<Option<&str>> = groups.iter().map(Option::as_deref).collect();

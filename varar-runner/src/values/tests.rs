@@ -68,10 +68,14 @@ fn floats_and_text_are_read() {
     );
 }
 
+/// `Money` stands for any type, a foreign one included: the impl is made
+/// local by a marker, as `#[varar::parameter]` does.
 #[derive(Debug, PartialEq)]
 struct Money(i64);
 
-impl Parameter for Money {
+struct Marker;
+
+impl Parameter<Marker> for Money {
     const NAME: &'static str = "money";
     const REGEX: &'static str = r"£(\d+)\.(\d{2})";
     fn parse(groups: &[Option<&str>]) -> Result<Self, String> {
@@ -102,21 +106,30 @@ fn custom_values_are_parsed_by_their_type() {
         int("3"),
     ];
     let i = inv(&args);
-    assert_eq!(read_custom::<Money>(&i, 0), Ok(Money(255)));
+    assert_eq!(read_custom::<Money, _>(&i, 0), Ok(Money(255)));
     assert_eq!(
-        read_custom::<Money>(&i, 1).map_err(|e| e.message),
+        read_custom::<Money, _>(&i, 1).map_err(|e| e.message),
         Err("capture group 1 did not participate".into())
     );
     assert_eq!(
-        read_custom::<Money>(&i, 2).map_err(|e| e.message),
+        read_custom::<Money, _>(&i, 2).map_err(|e| e.message),
         Err("argument 1 is not a {money} value: Int(\"3\")".replace("argument 1", "argument 3"))
     );
-    assert_eq!(custom_equals(&Money(255), &args[0]), Ok(true));
-    assert_eq!(custom_equals(&Money(260), &args[0]), Ok(false));
-    assert_eq!(custom_equals(&Money(255), &int("255")), Ok(false));
-    assert!(parameter_is::<Money>("money"));
-    assert!(!parameter_is::<Money>("mone"));
-    assert!(!parameter_is::<Money>("monex"));
+    // Compared through the type's parse and shown with its format.
+    let observed = observe_custom::<Money, Marker>(Money(255));
+    assert_eq!(observed.equals(&args[0]), Ok(true));
+    assert_eq!(
+        observe_custom::<Money, Marker>(Money(260)).equals(&args[0]),
+        Ok(false)
+    );
+    assert_eq!(observed.equals(&int("255")), Ok(false));
+    assert_eq!(observed.format().as_deref(), Some("£2.55"));
+    assert_eq!(observed.render(), "Money(255)");
+    let none = observe_custom_option::<Money, Marker>(None);
+    assert_eq!(none.render(), "null");
+    assert!(name_is("money", "money"));
+    assert!(!name_is("money", "mone"));
+    assert!(!name_is("money", "monex"));
 }
 
 #[test]
@@ -130,13 +143,18 @@ fn trailing_attachments_are_read_or_reported_missing() {
         table: Some(&table),
         doc_string: Some(&doc),
     };
-    assert_eq!(read_table(&full), Ok(&table));
-    assert_eq!(read_doc_string(&full), Ok(&doc));
-    assert_eq!(read_row(&full), Ok(&row));
+    assert_eq!(read_trailing::<Table>(&full), Ok(&table));
+    assert_eq!(read_trailing::<DocString>(&full), Ok(&doc));
+    assert_eq!(read_trailing::<Row>(&full), Ok(&row));
     let empty = inv(&[]);
-    assert!(read_table(&empty).is_err());
-    assert!(read_doc_string(&empty).is_err());
-    assert!(read_row(&empty).is_err());
+    assert!(read_trailing::<Table>(&empty).is_err());
+    assert!(read_trailing::<DocString>(&empty).is_err());
+    assert!(read_trailing::<Row>(&empty).is_err());
+    use crate::step::{Trailing, TrailingData};
+    assert_eq!(
+        [Table::KIND, DocString::KIND, Row::KIND],
+        [Trailing::Table, Trailing::DocString, Trailing::Row]
+    );
 }
 
 #[test]

@@ -4,8 +4,6 @@
 use bakery::{Menu, Money, Till, TillError};
 use varar::{DocString, Table, sensor, stimulus};
 
-use super::Amount;
-
 /// A table fed to a stimulus: each data row is `| item | price |`.
 #[stimulus("the menu is")]
 fn menu_is(till: &mut Till, table: Table) -> Result<(), String> {
@@ -36,15 +34,15 @@ fn holds(till: &Till) -> i64 {
 }
 
 #[sensor("the total is {money}")]
-fn total(till: &Till) -> Amount {
-    Amount(till.total())
+fn total(till: &Till) -> Money {
+    till.total()
 }
 
 /// Two slots: the amount paid is an input, so it is handed back unchanged,
 /// and the change is compared with the document.
 #[sensor("I pay {money} and my change is {money}")]
-fn change(till: &Till, paid: Amount, _change: Amount) -> Result<(Amount, Amount), TillError> {
-    Ok((paid, Amount(till.pay(paid.0)?)))
+fn change(till: &Till, paid: Money, _change: Money) -> Result<(Money, Money), TillError> {
+    Ok((paid, till.pay(paid)?))
 }
 
 /// The doc string below the sentence is the slot: the whole printed receipt

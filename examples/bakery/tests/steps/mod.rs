@@ -7,27 +7,13 @@
 mod basket;
 mod shelf;
 
-use std::fmt;
-
 use bakery::{Money, MoneyError};
 
-/// `{money}` in the oaths: an amount written `£2.50`.
-///
-/// A parameter type gets trait impls from `#[varar::parameter]`, so it must
-/// be defined in this crate; it wraps the bakery's own `Money`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Amount(pub Money);
-
-/// The document notation (`£2.50`). Because the parameter is declared with
-/// `format`, a mismatch shows the actual amount this way too.
-impl fmt::Display for Amount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
+/// `{money}` in the oaths: an amount written `£2.50`, read into the
+/// bakery's own `Money`. The type may come from any crate; with `format`,
+/// its `Display` (`£2.50`) also shows the actual amount of a mismatch.
 /// Receives the regex's two capture groups: pounds and pence.
 #[varar::parameter(name = "money", regex = r"£(\d+)\.(\d{2})", format)]
-fn money(pounds: &str, pence: &str) -> Result<Amount, MoneyError> {
-    Money::from_pounds_and_pence(pounds, pence).map(Amount)
+fn money(pounds: &str, pence: &str) -> Result<Money, MoneyError> {
+    Money::from_pounds_and_pence(pounds, pence)
 }

@@ -20,7 +20,7 @@ fn a_stimulus_with_inferred_parameters_for_each_step_file() {
     assert_eq!(
         basket.text,
         "\n#[varar::stimulus(\"I juggle {int} {string} balls for {emph} at {money} in {float} minutes\")]\n\
-         fn i_juggle_balls_for_at_in(_till: &mut Till, _int: i64, _string: String, _emph: String, _money: Amount, _float: f64) {\n    \
+         fn i_juggle_balls_for_at_in(_till: &mut Till, _int: i64, _string: String, _emph: String, _money: Money, _float: f64) {\n    \
          panic!(r#\"not written yet: the stimulus \"I juggle {int} {string} balls for {emph} at {money} in {float} minutes\"\"#)\n}\n"
     );
     let (_, end) = index

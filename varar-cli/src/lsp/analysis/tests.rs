@@ -1,4 +1,4 @@
-use varar_runner::lock::{LockEntry, LockExample};
+use varar_runner::internal::lock::{LockEntry, LockExample};
 
 use super::*;
 use crate::lsp::testing::{at, bakery, plan, plan_with_lock};

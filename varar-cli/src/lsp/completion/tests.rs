@@ -25,7 +25,7 @@ fn the_typed_words_select_the_expressions() {
     assert_eq!(item.filter_text.as_deref(), Some("I put 2 cr"));
     assert_eq!(
         item.detail.as_deref(),
-        Some("stimulus · tests/steps/basket.rs:23")
+        Some("stimulus · tests/steps/basket.rs:21")
     );
     // A number may start `{int} {word} are left …`, a word may not.
     let text = "- 7 b";

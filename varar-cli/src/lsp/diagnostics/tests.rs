@@ -1,5 +1,7 @@
-use varar_runner::hash::source_hash;
-use varar_runner::results::{Anchor, CellFailure, DocumentHash, ExampleResult, OathResults};
+use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::results::{
+    Anchor, CellFailure, DocumentHash, ExampleResult, OathResults,
+};
 
 use super::*;
 use crate::evidence::DocumentText;

@@ -118,9 +118,9 @@ fn refused_definitions_are_problems_and_the_rest_still_plans() {
 
 #[test]
 fn the_reduced_registry_plans_as_the_whole_one() {
-    use varar_runner::parse::parse;
-    use varar_runner::plan::plan;
-    use varar_runner::source::Source;
+    use varar_runner::internal::parse::parse;
+    use varar_runner::internal::plan::plan;
+    use varar_runner::internal::source::Source;
 
     let index = bakery();
     for text in [

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use super::super::overlay::Detail;
 use super::super::testing::{draw, failed, marks_by_note, passed, range_of, results_of};
-use varar_runner::results::Status;
-use varar_runner::source::Source;
+use varar_runner::internal::results::Status;
+use varar_runner::internal::source::Source;
 
 /// Every conformance bundle run: each cell and anchor of each failure is
 /// drawn on exactly `source[from..to]`, its callout names expected and

@@ -2,11 +2,11 @@
 
 use std::collections::BTreeMap;
 
-use varar_runner::lock::{LockEntry, LockExample};
-use varar_runner::parse::parse;
-use varar_runner::source::Source;
+use varar_runner::internal::lock::{LockEntry, LockExample};
+use varar_runner::internal::parse::parse;
+use varar_runner::internal::source::Source;
 
-use varar_runner::hash::source_hash;
+use varar_runner::internal::hash::source_hash;
 
 use super::super::testing::{
     CHECKOUT, SHARED, checkout_results, draw, failed, marks_by_note, passed, range_of, results_of,

@@ -10,6 +10,7 @@ fn row_example(index: usize) -> PlannedExample {
         name: "10 / A".into(),
         span: row_span,
         row: Some(row_binding()),
+        unmatched: Vec::new(),
         ..example(vec![s])
     }
 }
@@ -20,10 +21,13 @@ fn header_bound_rows_are_checked_after_the_loop() {
     let r = run(&row_example(REPORT_ROW));
     let f = r.failure.clone().unwrap_or_else(|| panic!("passed"));
     assert_eq!(
-        (f.kind, f.message.as_str()),
-        (FailureKind::CellMismatch, "score: expected 10 but was 99")
+        (f.kind(), f.to_string()),
+        (
+            FailureKind::CellMismatch,
+            "score: expected 10 but was 99".into()
+        )
     );
-    assert_eq!((f.anchor, f.step), (Some(span(108, 110, 9)), Some(0)));
+    assert_eq!((f.anchor(), f.step()), (Some(span(108, 110, 9)), Some(0)));
     assert_eq!(r.steps, vec![StepOutcome::Failed(f)]);
     // A row step returning nothing (here a stimulus) fails with the row error.
     let r = run(&row_example(NOTHING));
@@ -34,5 +38,5 @@ fn header_bound_rows_are_checked_after_the_loop() {
             "a header-bound row step must return a row object with one value per bound cell, got nothing".into()
         )
     );
-    assert_eq!(r.failure.and_then(|f| f.anchor), Some(span(106, 123, 9)));
+    assert_eq!(r.failure.and_then(|f| f.anchor()), Some(span(106, 123, 9)));
 }

@@ -14,10 +14,8 @@ fn with_examples(version: u32, examples: &str) -> String {
 }
 
 #[test]
-fn the_fixture_reads_like_the_lenient_model() {
+fn the_fixture_reads_and_an_absent_anchor_stays_absent() {
     let strict = read(FIXTURE).unwrap_or_else(|e| panic!("{e}"));
-    let lenient: OathResults = serde_json::from_str(FIXTURE).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(strict, lenient);
     assert_eq!(strict.examples.len(), 3);
     assert_eq!(
         strict.examples[2].failure.as_ref().and_then(|f| f.anchor),
@@ -189,7 +187,7 @@ fn bytes_that_are_not_utf8_are_refused_as_such() {
 #[test]
 fn what_the_writer_writes_reads_back_equal() {
     let mut r = read(FIXTURE).unwrap_or_else(|e| panic!("{e}"));
-    let text = r.to_json_string().unwrap_or_else(|e| panic!("{e}"));
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read(&text).ok(), Some(r.clone()));
     // And a version-2 value, written by the same serde model.
     r.version = 2;
@@ -200,6 +198,6 @@ fn what_the_writer_writes_reads_back_equal() {
     if let Some(f) = r.examples[1].failure.as_mut() {
         f.doc_path = Some("varar/shared.md".into());
     }
-    let text = r.to_json_string().unwrap_or_else(|e| panic!("{e}"));
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read(&text).ok(), Some(r));
 }

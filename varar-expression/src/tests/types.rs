@@ -2,8 +2,8 @@
 //! they produce, and custom types.
 
 use super::{accepts, compiled, compiled_with};
-use crate::expression::{ParameterTypeError, ParameterTypes, outermost_group_count};
-use crate::step::ArgValue;
+use crate::ArgValue;
+use crate::{ParameterTypeError, ParameterTypes, outermost_group_count};
 
 /// (type name, accepted inputs, rejected inputs); acceptance is a match of
 /// the whole input by the anchored `^({type})$`.
@@ -381,7 +381,44 @@ fn custom_types_pass_their_outermost_groups() {
 #[test]
 fn custom_types_are_visible_to_every_expression_and_undefined_otherwise() {
     let mut types = ParameterTypes::new();
-    assert!(crate::expression::CompiledExpression::from_source("{airport}", &types).is_err());
+    assert!(crate::CompiledExpression::from_source("{airport}", &types).is_err());
     assert_eq!(types.define("airport", "[A-Z]{3}"), Ok(()));
-    assert!(crate::expression::CompiledExpression::from_source("{airport}", &types).is_ok());
+    assert!(crate::CompiledExpression::from_source("{airport}", &types).is_ok());
+}
+
+#[test]
+fn issue10_14_built_in_names_live_in_one_table() {
+    // Every built-in type the registry knows has its slot kind, and no
+    // other name does: the macros and the engine read the same table.
+    let types = ParameterTypes::new();
+    let names = [
+        "int",
+        "byte",
+        "short",
+        "long",
+        "biginteger",
+        "float",
+        "double",
+        "bigdecimal",
+        "word",
+        "string",
+        "",
+        "emph",
+    ];
+    for name in names {
+        assert!(
+            types.get(name).is_some(),
+            "{name:?} is a registered built-in"
+        );
+        assert!(crate::built_in(name).is_some(), "{name:?} has a slot kind");
+    }
+    for name in ["money", "Int", "integer", " "] {
+        assert!(
+            types.get(name).is_none() && crate::built_in(name).is_none(),
+            "{name:?}"
+        );
+    }
+    assert_eq!(crate::built_in("biginteger"), Some(crate::BuiltIn::Int));
+    assert_eq!(crate::built_in("double"), Some(crate::BuiltIn::Float));
+    assert_eq!(crate::built_in(""), Some(crate::BuiltIn::Text));
 }

@@ -1,7 +1,7 @@
 //! Compile errors (§20.2.4): kind, column, pointer and the exact layout.
 
 use super::parse_error;
-use crate::expression::{CompiledExpression, ExpressionErrorKind as K, ParameterTypes};
+use crate::{CompiledExpression, ExpressionErrorKind as K, ParameterTypes};
 
 /// (expression, kind, column, pointer line)
 fn cases() -> Vec<(&'static str, K, usize, &'static str)> {
@@ -181,7 +181,7 @@ fn undefined_parameter_type_is_a_compile_error() {
     );
     assert_eq!(
         error.kind,
-        crate::expression::ExpressionErrorKind::UndefinedParameterType {
+        crate::ExpressionErrorKind::UndefinedParameterType {
             name: "cukes".to_string()
         }
     );
@@ -189,7 +189,7 @@ fn undefined_parameter_type_is_a_compile_error() {
 
 #[test]
 fn parse_alone_accepts_unknown_types() {
-    assert!(crate::expression::Expression::parse("I have {cukes}").is_ok());
+    assert!(crate::Expression::parse("I have {cukes}").is_ok());
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn errors_come_in_reference_order() {
 #[test]
 fn compile_of_a_parsed_expression_checks_types() {
     let types = ParameterTypes::new();
-    let parsed = match crate::expression::Expression::parse("I fly to {airport}") {
+    let parsed = match crate::Expression::parse("I fly to {airport}") {
         Ok(e) => e,
         Err(e) => panic!("{e}"),
     };

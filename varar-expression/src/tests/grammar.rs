@@ -2,7 +2,7 @@
 //! (§20.2.5).
 
 use super::{accepts, compiled, regex_of};
-use crate::expression::Expression;
+use crate::Expression;
 
 fn names(source: &str) -> Vec<String> {
     match Expression::parse(source) {

@@ -16,7 +16,7 @@
 
 use regex_syntax::ast::{self, Ast};
 
-/// How a parameter's match becomes an [`crate::step::ArgValue`].
+/// How a parameter's match becomes an [`crate::ArgValue`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Transform {
@@ -39,21 +39,24 @@ pub enum Transform {
 }
 
 /// `{int}` and its aliases: ASCII digits with an optional minus.
-pub const INT_PATTERN: &str = "-?[0-9]+";
+const INT_PATTERN: &str = "-?[0-9]+";
 /// `{float}`, `{double}`, `{bigdecimal}`; see the module docs for the one
 /// divergence from the reference.
-pub const FLOAT_PATTERN: &str = r"[-+]?(?:[0-9]*\.[0-9]+|[0-9]+)(?:E[-+]?[0-9]+)?";
+const FLOAT_PATTERN: &str = r"[-+]?(?:[0-9]*\.[0-9]+|[0-9]+)(?:E[-+]?[0-9]+)?";
 /// `{word}`: one or more code points outside JavaScript's `\s`.
-pub const WORD_PATTERN: &str = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+";
+const WORD_PATTERN: &str = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+";
 /// `{string}`: double- or single-quoted, backslash escapes allowed inside;
 /// JavaScript's `.` written as its class.
-pub const STRING_PATTERN: &str = r#""([^"\\]*(\\[^\n\r\x{2028}\x{2029}][^"\\]*)*)"|'([^'\\]*(\\[^\n\r\x{2028}\x{2029}][^'\\]*)*)'"#;
+const STRING_PATTERN: &str = r#""([^"\\]*(\\[^\n\r\x{2028}\x{2029}][^"\\]*)*)"|'([^'\\]*(\\[^\n\r\x{2028}\x{2029}][^'\\]*)*)'"#;
 /// `{}`: JavaScript's `.*`.
-pub const ANONYMOUS_PATTERN: &str = r"[^\n\r\x{2028}\x{2029}]*";
+const ANONYMOUS_PATTERN: &str = r"[^\n\r\x{2028}\x{2029}]*";
 /// `{emph}`: the six Markdown emphasis forms, longest first.
-pub const EMPH_PATTERN: &str =
+const EMPH_PATTERN: &str =
     r"\*\*\*([^*]+)\*\*\*|___([^_]+)___|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*]+)\*|_([^_]+)_";
 
+/// The twelve built-in types (spec 20 §20.3): the one list of their names,
+/// patterns and transforms, which the engine's registry and the macros'
+/// compile-time checks both read.
 const BUILT_INS: [(&str, &str, Transform); 12] = [
     ("int", INT_PATTERN, Transform::Int),
     ("byte", INT_PATTERN, Transform::Int),
@@ -68,6 +71,36 @@ const BUILT_INS: [(&str, &str, Transform); 12] = [
     ("", ANONYMOUS_PATTERN, Transform::Anonymous),
     ("emph", EMPH_PATTERN, Transform::Emph),
 ];
+
+/// Which Rust values a built-in parameter type's slot holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BuiltIn {
+    /// `{int}`, `{byte}`, `{short}`, `{long}`, `{biginteger}`: any integer type.
+    Int,
+    /// `{float}`, `{double}`: `f64` or `f32`.
+    Float,
+    /// `{word}`, `{string}`, `{}`, `{emph}`, `{bigdecimal}`: text.
+    Text,
+}
+
+/// The built-in type called `name`, if there is one (`""` is `{}`).
+///
+/// ```
+/// use varar_expression::{BuiltIn, built_in};
+/// assert_eq!(built_in("long"), Some(BuiltIn::Int));
+/// assert_eq!(built_in("bigdecimal"), Some(BuiltIn::Text));
+/// assert_eq!(built_in("money"), None);
+/// ```
+pub fn built_in(name: &str) -> Option<BuiltIn> {
+    BUILT_INS
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, _, transform)| match transform {
+            Transform::Int => BuiltIn::Int,
+            Transform::Float => BuiltIn::Float,
+            _ => BuiltIn::Text,
+        })
+}
 
 /// Characters a custom type name may not contain (§20.4).
 const ILLEGAL_NAME_CHARS: [char; 10] = ['[', ']', '(', ')', '$', '.', '|', '?', '*', '+'];
@@ -110,29 +143,23 @@ impl ParameterType {
 }
 
 /// A custom type that cannot be defined (spec 20 §20.4).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ParameterTypeError {
     /// The name contains one of `[ ] ( ) $ . | ? * +`. The wording (which
     /// lists other characters) is the reference's.
-    #[error(
-        "Illegal character in parameter name {{{name}}}. Parameter names may not contain '{{', '}}', '(', ')', '\\' or '/'"
-    )]
     IllegalName {
         /// The rejected name.
         name: String,
     },
     /// The name is `""`, which `{}` already uses.
-    #[error("The anonymous parameter type has already been defined")]
     AnonymousAlreadyDefined,
     /// A built-in or an earlier custom type has this name.
-    #[error("There is already a parameter type with name {name}")]
     AlreadyDefined {
         /// The name in use.
         name: String,
     },
     /// The pattern is not a valid `regex`-crate pattern.
-    #[error("The regular expression of parameter type {name} is invalid: {message}")]
     InvalidRegex {
         /// The type's name.
         name: String,
@@ -140,6 +167,29 @@ pub enum ParameterTypeError {
         message: String,
     },
 }
+
+impl std::fmt::Display for ParameterTypeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParameterTypeError::IllegalName { name } => write!(
+                f,
+                "Illegal character in parameter name {{{name}}}. Parameter names may not contain '{{', '}}', '(', ')', '\\' or '/'"
+            ),
+            ParameterTypeError::AnonymousAlreadyDefined => {
+                f.write_str("The anonymous parameter type has already been defined")
+            }
+            ParameterTypeError::AlreadyDefined { name } => {
+                write!(f, "There is already a parameter type with name {name}")
+            }
+            ParameterTypeError::InvalidRegex { name, message } => write!(
+                f,
+                "The regular expression of parameter type {name} is invalid: {message}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ParameterTypeError {}
 
 /// The parameter types an expression may use: the twelve built-ins, then
 /// custom types in declaration order.

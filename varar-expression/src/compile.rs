@@ -8,7 +8,7 @@ use super::ast::{self, Node};
 use super::error::{ExpressionError, ExpressionErrorKind};
 use super::params::{ParameterTypes, Transform, regex_error_message};
 use super::tokens;
-use crate::step::ArgValue;
+use super::value::ArgValue;
 
 /// One parameter of a compiled expression: its type and where its groups sit
 /// in the generated regex.

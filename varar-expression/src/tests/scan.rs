@@ -2,8 +2,8 @@
 //! semantics, empty matches, byte offsets and the anchored re-match.
 
 use super::{compiled, compiled_with};
-use crate::expression::{Hit, ParameterTypes};
-use crate::step::ArgValue;
+use crate::ArgValue;
+use crate::{Hit, ParameterTypes};
 
 /// (expression, sentence, expected hit spans)
 type SpanCase = (&'static str, &'static str, &'static [(usize, usize)]);
