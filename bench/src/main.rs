@@ -21,7 +21,10 @@
 //!    parse+plan measurement, with results produced in process;
 //! 5. **the language server** (`cargo varar lsp`): the initial scan of a
 //!    package with 500 steps in 100 files, and the re-plan, semantic tokens
-//!    and diagnostics of a 1 000-line oath after an edit.
+//!    and diagnostics of a 1 000-line oath after an edit;
+//! 6. **reuse by link**: corpora of 100 and 1 000 oaths whose every example
+//!    links one shared section, planned against one workspace, per example
+//!    next to the same corpus with the section written out.
 //!
 //! Figures only: nothing here asserts a time.
 
@@ -31,6 +34,7 @@ mod inproc;
 mod lsp;
 mod project;
 mod report;
+mod reuse;
 mod scaling;
 mod steps;
 mod steps_scale;
@@ -58,6 +62,8 @@ struct Options {
     scale: Option<scaling::ScaleOptions>,
     skip_report: bool,
     skip_lsp: bool,
+    /// Corpus sizes of the reuse-by-link measurement (empty: skipped).
+    reuse: Vec<usize>,
 }
 
 impl Default for Options {
@@ -74,6 +80,7 @@ impl Default for Options {
             scale: None,
             skip_report: false,
             skip_lsp: false,
+            reuse: vec![100, 1000],
         }
     }
 }
@@ -111,6 +118,8 @@ OPTIONS:
   --skip-e2e           skip the end-to-end measurement
   --steps N[,N...]     registry sizes of the planning measurement [8,100,500];
                        `--steps none` skips it
+  --reuse N[,N...]     oaths of the reuse-by-link measurement [100,1000];
+                       `--reuse none` skips it
 
 SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --scale              first/second run, wall vs CPU, one oath of 1k..64k
@@ -219,6 +228,14 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                     parse_list(&v, parse_count)?
                 };
             }
+            "--reuse" => {
+                let v = value(&arg)?;
+                o.reuse = if v == "none" {
+                    Vec::new()
+                } else {
+                    parse_list(&v, parse_count)?
+                };
+            }
             "--skip-report" => o.skip_report = true,
             "--skip-lsp" => o.skip_lsp = true,
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
@@ -304,6 +321,9 @@ fn run(o: &Options) -> Result<(), String> {
     if !o.skip_lsp {
         lsp::measure(&work, o.runs)?;
     }
+    if !o.reuse.is_empty() {
+        reuse::measure(&o.reuse, 5)?;
+    }
     if !o.skip_e2e {
         e2e::measure(&work, &o.e2e_corpora, o.seed, o.runs)?;
     }
@@ -359,5 +379,22 @@ mod tests {
         assert!(args(&["--profiles", "fast"]).is_err());
         let o = args(&["--steps", "none"]).unwrap().unwrap();
         assert!(o.step_counts.is_empty());
+    }
+
+    #[test]
+    fn reuse_sizes_parse() {
+        assert_eq!(args(&[]).unwrap().unwrap().reuse, vec![100, 1000]);
+        assert_eq!(
+            args(&["--reuse", "5,7"]).unwrap().unwrap().reuse,
+            vec![5, 7]
+        );
+        assert!(
+            args(&["--reuse", "none"])
+                .unwrap()
+                .unwrap()
+                .reuse
+                .is_empty()
+        );
+        assert!(args(&["--reuse", "x"]).is_err());
     }
 }

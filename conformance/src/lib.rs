@@ -23,6 +23,7 @@ pub mod plan;
 pub mod registry;
 pub mod results;
 pub mod trace;
+pub mod workspace;
 
 /// The artifact kinds, in the order the harness runs them.
 pub const KINDS: [&str; 4] = ["doc", "registry", "plan", "trace"];
@@ -60,6 +61,18 @@ pub enum ArtifactError {
         /// Why.
         message: String,
     },
+    /// A document of a multi-document `plan` or `trace` is not under the
+    /// root its oathPath is taken from.
+    #[error("`{}` is not under the root `{}`", path.display(), root.display())]
+    OutsideRoot {
+        /// The document.
+        path: PathBuf,
+        /// The root.
+        root: PathBuf,
+    },
+    /// The oath is not in the workspace built for it.
+    #[error(transparent)]
+    Workspace(#[from] varar_runner::internal::workspace::WorkspaceError),
     /// This artifact has no builder yet.
     #[error("the `{kind}` artifact is not implemented yet")]
     NotImplemented {

@@ -130,7 +130,7 @@ fn smoke_contract() {
     run.assert_code(0, "cargo test after deleting .varar/");
     let oaths = sample.oath_files();
     let results = sample.parse_results(&oaths);
-    for (oath, n) in EXAMPLES_PER_OATH {
+    for (oath, n) in EXAMPLES_PER_OATH.iter().filter(|(_, n)| *n > 0) {
         let result = &results[*oath];
         assert_eq!(result.examples.len(), *n, "{oath}: examples in .varar/");
         assert!(
@@ -236,7 +236,7 @@ fn concurrent_runs_leave_valid_files() {
     }
     sample.assert_lock_pristine("two concurrent runs", runs.first());
     let results = sample.parse_results(&sample.oath_files());
-    for (oath, n) in EXAMPLES_PER_OATH {
+    for (oath, n) in EXAMPLES_PER_OATH.iter().filter(|(_, n)| *n > 0) {
         assert_eq!(
             results[*oath].examples.len(),
             *n,
@@ -264,7 +264,7 @@ fn nextest_run_leaves_valid_files() {
     run.assert_code(0, "cargo nextest run");
     sample.assert_lock_pristine("cargo nextest run", Some(&run));
     let results = sample.parse_results(&sample.oath_files());
-    for (oath, n) in EXAMPLES_PER_OATH {
+    for (oath, n) in EXAMPLES_PER_OATH.iter().filter(|(_, n)| *n > 0) {
         assert_eq!(
             results[*oath].examples.len(),
             *n,

@@ -79,6 +79,9 @@ pub enum OathStatus {
     Failed,
     /// No result file.
     Missing,
+    /// No result file, and none is expected: every paragraph of the oath
+    /// lies in a section other oaths link to, which runs there (spec 70).
+    Linked,
     /// A result of another version of the oath.
     Stale,
     /// The result file could not be read or was refused.
@@ -113,6 +116,16 @@ impl GateReport {
 
 /// Judge every oath's evidence.
 pub fn evaluate(oaths: &[OathEvidence]) -> GateReport {
+    evaluate_with(oaths, &std::collections::BTreeSet::new())
+}
+
+/// [`evaluate`], where the oaths of `linked_only` need no result: they run
+/// only inside the oaths that link to them (spec 70 §70.4.5), so a missing
+/// result is their status `linked`, not an error.
+pub fn evaluate_with(
+    oaths: &[OathEvidence],
+    linked_only: &std::collections::BTreeSet<String>,
+) -> GateReport {
     let mut verdicts = Vec::with_capacity(oaths.len());
     let mut failures = Vec::new();
     let mut errors = Vec::new();
@@ -160,6 +173,9 @@ pub fn evaluate(oaths: &[OathEvidence]) -> GateReport {
                     .with_path(o.result_path.clone())
                     .with_oath(o.oath_path.clone()),
                 );
+            }
+            Verdict::Missing if linked_only.contains(&o.oath_path) => {
+                gate.status = OathStatus::Linked;
             }
             Verdict::Missing => {
                 errors.push(

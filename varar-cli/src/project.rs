@@ -4,13 +4,14 @@
 //! other documents that version-2 results name. Problems become
 //! [`ErrorRecord`]s here; judging the evidence is pure ([`crate::evidence`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
 
 use varar_runner::internal::config::load_config;
 use varar_runner::internal::discovery::{DiscoveryError, OathFile, discover, read_oath};
-use varar_runner::internal::store::{SCRATCH_DIR, read_run_result};
+use varar_runner::internal::store::{SCRATCH_DIR, read_lock, read_run_result};
+use varar_runner::internal::workspace::Workspace;
 
 use crate::evidence::{DocumentText, OathEvidence};
 use crate::records::{Code, ErrorRecord};
@@ -23,6 +24,9 @@ pub struct Project {
     pub root: PathBuf,
     /// Every selected oath, in discovery order.
     pub oaths: Vec<OathEvidence>,
+    /// The oaths that have no result, and need none: every paragraph of
+    /// them lies in a section other oaths link to (spec 70 §70.4.5).
+    pub linked_only: BTreeSet<String>,
 }
 
 /// Read the project at `--root` (or found from `cwd`). A missing or
@@ -43,8 +47,46 @@ pub fn read_project(explicit_root: Option<&Path>, cwd: &Path) -> Result<Project,
         )
         .with_path(varar_runner::internal::config::CONFIG_FILE_NAME));
     }
-    let oaths = files.iter().map(|f| read_oath_evidence(&root, f)).collect();
-    Ok(Project { root, oaths })
+    let oaths: Vec<OathEvidence> = files.iter().map(|f| read_oath_evidence(&root, f)).collect();
+    let linked_only = linked_only(&root, &oaths);
+    Ok(Project {
+        root,
+        oaths,
+        linked_only,
+    })
+}
+
+/// The oaths without a result that need none (spec 70 §70.4.5): a section
+/// of them is linked from another oath (read from the texts alone, as the
+/// harness's workspace is), and the baseline of the last full run records
+/// no example of their own, so every step they hold runs inside the
+/// linking oaths. Without a readable baseline nothing is exempt.
+fn linked_only(root: &Path, oaths: &[OathEvidence]) -> BTreeSet<String> {
+    if !oaths.iter().any(|o| matches!(o.results, Ok(None))) {
+        return BTreeSet::new();
+    }
+    let Ok(baseline) = read_lock(root) else {
+        return BTreeSet::new();
+    };
+    let texts = oaths
+        .iter()
+        .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)));
+    let workspace = Workspace::build(texts);
+    oaths
+        .iter()
+        .filter(|o| matches!(o.results, Ok(None)))
+        .filter(|o| {
+            baseline
+                .entry(&o.oath_path)
+                .is_some_and(|e| e.examples.is_empty())
+        })
+        .filter(|o| {
+            workspace
+                .document(&o.oath_path)
+                .is_some_and(|document| workspace.consumed(document).contains(&true))
+        })
+        .map(|o| o.oath_path.clone())
+        .collect()
 }
 
 fn read_oath_evidence(root: &Path, file: &OathFile) -> OathEvidence {

@@ -16,6 +16,21 @@ pub struct Doc {
     pub examples: Vec<Candidate>,
     /// Tables and fences with no candidate before them in their section.
     pub orphan_attachments: Vec<Attachment>,
+    /// Every heading, all levels, in source order. Reference blocks resolve
+    /// against them (spec 70 §70.3.1); `doc.json` does not list them.
+    #[serde(skip)]
+    pub headings: Vec<Heading>,
+}
+
+/// A heading (spec 10 §3.7): its level, its text and where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Heading {
+    /// 1 for `#`, 6 for `######` (setext: 1 for `===`, 2 for `---`).
+    pub level: u8,
+    /// The trimmed raw text, inline markup kept.
+    pub text: String,
+    /// From the heading's first character to the end of its last line.
+    pub span: Span,
 }
 
 /// A text block with its attached tables and fences (spec 10 §7).

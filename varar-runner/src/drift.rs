@@ -37,6 +37,11 @@ pub struct CandidateInfo {
     /// match, which its own diagnostic item reports, so it is never also
     /// drift (issue 10).
     pub ambiguous: bool,
+    /// Whether it is consumed (a link elsewhere names its section, spec 70
+    /// §70.2.2) and, planned alone, still has a step: it now runs where it
+    /// is referenced, so a baseline entry that re-identifies onto it is not
+    /// drift (spec 70 §70.6.5). Such a candidate is never live.
+    pub runs_elsewhere: bool,
 }
 
 /// One baseline example that now re-identifies onto a dead candidate.
@@ -143,7 +148,7 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
     };
     index::dead_matches(baseline, candidates)
         .into_iter()
-        .filter(|&(_, c)| !candidates[c].ambiguous)
+        .filter(|&(_, c)| !candidates[c].ambiguous && !candidates[c].runs_elsewhere)
         .map(|(b, c)| Drift {
             name: baseline.examples[b].name.clone(),
             line: candidates[c].line,
@@ -176,7 +181,8 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
     let mut ambiguities: Vec<u32> = plan
         .diagnostics
         .iter()
-        .filter(|d| d.code == DiagnosticCode::AmbiguousMatch)
+        // An ambiguity met in a linked section lies in that other document.
+        .filter(|d| d.code == DiagnosticCode::AmbiguousMatch && d.doc_path.is_none())
         .map(|d| d.span.start_offset)
         .collect();
     ambiguities.sort_unstable();
@@ -207,9 +213,28 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
                 span: c.span,
                 live,
                 ambiguous,
+                runs_elsewhere: false,
             }
         })
         .collect()
+}
+
+/// Apply what reuse by link says of the candidates of an oath (spec 70
+/// §70.5): a consumed candidate (`consumed[i]`) is never live in its own
+/// oath, and it runs elsewhere when `has_step(i)` (planned alone, it has a
+/// step, or it is itself a link), which spares it from drift (§70.6.5).
+/// `has_step` is asked only of consumed candidates.
+pub fn apply_consumed(
+    candidates: &mut [CandidateInfo],
+    consumed: &[bool],
+    mut has_step: impl FnMut(usize) -> bool,
+) {
+    for (i, c) in candidates.iter_mut().enumerate() {
+        if consumed.get(i).copied().unwrap_or(false) {
+            c.live = false;
+            c.runs_elsewhere = has_step(i);
+        }
+    }
 }
 
 /// The fresh lock entry of an oath (spec 40 §4.2): its hash and its live

@@ -39,6 +39,7 @@ mod lifecycle;
 mod lock;
 mod parse;
 mod plan;
+mod reference;
 mod registry;
 mod render;
 mod results;
@@ -51,6 +52,7 @@ mod store;
 mod text;
 mod trace;
 mod values;
+mod workspace;
 
 pub use data::{DocString, Row, Table};
 pub use harness::{Runner, run};
@@ -132,7 +134,7 @@ pub mod internal {
     }
     /// Planning (spec 20).
     pub mod plan {
-        pub use crate::plan::{Plan, PlannedExample, PlannedStep, plan};
+        pub use crate::plan::{Plan, PlannedExample, PlannedStep, plan, plan_oath};
     }
     /// Step definitions and parameter types (spec 20 §20.1).
     pub mod registry {
@@ -146,7 +148,8 @@ pub mod internal {
     pub mod results {
         pub use crate::results::{
             Anchor, CellFailure, DocumentHash, ExampleResult, OathResults, ResultFailure,
-            ResultsError, Status, example_result, oath_results, parse_run_result,
+            ResultsError, Status, collected_results, example_result, oath_results,
+            parse_run_result, results_version,
         };
     }
     /// Sentence splitting (spec 20 §20.5).
@@ -171,5 +174,15 @@ pub mod internal {
     /// The conformance trace (spec 30 §30.7).
     pub mod trace {
         pub use crate::trace::trace;
+    }
+    /// Reference blocks, slugs and path arithmetic (spec 70 §70.1).
+    pub mod reference {
+        pub use crate::reference::{
+            Reference, dirname, join, normalise, recognise, section_key, slugify,
+        };
+    }
+    /// The documents an oath may link to (spec 70 §70.2).
+    pub mod workspace {
+        pub use crate::workspace::{Workspace, WorkspaceError};
     }
 }

@@ -152,10 +152,12 @@ pub fn example_result(
 }
 
 /// `lines` of an example: the start line of each step's match span,
-/// deduplicated, first occurrence kept (spec 30 §30.8.3).
+/// deduplicated, first occurrence kept (spec 30 §30.8.3), over the steps
+/// written in the oath itself: a step spliced in from another document
+/// adds nothing (spec 70 §70.4.3, §70.6.3).
 fn example_lines(example: &PlannedExample) -> Vec<u32> {
     let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
-    for step in &example.steps {
+    for step in example.steps.iter().filter(|s| s.doc_path.is_none()) {
         let line = step.match_span.start_line;
         if !lines.contains(&line) {
             lines.push(line);
@@ -175,6 +177,11 @@ fn result_failure(
     let message = f.to_string();
     let mut stack = format!("{message}\n");
     let step = f.step().and_then(|i| example.steps.get(i));
+    // `line`, `anchor`, `cells` and the frame are in the failing step's own
+    // document, which `docPath` names when it is not the oath (spec 70
+    // §70.4.4, §70.6.4).
+    let doc_path = step.and_then(|s| s.doc_path.clone());
+    let frame_path = doc_path.as_deref().unwrap_or(oath_path);
     if let (Some(step), Some(anchor)) = (step, anchor) {
         let label = if step.text.chars().count() > LABEL_CHARS {
             let cut: String = step.text.chars().take(LABEL_CHARS).collect();
@@ -183,7 +190,7 @@ fn result_failure(
             step.text.clone()
         };
         stack.push_str(&format!(
-            "    at {label} ({oath_path}:{}:{})",
+            "    at {label} ({frame_path}:{}:{})",
             anchor.start_line, anchor.start_col
         ));
     }
@@ -204,19 +211,23 @@ fn result_failure(
             from: a.start_offset,
             to: a.end_offset,
         }),
-        doc_path: None,
+        doc_path,
     }
 }
 
 /// Which example a stored result records: its name and `lines`, as the
-/// plan gives them. Two runs of the same source and steps give every
-/// example the same key.
+/// plan gives them, and where it sorts. Two runs of the same sources and
+/// steps give every example the same key.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ExampleKey {
     /// The planned example's name.
     pub name: String,
     /// Its `lines`.
     pub lines: Vec<u32>,
+    /// The start line of the example's span in the oath: where an example
+    /// whose `lines` is empty (every step spliced from another document)
+    /// sorts, i.e. where its link stands (spec 70 §70.6.3).
+    pub line: u32,
 }
 
 impl ExampleKey {
@@ -225,7 +236,13 @@ impl ExampleKey {
         ExampleKey {
             name: example.name.clone(),
             lines: example_lines(example),
+            line: example.span.start_line,
         }
+    }
+
+    /// The line the example sorts by: `lines[0]`, else its span's start.
+    pub fn sort_line(&self) -> u32 {
+        self.lines.first().copied().unwrap_or(self.line)
     }
 
     fn matches(&self, result: &ExampleResult) -> bool {
@@ -233,17 +250,39 @@ impl ExampleKey {
     }
 }
 
+/// The results version a file must carry (spec 70 §70.6.7): 2 when it
+/// names another document (`documents`, or a failure's `docPath`), else 1,
+/// so files of oaths without links stay exactly what they were.
+pub fn results_version(documents: &[DocumentHash], examples: &[ExampleResult]) -> u32 {
+    let doc_path = examples
+        .iter()
+        .any(|e| e.failure.as_ref().is_some_and(|f| f.doc_path.is_some()));
+    if documents.is_empty() && !doc_path {
+        1
+    } else {
+        2
+    }
+}
+
 /// The file of an oath after a run (spec 40 §6 with issue 10): exactly the
 /// examples of the current plan (`planned`, in plan order), each as this
 /// run recorded it in `fresh`, else as `stored` recorded it when `stored` is
-/// of the same source (same version, `sourceHash` and `documents`), else
-/// absent. So an example that no longer exists, or that ran now, never
-/// keeps an old entry: after a step is renamed, or a paragraph became
-/// ambiguous, nothing says it passed.
+/// of the same sources (same version, `sourceHash` and `documents`: a file
+/// of another version is never merged, spec 70 §70.4.5), else absent. So an
+/// example that no longer exists, or that ran now, never keeps an old
+/// entry: after a step is renamed, or a paragraph became ambiguous, nothing
+/// says it passed.
+///
+/// `ran` holds the plan indices of the examples that ran now (`fresh`
+/// holds their results). Examples with the same name and `lines` (two links
+/// to one section, each alone under its heading, have the same name and
+/// empty `lines`) are told apart by their order: among the examples that
+/// ran, and in the stored file.
 pub fn merge_results(
     stored: Option<&OathResults>,
     fresh: &OathResults,
     planned: &[ExampleKey],
+    ran: &[usize],
 ) -> OathResults {
     let same_source = |old: &&OathResults| {
         old.version == fresh.version
@@ -251,22 +290,42 @@ pub fn merge_results(
             && old.documents == fresh.documents
     };
     let old = stored.filter(same_source);
-    let examples = planned
-        .iter()
-        .filter_map(|key| {
-            let ran = fresh.examples.iter().find(|e| key.matches(e));
-            ran.or_else(|| old.and_then(|o| o.examples.iter().find(|e| key.matches(e))))
-                .cloned()
-        })
-        .collect();
+    let nth = |examples: &[ExampleResult], key: &ExampleKey, n: usize| {
+        examples.iter().filter(|e| key.matches(e)).nth(n).cloned()
+    };
+    let mut now = vec![false; planned.len()];
+    for &i in ran {
+        if let Some(slot) = now.get_mut(i) {
+            *slot = true;
+        }
+    }
+    // Per (name, lines): how many planned examples came before, and how
+    // many of those ran.
+    let mut seen: std::collections::HashMap<(&str, &[u32]), (usize, usize)> =
+        std::collections::HashMap::new();
+    let mut examples: Vec<(u32, ExampleResult)> = Vec::with_capacity(planned.len());
+    for (i, key) in planned.iter().enumerate() {
+        let counts = seen
+            .entry((key.name.as_str(), key.lines.as_slice()))
+            .or_default();
+        let result = if now[i] {
+            counts.1 += 1;
+            nth(&fresh.examples, key, counts.1 - 1)
+        } else {
+            old.and_then(|o| nth(&o.examples, key, counts.0))
+        };
+        counts.0 += 1;
+        examples.extend(result.map(|r| (key.sort_line(), r)));
+    }
+    examples.sort_by_key(|(line, _)| *line);
+    let examples: Vec<ExampleResult> = examples.into_iter().map(|(_, r)| r).collect();
     OathResults {
-        version: fresh.version,
+        version: results_version(&fresh.documents, &examples),
         oath_path: fresh.oath_path.clone(),
         source_hash: fresh.source_hash.clone(),
         documents: fresh.documents.clone(),
         examples,
     }
-    .sorted()
 }
 
 impl OathResults {
@@ -278,9 +337,9 @@ impl OathResults {
     }
 }
 
-/// The payload of one oath: `examples` stably sorted by their first line,
-/// so ties keep the given (plan) order. The collector sorts; the writer
-/// never reorders.
+/// The payload of one oath without links: `examples` stably sorted by
+/// their first line, so ties keep the given (plan) order. The collector
+/// sorts; the writer never reorders.
 pub fn oath_results(
     oath_path: &str,
     source_hash: &str,
@@ -294,6 +353,29 @@ pub fn oath_results(
         examples,
     }
     .sorted()
+}
+
+/// The payload of one oath as a run collected it: `ran` holds the results
+/// with their plan index (into `planned`), in any order; they are sorted
+/// by [`ExampleKey::sort_line`], ties in plan order (spec 30 §30.8.3,
+/// spec 70 §70.6.3), and the version follows [`results_version`].
+pub fn collected_results(
+    oath_path: &str,
+    source_hash: &str,
+    documents: Vec<DocumentHash>,
+    mut ran: Vec<(usize, ExampleResult)>,
+    planned: &[ExampleKey],
+) -> OathResults {
+    let sort_line = |i: usize| planned.get(i).map_or(0, ExampleKey::sort_line);
+    ran.sort_by_key(|(i, _)| (sort_line(*i), *i));
+    let examples: Vec<ExampleResult> = ran.into_iter().map(|(_, r)| r).collect();
+    OathResults {
+        version: results_version(&documents, &examples),
+        oath_path: oath_path.to_string(),
+        source_hash: source_hash.to_string(),
+        documents,
+        examples,
+    }
 }
 
 #[cfg(test)]

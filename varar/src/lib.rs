@@ -263,6 +263,12 @@
 //! code under test. Keep steps thin (parse, call, return what happened) and
 //! let Varar do the comparing, so a failure points at the document.
 //!
+//! A setup several oaths share is written once, as a section of an oath,
+//! and linked: a paragraph that is only a link to an oath section
+//! (`[Stocking the shelf](opening.md#stocking-the-shelf)`) runs that
+//! section's steps where it stands, with the linking example's state, and
+//! the section no longer runs on its own (reuse by link; see the README).
+//!
 //! # Troubleshooting
 //!
 //! * **A paragraph does not run.** Its sentences match no step: check the

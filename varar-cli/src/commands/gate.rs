@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{Output, json};
 use crate::cli::{Format, GateArgs};
-use crate::gate::{GateReport, SCHEMA, evaluate, render_text};
+use crate::gate::{GateReport, SCHEMA, evaluate_with, render_text};
 use crate::project::read_project;
 
 /// Run `cargo varar gate` from `cwd`.
@@ -32,7 +32,7 @@ pub fn run(args: &GateArgs, cwd: &Path) -> Result<Output, serde_json::Error> {
 /// The verdict on the project at `--root` (or found from `cwd`).
 pub fn verdict(root: Option<&Path>, cwd: &Path) -> GateReport {
     match read_project(root, cwd) {
-        Ok(project) => evaluate(&project.oaths),
+        Ok(project) => evaluate_with(&project.oaths, &project.linked_only),
         Err(error) => GateReport::unusable(error),
     }
 }

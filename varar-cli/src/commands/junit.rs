@@ -9,7 +9,7 @@ use varar_runner::internal::store::{StoreError, write_atomic};
 
 use super::Output;
 use crate::cli::JunitArgs;
-use crate::junit::build;
+use crate::junit::build_with;
 use crate::project::read_project;
 use crate::records::{Code, ErrorRecord, display_path};
 
@@ -27,7 +27,7 @@ pub fn run(args: &JunitArgs, cwd: &Path) -> Output {
 
 fn convert(args: &JunitArgs, cwd: &Path) -> Result<Output, Vec<ErrorRecord>> {
     let project = read_project(args.root.root.as_deref(), cwd).map_err(|e| vec![e])?;
-    let junit = build(&project.oaths)?;
+    let junit = build_with(&project.oaths, &project.linked_only)?;
     let mut stderr: Vec<String> = junit
         .warnings
         .iter()

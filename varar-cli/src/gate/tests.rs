@@ -173,3 +173,20 @@ fn the_schema_is_valid_and_not_vacuous() {
     }
     assert!(bad.is_empty(), "the schema accepted a wrong {bad:?}");
 }
+
+#[test]
+fn issue11_an_oath_run_only_where_it_is_linked_needs_no_result() {
+    let oaths = [
+        oath("a.md", OATH, Some(vec![example("x", &[3], None)])),
+        oath("shared.md", "## Setup\n\nI add 2.\n", None),
+    ];
+    let linked: std::collections::BTreeSet<String> = ["shared.md".to_string()].into();
+    let report = evaluate_with(&oaths, &linked);
+    checked(&report);
+    assert_eq!((report.status, report.exit_code), (GateStatus::Passed, 0));
+    assert_eq!(report.oaths[1].status, OathStatus::Linked);
+    // Not linked: the missing result is an error, as before.
+    let report = evaluate(&oaths);
+    assert_eq!(report.oaths[1].status, OathStatus::Missing);
+    assert_ne!(report.exit_code, 0);
+}

@@ -164,6 +164,7 @@ pub(crate) fn step(index: usize, text: &str, from: u32, line: u32) -> PlannedSte
         args: Vec::new(),
         data_table: None,
         doc_string: None,
+        doc_path: None,
     }
 }
 

@@ -41,6 +41,7 @@ fn candidate() -> impl Strategy<Value = CandidateInfo> {
             live,
             // Only a dead candidate can hold an ambiguous sentence.
             ambiguous: ambiguous && !live,
+            runs_elsewhere: false,
         },
     )
 }
@@ -113,6 +114,7 @@ proptest! {
                 }
             }).collect(),
             orphan_attachments: Vec::new(),
+            headings: Vec::new(),
         };
         let plan = Plan {
             examples: examples.iter().map(|&(start, len)| PlannedExample {

@@ -21,6 +21,7 @@ fn cand(name: &str, line: u32, live: bool) -> CandidateInfo {
         span: span(line * 100, line * 100 + 10, line),
         live,
         ambiguous: false,
+        runs_elsewhere: false,
     }
 }
 
@@ -239,6 +240,7 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
             doc_candidate("Bound table:", 42, 80, 8),
         ],
         orphan_attachments: Vec::new(),
+        headings: Vec::new(),
     };
     // One example covering the second candidate exactly, one row inside the fourth.
     let plan = Plan {
@@ -282,6 +284,7 @@ fn issue10_9_an_ambiguous_paragraph_is_not_also_drift_but_holds_its_entry() {
             doc_candidate("Plain prose.", 33, 45, 3),
         ],
         orphan_attachments: Vec::new(),
+        headings: Vec::new(),
     };
     let plan = Plan {
         examples: Vec::new(),
@@ -289,6 +292,7 @@ fn issue10_9_an_ambiguous_paragraph_is_not_also_drift_but_holds_its_entry() {
             code: DiagnosticCode::AmbiguousMatch,
             span: span(0, 13, 1),
             message: "Ambiguous step".into(),
+            doc_path: None,
         }],
     };
     let cs = candidates(&doc, &plan);
@@ -325,4 +329,45 @@ fn issue10_10_extreme_baseline_lines_do_not_overflow() {
             "{line}"
         );
     }
+}
+
+#[test]
+fn issue11_a_consumed_candidate_is_never_live_and_not_drift_while_it_runs_elsewhere() {
+    // Both candidates were examples; now the first is consumed (a link
+    // elsewhere names its section) and still has a step, the second is
+    // consumed and matches nothing any more.
+    let mut cs = vec![cand("I add 2", 5, true), cand("I add 3", 9, false)];
+    apply_consumed(&mut cs, &[true, true], |i| i == 0);
+    assert!(cs.iter().all(|c| !c.live), "consumed: never live");
+    let entry = baseline(&[("I add 2", 5), ("I add 3", 9)]);
+    let drifts = detect_drift(Some(&entry), &cs);
+    // Spec 70 §70.6.5: the first runs where it is linked; the second drifts.
+    assert_eq!(
+        drifts.iter().map(|d| d.line).collect::<Vec<_>>(),
+        [9],
+        "{drifts:?}"
+    );
+    assert!(fresh_entry("fnv1a:1", &cs).examples.is_empty());
+}
+
+#[test]
+fn issue11_an_ambiguity_in_a_linked_document_does_not_mark_the_oaths_candidates() {
+    let doc = Doc {
+        path: "a.md".into(),
+        examples: vec![doc_candidate("I add 1 twice.", 0, 14, 1)],
+        orphan_attachments: Vec::new(),
+        headings: Vec::new(),
+    };
+    let ambiguity = |doc_path: Option<&str>| Diagnostic {
+        code: DiagnosticCode::AmbiguousMatch,
+        span: span(2, 8, 1),
+        message: "ambiguous".into(),
+        doc_path: doc_path.map(str::to_owned),
+    };
+    let plan = |d| Plan {
+        examples: Vec::new(),
+        diagnostics: vec![d],
+    };
+    assert!(candidates(&doc, &plan(ambiguity(None)))[0].ambiguous);
+    assert!(!candidates(&doc, &plan(ambiguity(Some("shared.md"))))[0].ambiguous);
 }

@@ -1,24 +1,33 @@
-//! Enumeration (spec 40 §7.2 phase 1): every selected oath read, parsed
-//! and planned once, turned into trials, drift records and result sinks.
-//! A listing only needs the items' names, so it renders no message and
-//! keeps no text.
+//! Enumeration (spec 40 §7.2 phase 1): every selected oath planned once
+//! among the others (spec 70 §70.2), turned into trials, drift records and
+//! result sinks. A listing only needs the items' names, so it renders no
+//! message.
+//!
+//! Two passes: the selected oaths are planned first, so that a diagnostic
+//! written in one document but met while planning another (a link's
+//! problem inside a referenced section) is reported once, as an item of
+//! the document it is written in (spec 70 §70.6.6); then each oath's items
+//! are built: its examples, the diagnostics written in it, its drift.
 
 use std::sync::{Arc, Mutex};
 
 use libtest_mimic::{Failed, Trial};
 
+use super::documents::{Diagnostics, Texts};
 use super::names::{UniqueNames, example_item};
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
-use crate::discovery::{OathFile, read_oath};
-use crate::drift::{candidates, detect_drift, fresh_entry, held_by_ambiguity};
+use crate::discovery::OathFile;
+use crate::drift::{apply_consumed, candidates, detect_drift, fresh_entry, held_by_ambiguity};
 use crate::hash::source_hash;
 use crate::lock::{Baseline, OathRecord};
-use crate::parse::parse;
-use crate::plan::{PlannedExample, plan};
+use crate::plan::{Diagnostic, Plan, PlannedExample, plan_oath, runs_alone};
 use crate::render::{Styles, report};
-use crate::results::{ExampleKey, ExampleResult, OathResults, example_result, oath_results};
+use crate::results::{
+    DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results, example_result,
+};
 use crate::source::{Source, Tables};
+use crate::workspace::Workspace;
 
 /// What enumeration produced.
 pub(crate) struct Prepared {
@@ -30,15 +39,21 @@ pub(crate) struct Prepared {
     pub oaths: Vec<Arc<OathRun>>,
 }
 
-/// One oath as the trials see it: its text (for failure excerpts) and the
-/// results its examples report.
+/// One oath as the trials see it: its text (for failure excerpts), the
+/// other documents its steps come from, and the results its examples
+/// report.
 pub(crate) struct OathRun {
     pub path: String,
-    text: String,
+    text: Arc<str>,
     /// The position tables of `text`, built once while planning and shared
     /// by every failing example's excerpt.
     tables: Arc<Tables>,
     hash: String,
+    /// The other documents its steps were written in, with their hashes
+    /// (spec 70 §70.4.5).
+    documents: Vec<DocumentHash>,
+    /// Their texts, for the excerpt of a failing spliced step.
+    document_texts: Vec<(String, Arc<str>)>,
     /// The key of every planned example, in plan order: what the oath's
     /// result file may list (issue 10).
     pub planned: Vec<ExampleKey>,
@@ -60,16 +75,47 @@ impl OathRun {
         !self.planned.is_empty() && results.len() == self.planned.len()
     }
 
+    /// The plan indices of the examples that ran.
+    pub fn ran(&self) -> Vec<usize> {
+        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        results.iter().map(|(i, _)| *i).collect()
+    }
+
     /// The run-result payload of the examples that ran (maybe none).
     pub fn results(&self) -> OathResults {
-        let mut results = self
+        let ran = self
             .results
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .clone();
-        results.sort_by_key(|(i, _)| *i);
-        let examples = results.into_iter().map(|(_, r)| r).collect();
-        oath_results(&self.path, &self.hash, examples)
+        collected_results(
+            &self.path,
+            &self.hash,
+            self.documents.clone(),
+            ran,
+            &self.planned,
+        )
+    }
+
+    /// The failure text of `example`: drawn from the document its failing
+    /// step was written in (spec 70 §70.4.4).
+    fn report(
+        &self,
+        example: &PlannedExample,
+        failure: &crate::failure::Failure,
+        styles: &Styles,
+    ) -> String {
+        let source = Source::with_tables(&self.text, Arc::clone(&self.tables));
+        let doc_path = failure
+            .step()
+            .and_then(|i| example.steps.get(i))
+            .and_then(|s| s.doc_path.as_deref());
+        let other = doc_path.and_then(|path| {
+            let (path, text) = self.document_texts.iter().find(|(p, _)| p == path)?;
+            Some((path.as_str(), Source::new(text)))
+        });
+        let step_doc = other.as_ref().map(|(path, source)| (*path, source));
+        report::failure_in((&self.path, &source), step_doc, example, failure, styles)
     }
 }
 
@@ -82,29 +128,60 @@ pub(crate) enum Purpose {
     List,
 }
 
-/// Read, parse and plan every oath, and build the trials.
-pub(crate) fn prepare(
-    oaths: &[&OathFile],
-    shared: &Arc<RunShared>,
-    watch: &Watch,
-    baseline: &Baseline,
-    update: bool,
-    styles: &Styles,
-    purpose: Purpose,
-) -> Prepared {
-    let listing = purpose == Purpose::List;
+/// What enumeration reads from.
+pub(crate) struct Inputs<'a, 'w> {
+    /// The oaths to plan, in discovery order.
+    pub oaths: &'a [&'a OathFile],
+    /// Every discovered oath's text.
+    pub texts: &'a Texts,
+    /// The workspace over those texts.
+    pub workspace: &'a Workspace<'w>,
+    pub baseline: &'a Baseline,
+    pub update: bool,
+    pub styles: &'a Styles,
+    pub purpose: Purpose,
+}
+
+/// One oath after the first pass.
+enum Pass<'a> {
+    /// It could not be read: one failing item, its lock entry kept.
+    Unreadable(&'a OathFile, String),
+    /// Its plan.
+    Planned(&'a OathFile, Plan),
+}
+
+/// Plan every oath, then build the trials.
+pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &Watch) -> Prepared {
     let registry = &shared.registry;
+    let workspace = inputs.workspace;
     let mut prepared = Prepared {
         trials: Vec::new(),
         records: Vec::new(),
         oaths: Vec::new(),
     };
     let mut names = UniqueNames::default();
-    for &oath in oaths {
-        let text = match read_oath(oath) {
-            Ok(text) => text,
-            Err(e) => {
-                let message = e.to_string();
+    let mut diagnostics = Diagnostics::default();
+    let mut planned = Vec::with_capacity(inputs.oaths.len());
+    let mut hashes = std::collections::HashMap::new();
+    for &oath in inputs.oaths {
+        match inputs.texts.get(&oath.oath_path) {
+            Some(Ok(_)) => {}
+            Some(Err(message)) => {
+                planned.push(Pass::Unreadable(oath, message.clone()));
+                continue;
+            }
+            None => continue,
+        }
+        let Ok(plan) = plan_oath(workspace, &oath.oath_path, registry) else {
+            continue;
+        };
+        diagnostics.add(&oath.oath_path, &plan);
+        planned.push(Pass::Planned(oath, plan));
+    }
+    for pass in planned {
+        let (oath, plan) = match pass {
+            Pass::Planned(oath, plan) => (oath, plan),
+            Pass::Unreadable(oath, message) => {
                 let name = names.claim(format!("{}::varar:read-error", oath.oath_path));
                 prepared.trials.push(failing(name, message));
                 prepared.records.push(OathRecord {
@@ -115,13 +192,19 @@ pub(crate) fn prepare(
                 continue;
             }
         };
+        let path = &oath.oath_path;
+        let (Some(document), Some(text)) = (workspace.document(path), inputs.texts.text(path))
+        else {
+            continue;
+        };
+        let text = Arc::clone(text);
         let hash = source_hash(&text);
-        let source = Source::new(&text);
-        let doc = parse(&oath.oath_path, &source);
-        let plan = plan(&doc, &source, registry);
-        let cands = candidates(&doc, &plan);
-        let entry = baseline.entry(&oath.oath_path);
-        let (drifts, held) = if update {
+        let mut cands = candidates(document.doc(), &plan);
+        let entry = inputs.baseline.entry(path);
+        apply_consumed(&mut cands, &workspace.consumed(document), |i| {
+            entry.is_some() && runs_alone(workspace, path, i, registry)
+        });
+        let (drifts, held) = if inputs.update {
             (Vec::new(), false)
         } else {
             (
@@ -130,56 +213,41 @@ pub(crate) fn prepare(
             )
         };
         prepared.records.push(OathRecord {
-            oath_path: oath.oath_path.clone(),
+            oath_path: path.clone(),
             entry: Some(fresh_entry(&hash, &cands)),
             drifted: !drifts.is_empty() || held,
         });
-
-        let diagnostics: Vec<(String, String)> = plan
-            .diagnostics
-            .iter()
-            .map(|d| {
-                let name = format!(
-                    "{}::varar:diagnostic:{}:{}",
-                    oath.oath_path,
-                    d.code.as_str(),
-                    d.span.start_line
-                );
-                let message = if listing {
-                    String::new()
-                } else {
-                    report::diagnostic(&oath.oath_path, &source, d, styles)
-                };
-                (name, message)
-            })
-            .collect();
+        let listing = inputs.purpose == Purpose::List;
         let drift_items: Vec<(String, String)> = drifts
             .iter()
             .map(|d| {
-                let name = format!("{}::varar:drift:{}", oath.oath_path, d.line);
+                let name = format!("{path}::varar:drift:{}", d.line);
                 let message = if listing {
                     String::new()
                 } else {
-                    report::drift(&oath.oath_path, &source, d, styles)
+                    report::drift(path, document.source(), d, inputs.styles)
                 };
                 (name, message)
             })
             .collect();
 
+        let documents = inputs.texts.documents_of(&plan, &mut hashes);
+        let document_texts = documents
+            .iter()
+            .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
+            .collect();
         let run = Arc::new(OathRun {
-            path: oath.oath_path.clone(),
-            text: if listing { String::new() } else { text.clone() },
-            tables: source.tables(),
+            path: path.clone(),
+            text,
+            tables: document.source().tables(),
             hash,
+            documents,
+            document_texts,
             planned: plan.examples.iter().map(ExampleKey::of).collect(),
             results: Mutex::new(Vec::new()),
         });
         for (index, example) in plan.examples.into_iter().enumerate() {
-            let name = names.claim(example_item(
-                &oath.oath_path,
-                &example.scope_stack,
-                &example.name,
-            ));
+            let name = names.claim(example_item(path, &example.scope_stack, &example.name));
             let steps = example.steps.iter().map(|s| s.text.clone()).collect();
             let progress = watch.add(&name, steps);
             prepared.trials.push(example_trial(
@@ -188,15 +256,53 @@ pub(crate) fn prepare(
                 Arc::new(example),
                 Arc::clone(&run),
                 (Arc::clone(shared), progress),
-                styles.clone(),
+                inputs.styles.clone(),
             ));
         }
-        for (name, message) in diagnostics.into_iter().chain(drift_items) {
+        let own = diagnostic_items(path, diagnostics.take(path), &inputs);
+        for (name, message) in own.into_iter().chain(drift_items) {
             prepared.trials.push(failing(names.claim(name), message));
         }
         prepared.oaths.push(run);
     }
+    // Diagnostics written in documents this run did not plan (a run of one
+    // item planned only the oath that reaches them).
+    for document in diagnostics.documents() {
+        let found = diagnostics.take(&document);
+        for (name, message) in diagnostic_items(&document, found, &inputs) {
+            prepared.trials.push(failing(names.claim(name), message));
+        }
+    }
     prepared
+}
+
+/// The items of the diagnostics written in `document` (spec 40 §7.4):
+/// `<document>::varar:diagnostic:<code>:<line>`, the message prefixed with
+/// the location in that document.
+fn diagnostic_items(
+    document: &str,
+    found: Vec<Diagnostic>,
+    inputs: &Inputs<'_, '_>,
+) -> Vec<(String, String)> {
+    let source = match inputs.purpose {
+        Purpose::List => None,
+        Purpose::Run => inputs.workspace.document(document).map(|d| d.source()),
+    };
+    found
+        .iter()
+        .map(|d| {
+            let name = format!(
+                "{document}::varar:diagnostic:{}:{}",
+                d.code.as_str(),
+                d.span.start_line
+            );
+            let message = match source {
+                Some(source) => report::diagnostic(document, source, d, inputs.styles),
+                None => String::new(),
+            };
+            (name, message)
+        })
+        .collect()
 }
 
 /// The trial of one planned example: it owns the example and only executes it.
@@ -214,8 +320,7 @@ fn example_trial(
         match &run.failure {
             None => Ok(()),
             Some(failure) => {
-                let source = Source::with_tables(&oath.text, Arc::clone(&oath.tables));
-                let mut text = report::failure(&oath.path, &source, &example, failure, &styles);
+                let mut text = oath.report(&example, failure, &styles);
                 text.push_str(&report::teardown_notes(&run.teardown, failure, &styles));
                 Err(Failed::from(text))
             }

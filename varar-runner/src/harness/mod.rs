@@ -2,11 +2,13 @@
 //! libtest-mimic.
 //!
 //! On the main thread, before libtest filters anything, it loads the config,
-//! discovers every oath, reads the baseline (without locking it), and reads,
-//! parses and plans each selected oath **once**, detecting its drift. Each
-//! planned example becomes one trial whose closure owns its example (plain
-//! `Send` data) and only executes it. A run of one item (`--exact`, one
-//! nextest process) selects only that item's oath (`select.rs`).
+//! discovers every oath, reads the baseline (without locking it), reads
+//! every oath **once** into the run's workspace (spec 70 §70.2: an oath is
+//! planned among the others, whose sections it may link to), and parses and
+//! plans each selected oath once, detecting its drift. Each planned example
+//! becomes one trial whose closure owns its example (plain `Send` data) and
+//! only executes it. A run of one item (`--exact`, one nextest process)
+//! plans only that item's oath (`select.rs`).
 //!
 //! After libtest has run the trials, the collected results are merged into
 //! `.varar/`, and a run that records the baseline (not a listing, not a
@@ -16,6 +18,7 @@
 //! held only for that short read-modify-write, never while planning.
 
 mod color;
+mod documents;
 mod enumerate;
 mod names;
 mod panics;
@@ -204,7 +207,11 @@ impl Runner {
         let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
         let records = !args.list && (!partial || update);
         let selection = Selection::of(args, records);
-        let planned = selection.oaths(&oaths);
+        // Every oath is read once: planning one oath needs the others'
+        // links and headings (spec 70 §70.2), even in a run of one item.
+        let texts = documents::Texts::read(&oaths, selection != Selection::Nothing);
+        let workspace = texts.workspace();
+        let planned = selection.oaths(&oaths, &workspace);
 
         // Drift is detected against the baseline as it is now; nothing is
         // locked while planning and running.
@@ -236,9 +243,17 @@ impl Runner {
         } else {
             Purpose::Run
         };
-        let mut prepared = enumerate::prepare(
-            &planned, &shared, &watch, &baseline, update, &styles, purpose,
-        );
+        let inputs = enumerate::Inputs {
+            oaths: &planned,
+            texts: &texts,
+            workspace: &workspace,
+            baseline: &baseline,
+            update,
+            styles: &styles,
+            purpose,
+        };
+        let mut prepared = enumerate::prepare(inputs, &shared, &watch);
+        drop(workspace);
         // A path discovery could not read is one failing item; the rest runs.
         for (path, error) in &found.unreadable {
             if selection.wants(path) {
@@ -315,7 +330,7 @@ impl Runner {
                     if stored.is_none() && fresh.examples.is_empty() {
                         return None;
                     }
-                    let merged = merge_results(stored.as_ref(), &fresh, &oath.planned);
+                    let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
                     match merged.to_text() {
                         Ok(text) => Some(text.into_bytes()),
                         Err(e) => {

@@ -7,14 +7,17 @@
 //! `<oathPath>::`. A listing and a run that records the baseline still plan
 //! everything, and `--ignored` selects nothing, since no item is ignored.
 //!
-//! When reuse by link (spec 70) lands, planning an oath also needs the
-//! headings and reference links of the oaths it links to: that cheap scan of
-//! the other discovered oaths belongs next to [`Selection::oaths`], and full
-//! planning stays limited to what it returns.
+//! Planning an oath also needs the headings and links of the oaths it
+//! links to (spec 70 §70.2): the run reads every discovered oath and the
+//! workspace parses those holding a link, but full planning stays limited
+//! to what [`Selection::oaths`] returns. A diagnostic written in a section
+//! that other oaths link to arises only where it is referenced, so the item
+//! of such a diagnostic also plans the oaths whose links reach its document.
 
 use libtest_mimic::Arguments;
 
 use crate::discovery::OathFile;
+use crate::workspace::Workspace;
 
 /// The kind libtest-mimic prints before every item name (`[varar] name`),
 /// which nextest may hand back to `--exact`.
@@ -55,10 +58,26 @@ impl Selection {
     /// gives the item the very name (de-duplication counter included) it has
     /// in a full listing, because only those oaths' items can share a
     /// prefix with it.
-    pub(crate) fn oaths<'a>(&self, discovered: &'a [OathFile]) -> Vec<&'a OathFile> {
+    ///
+    /// For the item of a plan diagnostic, the oaths whose links reach that
+    /// item's oath are planned too (a diagnostic inside a referenced
+    /// section is met only while planning them, spec 70 §70.6.6).
+    pub(crate) fn oaths<'a>(
+        &self,
+        discovered: &'a [OathFile],
+        workspace: &Workspace<'_>,
+    ) -> Vec<&'a OathFile> {
+        let mut reaching = std::collections::BTreeSet::new();
+        if let Selection::Item(name) = self
+            && name.contains("::varar:diagnostic:")
+        {
+            for oath in discovered.iter().filter(|o| self.wants(&o.oath_path)) {
+                reaching.extend(workspace.reaching(&oath.oath_path));
+            }
+        }
         discovered
             .iter()
-            .filter(|o| self.wants(&o.oath_path))
+            .filter(|o| self.wants(&o.oath_path) || reaching.contains(&o.oath_path))
             .collect()
     }
 
@@ -103,7 +122,7 @@ mod tests {
 
     fn picked(selection: &Selection, discovered: &[OathFile]) -> Vec<String> {
         selection
-            .oaths(discovered)
+            .oaths(discovered, &Workspace::empty())
             .into_iter()
             .map(|o| o.oath_path.clone())
             .collect()

@@ -24,7 +24,7 @@ use pulldown_cmark::{CodeBlockKind, Event, Options, Parser, Tag, TagEnd};
 
 use super::leaves::{self, Container, TextSpec};
 use super::lines::{Lines, bom_len};
-use crate::doc::{Fence, Table, TextBlock};
+use crate::doc::{Fence, Heading, Table, TextBlock};
 use crate::source::Source;
 
 /// One block of the flat list (spec 10 §3), in source order.
@@ -36,13 +36,8 @@ pub(crate) enum Block {
     Table(Table),
     /// A fenced code block.
     Fence(Fence),
-    /// A heading with its level (1–6) and text.
-    Heading {
-        /// 1 for `#`, 6 for `######`.
-        level: u8,
-        /// Trimmed raw text.
-        text: String,
-    },
+    /// A heading.
+    Heading(Heading),
     /// A thematic break.
     Break,
 }
@@ -245,11 +240,13 @@ impl Walker<'_, '_> {
         match leaf {
             Leaf::Paragraph(range) => self.emit_text(range),
             Leaf::Heading { range, level } => {
-                let heading = leaves::heading(text, self.lines, &self.containers, range);
-                self.blocks.push(Block::Heading {
+                let end = self.lines.end(self.lines.last_line_of(&range));
+                let heading = leaves::heading(text, self.lines, &self.containers, range.clone());
+                self.blocks.push(Block::Heading(Heading {
                     level,
                     text: heading,
-                });
+                    span: self.source.span_of_bytes(range.start, end.max(range.start)),
+                }));
             }
             Leaf::Fence { range, texts } => {
                 let fence = leaves::fence(self.source, self.lines, range, &texts);

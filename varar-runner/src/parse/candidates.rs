@@ -11,6 +11,7 @@ pub(crate) fn structure(path: &str, blocks: Vec<Block>) -> Doc {
     let mut scopes = ScopeStack::default();
     let mut examples: Vec<Candidate> = Vec::new();
     let mut orphan_attachments = Vec::new();
+    let mut headings = Vec::new();
     // A table or fence attaches to the candidate before it unless a heading
     // or break came between (§7.2).
     let mut attachment_open = false;
@@ -32,8 +33,9 @@ pub(crate) fn structure(path: &str, blocks: Vec<Block>) -> Doc {
                 attachment_open = true;
                 continue;
             }
-            Block::Heading { level, text } => {
-                scopes.push(level, text);
+            Block::Heading(heading) => {
+                scopes.push(heading.level, heading.text.clone());
+                headings.push(heading);
                 attachment_open = false;
                 delimiter_pending = true;
                 continue;
@@ -58,6 +60,7 @@ pub(crate) fn structure(path: &str, blocks: Vec<Block>) -> Doc {
         path: path.to_owned(),
         examples,
         orphan_attachments,
+        headings,
     }
 }
 

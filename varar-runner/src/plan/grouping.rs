@@ -1,15 +1,35 @@
 //! Grouping units into examples (spec 20 §20.8): merging across blank lines,
-//! delimiters, naming and spans.
+//! delimiters, naming and spans. Reference units (spec 70 §70.3.2) are
+//! placed by [`splice`].
+
+mod splice;
 
 use super::model::{Expectation, PlannedExample};
+use super::resolve::ReferenceUnit;
 use super::units::{MatchedUnit, Unit};
 use crate::source::Span;
 use crate::text::example_name;
 
-/// Walk the units in document order with one open example.
+/// Turns a reference unit into the matched units its section contributes.
+pub(crate) type Resolve<'r, 'd> = dyn FnMut(&ReferenceUnit<'d>) -> Vec<MatchedUnit<'d>> + 'r;
+
+/// Walk the units in document order with one open example (no unit is a
+/// reference).
+#[cfg(test)]
 pub(crate) fn group(units: Vec<Unit<'_>>) -> Vec<PlannedExample> {
+    group_with(units, &mut |_| Vec::new())
+}
+
+/// Walk the units in document order with one open example; reference units
+/// are resolved (by `resolve`) where they stand.
+pub(crate) fn group_with<'d>(
+    units: Vec<Unit<'d>>,
+    resolve: &mut Resolve<'_, 'd>,
+) -> Vec<PlannedExample> {
     let mut examples = Vec::new();
     let mut open: Option<PlannedExample> = None;
+    // Whether the open example is still named after a spliced paragraph.
+    let mut from_reference = false;
     for unit in units {
         match unit {
             Unit::HeaderBound(rows) => {
@@ -18,12 +38,27 @@ pub(crate) fn group(units: Vec<Unit<'_>>) -> Vec<PlannedExample> {
             }
             Unit::Unmatched => examples.extend(open.take()),
             Unit::Matched(unit) => match open.as_mut() {
-                Some(example) if !unit.candidate.preceded_by_delimiter => merge(example, unit),
+                Some(example) if !unit.candidate.preceded_by_delimiter => {
+                    if std::mem::take(&mut from_reference) {
+                        splice::rename(example, &unit);
+                    }
+                    merge(example, unit)
+                }
                 _ => {
                     examples.extend(open.take());
                     open = Some(start(unit));
+                    from_reference = false;
                 }
             },
+            Unit::Reference(reference) => {
+                let parts = resolve(&reference);
+                let mut state = splice::Open {
+                    example: &mut open,
+                    from_reference: &mut from_reference,
+                    closed: &mut examples,
+                };
+                splice::place(&reference, parts, &mut state);
+            }
         }
     }
     examples.extend(open);

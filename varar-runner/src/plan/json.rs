@@ -79,6 +79,10 @@ fn step(s: &PlannedStep) -> Value {
         let table = serde_json::to_value(Attachment::Table(table.clone())).unwrap_or(Value::Null);
         m.insert("dataTable".into(), table);
     }
+    // Only a step spliced in from another document (spec 70 §70.3.6).
+    if let Some(path) = &s.doc_path {
+        m.insert("docPath".into(), Value::from(path.clone()));
+    }
     if let Some(doc) = &s.doc_string {
         m.insert(
             "docString".into(),
@@ -127,6 +131,7 @@ mod tests {
             }],
             data_table: None,
             doc_string: None,
+            doc_path: None,
         }
     }
 
@@ -165,6 +170,7 @@ mod tests {
                 "text"
             ]
         );
+        assert!(s.get("docPath").is_none());
         assert_eq!(
             s["args"],
             json!([{"value": "\"world\"", "parameterType": "string"}])
@@ -223,6 +229,7 @@ mod tests {
                 code: DiagnosticCode::ErrorFenceWithoutStep,
                 span: sp(37, 54),
                 message: "not serialised".into(),
+                doc_path: Some("varar/other.md".into()),
             }],
         };
         let v = plan.to_json();
@@ -233,9 +240,24 @@ mod tests {
         assert_eq!(s["docString"]["content"], "hello\n");
         assert_eq!(s["docString"]["contentType"], "");
         assert_eq!(s["docString"]["span"]["startOffset"], 30);
+        // The diagnostic's document is not serialised (the other ports'
+        // plan.json has no such key); the step's is.
+        assert!(s.get("docPath").is_none());
         assert_eq!(
             v["diagnostics"],
             json!([{"code": "error-fence-without-step", "severity": "error", "span": span(&sp(37, 54))}])
         );
+    }
+
+    #[test]
+    fn a_spliced_step_names_its_document() {
+        let mut s = step();
+        s.doc_path = Some("varar/shared.md".into());
+        let plan = Plan {
+            examples: vec![example(Expectation::Pass, s)],
+            diagnostics: vec![],
+        };
+        let v = plan.to_json();
+        assert_eq!(v["examples"][0]["steps"][0]["docPath"], "varar/shared.md");
     }
 }

@@ -4,7 +4,10 @@
 //! The stages, one module each: `matching` resolves the hits of every
 //! sentence of a text block, `units` plans one candidate (steps,
 //! header-bound table, `error` fence, attachment), `grouping` merges units
-//! into examples, and `json` writes the `plan.json` artifact.
+//! into examples, and `json` writes the `plan.json` artifact. Reuse by
+//! link (spec 70) adds `reuse` (planning an oath of a workspace: consumed
+//! sections left out, reference blocks set aside) and `resolve` (a reference
+//! block's section turned into units, recursively).
 
 mod grouping;
 mod json;
@@ -13,36 +16,49 @@ mod model;
 pub(crate) mod prefilter;
 #[cfg(test)]
 mod prefilter_tests;
+mod resolve;
+mod reuse;
+#[cfg(test)]
+mod reuse_tests;
 #[cfg(test)]
 mod tests;
 mod units;
 
 pub use model::*;
+pub use reuse::{plan_oath, runs_alone};
 
 use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::sentences::split_sentences;
 use crate::source::Source;
-use matching::{Matcher, RawHit, SentenceRef};
+use matching::{Matcher, RawHit};
 
 /// A sentence as the splitter hands it over: its text and UTF-16 start in
 /// the block text.
 type SplitSentence = (String, u32);
 
-/// Plan a document against a registry (§20.5–20.9): every sentence of every
-/// candidate is matched, candidates become units, units are grouped into
-/// examples. Every problem is collected as a [`Diagnostic`]; nothing stops
-/// early.
+/// Plan a document alone against a registry (§20.5–20.9): every sentence of
+/// every candidate is matched, candidates become units, units are grouped
+/// into examples. Every problem is collected as a [`Diagnostic`]; nothing
+/// stops early.
+///
+/// The document is planned against the empty workspace (spec 70 §70.2.1):
+/// a link to a section of the same file is replaced by that section's
+/// steps, a link to another oath is `reference-not-found`, and nothing is
+/// consumed. To plan an oath among the others of a run, build a
+/// [`crate::workspace::Workspace`] and use [`plan_oath`].
 ///
 /// `source` must be the text `doc` was parsed from.
 pub fn plan(doc: &Doc, source: &Source<'_>, registry: &Registry) -> Plan {
-    let split = |text: &str| -> Vec<SplitSentence> {
-        split_sentences(text)
-            .into_iter()
-            .map(|s| (s.text, s.start))
-            .collect()
-    };
-    plan_with(doc, source, registry, &split)
+    reuse::plan_alone(doc, source, registry, &split)
+}
+
+/// The sentence splitter of spec 10 §8, as planning takes it.
+fn split(text: &str) -> Vec<SplitSentence> {
+    split_sentences(text)
+        .into_iter()
+        .map(|s| (s.text, s.start))
+        .collect()
 }
 
 impl Matcher for Registry {
@@ -91,8 +107,11 @@ impl Matcher for Registry {
     }
 }
 
-/// [`plan`] with any set of step definitions and any sentence splitter, so
-/// the stages can be tested with hand-made hits.
+/// Planning without reuse by link (every link-only paragraph is prose), with
+/// any set of step definitions and any sentence splitter, so the stages can
+/// be tested with hand-made hits. [`plan`] equals it on documents without
+/// reference blocks (a property test holds them to that).
+#[cfg(test)]
 pub(crate) fn plan_with(
     doc: &Doc,
     source: &Source<'_>,
@@ -100,24 +119,11 @@ pub(crate) fn plan_with(
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
 ) -> Plan {
     let mut diagnostics = Vec::new();
-    let mut units = Vec::with_capacity(doc.examples.len());
-    for candidate in &doc.examples {
-        let sentences = split(&candidate.body.text.text);
-        let refs: Vec<SentenceRef<'_>> = sentences
-            .iter()
-            .map(|(text, start)| SentenceRef {
-                text: text.as_str(),
-                start: *start,
-            })
-            .collect();
-        units.push(units::plan_candidate(
-            candidate,
-            &refs,
-            source,
-            matcher,
-            &mut diagnostics,
-        ));
-    }
+    let units = doc
+        .examples
+        .iter()
+        .map(|candidate| reuse::plan_one(candidate, source, matcher, split, &mut diagnostics))
+        .collect();
     Plan {
         examples: grouping::group(units),
         diagnostics,

@@ -12,7 +12,8 @@ use crate::step::ArgValue;
 pub struct Plan {
     /// Runnable examples in document order (header-bound rows in row order).
     pub examples: Vec<PlannedExample>,
-    /// Problems, in document order (spec 20 §20.9).
+    /// Problems: the oath's own in document order (spec 20 §20.9), then
+    /// those met while resolving its reference blocks (spec 70 §70.3.4).
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -21,19 +22,30 @@ pub struct Plan {
 pub struct Diagnostic {
     /// What went wrong.
     pub code: DiagnosticCode,
-    /// Where, in the source.
+    /// Where, in the source of the document named by `doc_path`.
     pub span: Span,
     /// The human message (not serialised in `plan.json`).
     pub message: String,
+    /// The oathPath of the document the span lies in, when it is not the oath
+    /// being planned (a referenced section, a nested link: spec 70 §70.3.4).
+    pub doc_path: Option<String>,
 }
 
-/// The two diagnostic codes planning can emit.
+/// The diagnostic codes planning can emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DiagnosticCode {
     /// Two or more steps match exactly the same range of a sentence.
     AmbiguousMatch,
     /// An `error` fence on a paragraph with no runnable step.
     ErrorFenceWithoutStep,
+    /// A reference block points at an oath the workspace does not hold.
+    ReferenceNotFound,
+    /// A reference block's section contributes no step.
+    ReferenceEmpty,
+    /// A reference block's anchor names two or more headings.
+    AmbiguousAnchor,
+    /// A reference block reaches a section that is already being resolved.
+    ReferenceCycle,
 }
 
 impl DiagnosticCode {
@@ -42,6 +54,10 @@ impl DiagnosticCode {
         match self {
             DiagnosticCode::AmbiguousMatch => "ambiguous-match",
             DiagnosticCode::ErrorFenceWithoutStep => "error-fence-without-step",
+            DiagnosticCode::ReferenceNotFound => "reference-not-found",
+            DiagnosticCode::ReferenceEmpty => "reference-empty",
+            DiagnosticCode::AmbiguousAnchor => "ambiguous-anchor",
+            DiagnosticCode::ReferenceCycle => "reference-cycle",
         }
     }
 }
@@ -120,6 +136,11 @@ pub struct PlannedStep {
     pub data_table: Option<Table>,
     /// The attached doc string, if any.
     pub doc_string: Option<PlannedDocString>,
+    /// The oathPath of the document the step is written in, when it is not
+    /// the oath being planned: the step was spliced in by a reference block
+    /// (spec 70 §70.3.1, §70.6.2), and its spans, `text` and `args` belong
+    /// to that document.
+    pub doc_path: Option<String>,
 }
 
 /// One captured parameter of a planned step.

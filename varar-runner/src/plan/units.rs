@@ -24,6 +24,8 @@ pub(crate) enum Unit<'d> {
     Matched(MatchedUnit<'d>),
     /// A header-bound table: one standalone example per data row.
     HeaderBound(Vec<PlannedExample>),
+    /// A reference block (spec 70 §70.1), resolved while grouping.
+    Reference(super::resolve::ReferenceUnit<'d>),
 }
 
 /// A candidate with steps.
@@ -78,6 +80,7 @@ pub(crate) fn plan_candidate<'d>(
                 message: "This `error` fence marks the example as expected-to-fail, but the \
                           example has no step to run."
                     .to_string(),
+                doc_path: None,
             });
         }
         return Unit::Unmatched;
@@ -162,6 +165,7 @@ fn push_ambiguities(
                 c.text,
                 lines.join("\n")
             ),
+            doc_path: None,
         });
     }
 }
@@ -206,6 +210,7 @@ fn lift_step(
         args,
         data_table: None,
         doc_string: None,
+        doc_path: None,
     }
 }
 

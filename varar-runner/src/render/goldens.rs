@@ -67,6 +67,7 @@ fn example(name: &str, steps: Vec<Span>, expected: Expectation) -> PlannedExampl
                 args: Vec::new(),
                 data_table: None,
                 doc_string: None,
+                doc_path: None,
             })
             .collect(),
         row: None,
@@ -234,6 +235,7 @@ fn cases() -> Vec<Case> {
                 code: DiagnosticCode::AmbiguousMatch,
                 span: put,
                 message: "Ambiguous step: \"I put 2 buns in the basket\"\nMatched by:\n  'I put {int} buns in the basket'    at steps.rs:3\n  'I put {int} {word} in the basket'    at steps.rs:9".into(),
+                doc_path: None,
             };
             Box::new(move |st: &Styles| report::diagnostic("varar/bakery.md", &src(), &d, st))
         }),

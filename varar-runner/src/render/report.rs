@@ -13,7 +13,9 @@ const MAX_CELLS: usize = 12;
 /// The text of a failed example: `path:line:col: message`, where a
 /// panicking step panicked (and its own frames when `RUST_BACKTRACE` asked
 /// for them), the source excerpt under the anchor, then one excerpt and
-/// expected/actual pair per failing cell, then notes.
+/// expected/actual pair per failing cell, then notes. (The harness uses
+/// [`failure_in`]; the rendering goldens use this form.)
+#[cfg(test)]
 pub fn failure(
     path: &str,
     source: &Source<'_>,
@@ -21,13 +23,34 @@ pub fn failure(
     failure: &Failure,
     styles: &Styles,
 ) -> String {
+    failure_in((path, source), None, example, failure, styles)
+}
+
+/// [`failure`] for an example whose failing step may have been spliced in
+/// from another document by a link (spec 70 §70.4.4): `step_doc` is that
+/// document's oathPath and source, and the location, the excerpts and the
+/// cells are drawn from it; `oath` is the running oath, named on the last
+/// line.
+pub fn failure_in(
+    oath: (&str, &Source<'_>),
+    step_doc: Option<(&str, &Source<'_>)>,
+    example: &PlannedExample,
+    failure: &Failure,
+    styles: &Styles,
+) -> String {
+    let (oath_path, oath_source) = oath;
+    let (path, source) = step_doc.unwrap_or(oath);
     let fallback = example
         .steps
-        .first()
+        .iter()
+        .find(|s| s.doc_path.is_none())
         .map(|s| s.match_span.start_line)
         .unwrap_or(example.span.start_line);
     let message = failure.to_string();
-    let mut out = header(path, failure.anchor(), fallback, &message);
+    let mut out = match (failure.anchor(), step_doc) {
+        (None, Some(_)) => header(oath_path, None, fallback, &message),
+        (anchor, _) => header(path, anchor, fallback, &message),
+    };
     out.push('\n');
     match failure {
         Failure::CellMismatch { cells, .. } => {
@@ -79,8 +102,15 @@ pub fn failure(
             out.push('\n');
         }
     }
-    out.push_str(&unmatched_note(source, example, styles));
-    out.push_str(&format!("  in example \"{}\"\n", example.name));
+    out.push_str(&unmatched_note(oath_source, example, styles));
+    if step_doc.is_some() {
+        out.push_str(&format!(
+            "  in example \"{}\" of {oath_path}, which reaches this step through a link\n",
+            example.name
+        ));
+    } else {
+        out.push_str(&format!("  in example \"{}\"\n", example.name));
+    }
     out
 }
 

@@ -312,6 +312,7 @@ fn key(name: &str, line: u32) -> ExampleKey {
     ExampleKey {
         name: name.into(),
         lines: vec![line, line + 1],
+        line,
     }
 }
 
@@ -340,7 +341,7 @@ fn merge_keeps_what_did_not_run_replaces_what_did_and_sorts() {
         vec![ex("d", 9, Status::Failed), ex("b", 7, Status::Passed)],
     );
     let planned = [key("a", 3), key("b", 7), key("d", 9), key("c", 12)];
-    let merged = merge_results(Some(&stored), &fresh, &planned);
+    let merged = merge_results(Some(&stored), &fresh, &planned, &[1, 2]);
     assert_eq!(
         merged,
         file(
@@ -363,12 +364,12 @@ fn issue10_1_result_lists_only_current_plan() {
         "h",
         vec![ex("a", 3, Status::Failed), ex("b", 7, Status::Failed)],
     );
-    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &[]);
+    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &[], &[]);
     assert!(merged.examples.is_empty(), "{merged:?}");
     // A filtered run keeps an old entry only if its example is still in
     // the plan (same name and lines) and did not run now.
     let planned = [key("a", 3), key("renamed", 7)];
-    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &planned);
+    let merged = merge_results(Some(&stored), &file("h", Vec::new()), &planned, &[]);
     assert_eq!(merged.examples, vec![ex("a", 3, Status::Failed)]);
 }
 
@@ -382,7 +383,7 @@ fn issue10_1_an_ambiguous_line_keeps_no_passed_entry() {
         vec![ex("a", 3, Status::Passed), ex("b", 7, Status::Passed)],
     );
     let fresh = file("h", vec![ex("a", 3, Status::Passed)]);
-    let merged = merge_results(Some(&stored), &fresh, &[key("a", 3)]);
+    let merged = merge_results(Some(&stored), &fresh, &[key("a", 3)], &[0]);
     assert_eq!(merged.examples, vec![ex("a", 3, Status::Passed)]);
 }
 
@@ -402,9 +403,9 @@ fn merge_ignores_a_file_of_another_source() {
         v2,
         with_documents,
     ] {
-        assert_eq!(merge_results(Some(&stored), &fresh, &planned), fresh);
+        assert_eq!(merge_results(Some(&stored), &fresh, &planned, &[1]), fresh);
     }
-    assert_eq!(merge_results(None, &fresh, &planned), fresh);
+    assert_eq!(merge_results(None, &fresh, &planned, &[1]), fresh);
 }
 
 #[test]
@@ -469,4 +470,109 @@ fn issue10_12_the_one_writer_puts_members_in_the_reference_order() {
         .collect();
     assert!(positions.windows(2).all(|w| w[0] < w[1]), "{text}");
     assert_eq!(parse_run_result(text.as_bytes()).ok(), Some(r));
+}
+
+/// A step written in `doc` (another oath), spliced in by a link.
+fn spliced(text: &str, from: u32, line: u32, doc: &str) -> PlannedStep {
+    PlannedStep {
+        doc_path: Some(doc.into()),
+        ..step(0, text, from, line)
+    }
+}
+
+#[test]
+fn issue11_spliced_steps_add_no_lines_and_fail_in_their_own_document() {
+    // Own step on line 5, a spliced one on shared.md line 7 (spec 70 §70.4.3,
+    // §70.6.3, §70.6.4).
+    let own = step(0, "I add 1", 20, 5);
+    let other = spliced("the total is 99", 40, 7, "varar/shared.md");
+    let f = Failure::locate(Problem::thrown("boom"), 1, other.match_span);
+    let r = example_result(
+        &example(vec![own, other], Expectation::Pass),
+        &run_failing(f),
+        "varar/checkout.md",
+    );
+    assert_eq!(r.lines, [5]);
+    let failure = r.failure.unwrap_or_else(|| panic!("failed"));
+    assert_eq!(failure.line, 7);
+    assert_eq!(failure.doc_path.as_deref(), Some("varar/shared.md"));
+    assert_eq!(
+        failure.stack,
+        "boom\n    at the total is 99 (varar/shared.md:7:1)"
+    );
+}
+
+#[test]
+fn issue11_version_2_only_when_a_file_names_another_document() {
+    let passed = |lines: Vec<u32>| ExampleResult {
+        name: "I add 2".into(),
+        status: Status::Passed,
+        lines,
+        failure: None,
+    };
+    let key = |lines: Vec<u32>, line: u32| ExampleKey {
+        name: "I add 2".into(),
+        lines,
+        line,
+    };
+    let planned = [key(vec![7], 5), key(Vec::new(), 11), key(vec![3], 3)];
+    let ran = vec![
+        (0, passed(vec![7])),
+        (1, passed(Vec::new())),
+        (2, passed(vec![3])),
+    ];
+    let plain = collected_results("a.md", "h", Vec::new(), ran.clone(), &planned);
+    assert_eq!(plain.version, 1);
+    // A link-only example (`lines` empty) sorts by its link's line, 11.
+    let order: Vec<Vec<u32>> = plain.examples.iter().map(|e| e.lines.clone()).collect();
+    assert_eq!(order, [vec![3], vec![7], vec![]]);
+    let shared = DocumentHash {
+        path: "shared.md".into(),
+        source_hash: "fnv1a:00000001".into(),
+    };
+    let linked = collected_results("a.md", "h", vec![shared], ran, &planned);
+    assert_eq!(linked.version, 2);
+    assert_eq!(results_version(&[], &linked.examples), 1);
+}
+
+#[test]
+fn issue11_examples_with_equal_keys_merge_in_plan_order() {
+    // Two links to one section, each alone under its heading: same name,
+    // empty `lines`. The second ran now and failed; the first keeps its
+    // stored entry.
+    let link_only = |status: Status| ExampleResult {
+        name: "I add 2".into(),
+        status,
+        lines: Vec::new(),
+        failure: None,
+    };
+    let key = |line: u32| ExampleKey {
+        name: "I add 2".into(),
+        lines: Vec::new(),
+        line,
+    };
+    let mut stored = file(
+        "h",
+        vec![link_only(Status::Passed), link_only(Status::Passed)],
+    );
+    let mut fresh = file("h", vec![link_only(Status::Failed)]);
+    let planned = [key(5), key(9)];
+    for r in [&mut stored, &mut fresh] {
+        r.version = 2;
+        r.documents = vec![DocumentHash {
+            path: "shared.md".into(),
+            source_hash: "fnv1a:00000001".into(),
+        }];
+    }
+    let merged = merge_results(Some(&stored), &fresh, &planned, &[1]);
+    assert_eq!(merged.version, 2);
+    let statuses: Vec<Status> = merged.examples.iter().map(|e| e.status).collect();
+    assert_eq!(statuses, [Status::Passed, Status::Failed]);
+    // A stored version-1 file of the same hash is never merged with it.
+    let v1 = file(
+        "h",
+        vec![link_only(Status::Passed), link_only(Status::Passed)],
+    );
+    let merged = merge_results(Some(&v1), &fresh, &planned, &[1]);
+    assert_eq!(merged.examples.len(), 1);
 }
