@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use varar_cli::lsp::analysis::{Workspace, plan_document};
 use varar_cli::lsp::index::StepIndex;
+use varar_cli::lsp::oaths::Oaths;
 use varar_conformance::bundles::BUNDLES;
 
 fn conformance() -> PathBuf {
@@ -54,14 +55,14 @@ fn every_bundle_plans_as_its_golden_through_the_servers_discovery() {
         assert!(!index.registry().steps.is_empty(), "{bundle}: no step read");
         let corpus = conformance().join("corpus/bundles").join(bundle);
         let text = read(&corpus.join("example.md"));
-        let analysis = plan_document(
-            &Workspace {
-                index: &index,
-                lock: None,
-            },
-            "example.md",
-            &text,
-        );
+        let oaths = Oaths::from_disk([("example.md".to_string(), text)]);
+        let workspace = Workspace {
+            index: &index,
+            lock: None,
+            oaths: &oaths,
+        };
+        let analysis = plan_document(&workspace, "example.md")
+            .unwrap_or_else(|| panic!("{bundle}: example.md is an oath"));
         let golden: serde_json::Value =
             serde_json::from_str(&read(&corpus.join("golden/plan.json")))
                 .unwrap_or_else(|e| panic!("{bundle}: {e}"));

@@ -3,7 +3,7 @@
 //! "functional core, imperative shell"): nothing in them touches the file
 //! system, the environment, processes, the clock or prints. Reading and writing live in `commands/`,
 //! `project.rs`, `tree.rs`, `site.rs`, `root.rs` and the language server's
-//! `lsp/{server,handlers,workspace,discovery}.rs`.
+//! `lsp/{server,sync,handlers,workspace,discovery}.rs`.
 
 use std::path::{Path, PathBuf};
 
@@ -47,6 +47,8 @@ const CORE: &[&str] = &[
     "lsp/syntax.rs",
     "lsp/index.rs",
     "lsp/analysis.rs",
+    "lsp/analysis",
+    "lsp/oaths.rs",
     "lsp/position.rs",
     "lsp/tokens.rs",
     "lsp/diagnostics.rs",

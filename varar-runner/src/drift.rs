@@ -14,8 +14,10 @@ use regex::Regex;
 
 use crate::doc::Doc;
 use crate::lock::{LockEntry, LockExample};
-use crate::plan::{DiagnosticCode, Plan};
+use crate::plan::{DiagnosticCode, Plan, runs_alone};
+use crate::registry::Registry;
 use crate::source::Span;
+use crate::workspace::{Document, Workspace};
 
 /// A re-identified candidate needs at least this similarity (inclusive),
 /// as the ratio `THRESHOLD_NUM / THRESHOLD_DEN`.
@@ -217,6 +219,27 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
             }
         })
         .collect()
+}
+
+/// The candidates of an oath planned among the workspace's documents, as
+/// the baseline is compared with them (spec 40 §5 with spec 70 §70.5 and
+/// §70.6.5): [`candidates`] with [`apply_consumed`]. The harness and the
+/// language server both call this, so the editor and `cargo test` report
+/// the same drift. Whether a consumed candidate still runs alone is asked
+/// only when there is a baseline to compare (`with_baseline`): planning it
+/// alone costs a match per sentence.
+pub fn oath_candidates(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    plan: &Plan,
+    registry: &Registry,
+    with_baseline: bool,
+) -> Vec<CandidateInfo> {
+    let mut cands = candidates(document.doc(), plan);
+    apply_consumed(&mut cands, &workspace.consumed(document), |i| {
+        with_baseline && runs_alone(workspace, document.path(), i, registry)
+    });
+    cands
 }
 
 /// Apply what reuse by link says of the candidates of an oath (spec 70

@@ -106,7 +106,7 @@ pub mod internal {
     }
     /// Drift detection (spec 40 §5).
     pub mod drift {
-        pub use crate::drift::{Drift, candidates, detect_drift};
+        pub use crate::drift::{Drift, candidates, detect_drift, oath_candidates};
     }
     /// Running examples without the harness.
     pub mod execute {
@@ -134,7 +134,9 @@ pub mod internal {
     }
     /// Planning (spec 20).
     pub mod plan {
-        pub use crate::plan::{Plan, PlannedExample, PlannedStep, plan, plan_oath};
+        pub use crate::plan::{
+            Diagnostic, DiagnosticCode, Plan, PlannedExample, PlannedStep, plan, plan_oath,
+        };
     }
     /// Step definitions and parameter types (spec 20 §20.1).
     pub mod registry {
@@ -183,6 +185,6 @@ pub mod internal {
     }
     /// The documents an oath may link to (spec 70 §70.2).
     pub mod workspace {
-        pub use crate::workspace::{Workspace, WorkspaceError};
+        pub use crate::workspace::{Document, Workspace, WorkspaceError};
     }
 }

@@ -18,12 +18,18 @@
 //! refuses.
 //!
 //! Reference diagnostics (`reference-not-found`, `reference-empty`,
-//! `ambiguous-anchor`, `reference-cycle`, spec 70) are plan diagnostics:
-//! they arrive with the engine's workspace-aware planning (issue 11) and go
-//! through [`plan_diagnostics`] unchanged, except that a diagnostic whose
-//! span lies in another document must be published on that document.
+//! `ambiguous-anchor`, `reference-cycle`, spec 70) are plan diagnostics
+//! with the engine's codes and texts. A diagnostic lies in the document
+//! that holds its span: a problem in a section that another oath splices
+//! (or at a nested link) is raised by that oath's plan but shown on the
+//! section's document, and only there. Each is shown once per document,
+//! span and code (spec 70 §70.6.6), however many links reach it: see
+//! [`located_diagnostics`].
+
+use std::collections::HashSet;
 
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
+use varar_runner::internal::plan::Diagnostic as PlanDiagnostic;
 use varar_runner::internal::results::{ResultFailure, Status};
 use varar_runner::internal::source::Source;
 
@@ -46,9 +52,17 @@ pub struct RecordedFailure {
     pub failure: ResultFailure,
 }
 
-/// Every diagnostic of an oath.
+/// Every diagnostic of an oath: those of its plan and of the plans that
+/// splice its sections whose span lies in it, its drift, and the failures
+/// recorded in it.
 pub fn oath_diagnostics(analysis: &Analysis, recorded: &[RecordedFailure]) -> Vec<Diagnostic> {
-    let mut out = plan_diagnostics(analysis);
+    let own = analysis
+        .plan
+        .diagnostics
+        .iter()
+        .filter(|d| d.doc_path.is_none());
+    let reused = analysis.reuses.diagnostics.iter().map(|(_, d)| d);
+    let mut out = unique(own.chain(reused));
     out.extend(
         analysis
             .drifts
@@ -62,12 +76,24 @@ pub fn oath_diagnostics(analysis: &Analysis, recorded: &[RecordedFailure]) -> Ve
     out
 }
 
-/// The plan's own diagnostics.
-pub fn plan_diagnostics(analysis: &Analysis) -> Vec<Diagnostic> {
-    analysis
-        .plan
-        .diagnostics
-        .iter()
+/// The plan diagnostics of `analyses` whose span lies in `document` (an
+/// oathPath other than theirs), once per span and code: what is shown on a
+/// document the editor has not opened.
+pub fn located_diagnostics(document: &str, analyses: &[&Analysis]) -> Vec<Diagnostic> {
+    unique(
+        analyses
+            .iter()
+            .flat_map(|a| &a.plan.diagnostics)
+            .filter(|d| d.doc_path.as_deref() == Some(document)),
+    )
+}
+
+/// Plan diagnostics as the protocol's, the first of each span and code
+/// kept.
+fn unique<'a>(diagnostics: impl Iterator<Item = &'a PlanDiagnostic>) -> Vec<Diagnostic> {
+    let mut seen: HashSet<(u32, u32, &str)> = HashSet::new();
+    diagnostics
+        .filter(|d| seen.insert((d.span.start_offset, d.span.end_offset, d.code.as_str())))
         .map(|d| diagnostic(range(&d.span), d.code.as_str(), d.message.clone()))
         .collect()
 }

@@ -2,8 +2,7 @@
 //! last plan, turn the position into an offset, ask the feature module,
 //! turn its answer into protocol values.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
+use std::collections::{BTreeSet, HashMap};
 
 use lsp_server::Request;
 use lsp_types::request::{
@@ -19,7 +18,7 @@ use lsp_types::{
 use serde_json::Value;
 use varar_runner::internal::source::{Source, Span};
 
-use super::analysis::{Analysis, Workspace, plan_document};
+use super::analysis::{Analysis, Workspace};
 use super::index::StepIndex;
 use super::navigation::{self, Target};
 use super::position::{offset, range};
@@ -57,8 +56,10 @@ pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Option<Val
         HoverRequest::METHOD => {
             let p: HoverParams = params(request)?;
             let at = p.text_document_position_params;
-            Ok(with_analysis(server, &at.text_document.uri, |a, index| {
-                let (markdown, span) = navigation::hover(a, index, offset_in(a, at.position))?;
+            Ok(with_workspace(server, &at.text_document.uri, |a, ws| {
+                let offset = offset_in(a, at.position);
+                let (markdown, span) = navigation::link_hover(a, ws, offset)
+                    .or_else(|| navigation::hover(a, ws.index, offset))?;
                 json(Hover {
                     contents: HoverContents::Markup(MarkupContent {
                         kind: MarkupKind::Markdown,
@@ -71,8 +72,26 @@ pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Option<Val
         GotoDefinition::METHOD => {
             let p: GotoDefinitionParams = params(request)?;
             let at = p.text_document_position_params;
-            Ok(with_analysis(server, &at.text_document.uri, |a, index| {
-                let target = navigation::definition(a, index, offset_in(a, at.position))?;
+            let root = server
+                .documents
+                .get(&at.text_document.uri)
+                .and_then(|d| server.projects.get(d.project))
+                .map(|p| p.root.clone());
+            Ok(with_workspace(server, &at.text_document.uri, |a, ws| {
+                let offset = offset_in(a, at.position);
+                if let Some(root) = &root
+                    && let Some(targets) =
+                        navigation::reference_definition(a, ws.oaths, root, offset)
+                {
+                    let mut locations: Vec<Location> =
+                        targets.iter().filter_map(location).collect();
+                    return if locations.len() == 1 {
+                        json(GotoDefinitionResponse::Scalar(locations.remove(0)))
+                    } else {
+                        json(GotoDefinitionResponse::Array(locations))
+                    };
+                }
+                let target = navigation::definition(a, ws.index, offset)?;
                 json(GotoDefinitionResponse::Scalar(location(&target)?))
             }))
         }
@@ -125,6 +144,22 @@ pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Option<Val
     }
 }
 
+/// Run `f` on an open oath's last plan and its project's workspace.
+fn with_workspace(
+    server: &Server,
+    uri: &Url,
+    f: impl FnOnce(&Analysis, &Workspace<'_>) -> Option<Value>,
+) -> Option<Value> {
+    let analysis = server.analyses.get(uri)?;
+    let project = server.projects.get(server.documents.get(uri)?.project)?;
+    let workspace = Workspace {
+        index: &project.index,
+        lock: project.lock.as_ref(),
+        oaths: &project.oaths,
+    };
+    f(analysis, &workspace)
+}
+
 /// Run `f` on an open oath's last plan and its project's step index.
 fn with_analysis(
     server: &Server,
@@ -174,48 +209,23 @@ fn references(server: &mut Server, p: &ReferenceParams) -> Option<Value> {
                 })?
         }
     };
-    let mut log = Vec::new();
-    let oaths = server.projects[project].oaths(&mut log);
-    let _ = server.log(log);
-    let mut found: Vec<(PathBuf, Span)> = Vec::new();
-    for oath in oaths {
-        let open = server
-            .documents
-            .iter()
-            .find(|(_, d)| d.path == oath.path)
-            .and_then(|(u, _)| server.analyses.get(u));
-        let spans: Vec<Span> = match open {
-            Some(a) => navigation::references(step, &[a])
-                .into_iter()
-                .map(|(_, s)| s)
-                .collect(),
-            None => {
-                let Ok(text) = std::fs::read_to_string(&oath.path) else {
-                    continue;
-                };
-                let project_ref = &server.projects[project];
-                let generation = project_ref.index.generation();
-                let fresh = server
-                    .closed
-                    .get(&oath.path)
-                    .is_some_and(|a| a.text == text && a.generation == generation);
-                if !fresh {
-                    let workspace = Workspace {
-                        index: &project_ref.index,
-                        lock: project_ref.lock.as_ref(),
-                    };
-                    let analysis = plan_document(&workspace, &oath.oath_path, &text);
-                    server.closed.insert(oath.path.clone(), analysis);
-                }
-                let a = server.closed.get(&oath.path)?;
-                navigation::references(step, &[a])
-                    .into_iter()
-                    .map(|(_, s)| s)
-                    .collect()
-            }
-        };
-        found.extend(spans.into_iter().map(|s| (oath.path.clone(), s)));
-    }
+    // Every oath of the project, planned (the open ones are; the others
+    // come from the cache, planned again only if what they read changed).
+    let paths: BTreeSet<String> = server.projects[project]
+        .oaths
+        .paths()
+        .map(str::to_string)
+        .collect();
+    server.ensure_closed(project, &paths);
+    let analyses: Vec<&Analysis> = paths
+        .iter()
+        .filter_map(|p| server.analysis_of(project, p))
+        .collect();
+    let root = &server.projects[project].root;
+    let found: Vec<(std::path::PathBuf, Span)> = navigation::references(step, &analyses)
+        .into_iter()
+        .map(|(path, span)| (root.join(path), span))
+        .collect();
     let mut locations: Vec<Location> = Vec::new();
     if p.context.include_declaration
         && let Some((file, item)) = server.projects[project].index.step(step)

@@ -280,15 +280,19 @@ impl StepIndex {
     }
 
     /// The registry reduced to the steps that can match somewhere in
-    /// `text`, and the index in [`Self::registry`] of each step kept (in
-    /// order). A step whose regex finds no match in the whole text can hit
-    /// no sentence of it (a sentence is a substring of one line), so the
+    /// `texts`, and the index in [`Self::registry`] of each step kept (in
+    /// order). A step whose regex finds no match in any of the texts can hit
+    /// no sentence of them (a sentence is a substring of one line), so the
     /// plan is the same, only cheaper: a sentence is scanned by the steps
-    /// of its document, not by every step of the package.
-    pub fn registry_for(&self, text: &str) -> (Registry, Vec<usize>) {
+    /// of its documents, not by every step of the package.
+    ///
+    /// `texts` must hold every text the plan can take a sentence from: the
+    /// oath's, and that of every document its reference blocks reach
+    /// (spec 70: their sections' steps are spliced in).
+    pub fn registry_for(&self, texts: &[&str]) -> (Registry, Vec<usize>) {
         let keep: Vec<usize> = (0..self.registry.steps.len())
             .filter(|&i| match self.prefilter.get(i) {
-                Some(Some(re)) => re.is_match(text),
+                Some(Some(re)) => texts.iter().any(|t| re.is_match(t)),
                 _ => true,
             })
             .collect();

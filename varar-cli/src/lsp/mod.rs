@@ -3,11 +3,11 @@
 //! It knows the Rust steps without compiling them: it reads the package's
 //! Rust sources with `syn` ([`syntax`], [`index`], [`discovery`]) and plans
 //! every open oath with the same engine code as `cargo test`
-//! ([`analysis::plan_document`]), so the editor and the harness cannot
+//! ([`analysis::plan_documents`]), so the editor and the harness cannot
 //! disagree. On top of each plan:
 //!
-//! - [`tokens`]: semantic tokens for step sentences and their parameters
-//!   (the legend is documented there, for theme authors);
+//! - [`tokens`]: semantic tokens for step sentences, their parameters and
+//!   reference links (the legend is documented there, for theme authors);
 //! - [`diagnostics`]: ambiguous steps, `error` fences without a step, drift
 //!   against the committed `varar.lock.json`, and the failures of the last
 //!   run while its `.varar/` result is fresh;
@@ -26,18 +26,28 @@
 //! A Markdown file is an oath when the `varar.config.json` at or above it
 //! selects it (`docs.include`/`docs.exclude`); other Markdown gets nothing,
 //! so a README keeps its plain Markdown highlighting. Steps come from the
-//! package next to the config (see [`discovery`]). Rust files are re-read
-//! when they change on disk (`workspace/didChangeWatchedFiles`, registered
-//! when the editor supports it; otherwise on every open and save) or are
-//! saved, one file at a time, never per keystroke.
+//! package next to the config (see [`discovery`]). Rust files and oaths
+//! are re-read when they change on disk (`workspace/didChangeWatchedFiles`
+//! for `**/*.rs` and `**/*.md`, registered when the editor supports it;
+//! otherwise on every open and save) or are saved, one file at a time,
+//! never per keystroke.
 //!
 //! # Reuse by link (spec 70)
 //!
-//! Hooks left for issue 11: [`analysis::Workspace`] and
-//! [`analysis::plan_document`] (workspace-aware planning),
-//! [`tokens::reference_link_tokens`] and [`tokens::REFERENCE`],
-//! [`navigation::reference_definition`], and the note in [`diagnostics`]
-//! on publishing diagnostics whose span lies in another document.
+//! An oath is planned among every oath of its package ([`oaths`]: the
+//! files, with the editor's text for the open ones) by the engine's
+//! workspace-aware `plan_oath`, as the harness plans it
+//! ([`analysis::plan_documents`]). Only the documents a plan can depend on
+//! (those its links reach, those that link to it) are put in the engine's
+//! workspace, and a plan is redone only when one of them, or the steps,
+//! changed ([`oaths::Deps`]). `sync` (part of the shell) re-plans the open
+//! oaths after every change, gives each what the plans of the oaths that
+//! splice its sections find in it (their sentences, their diagnostics), and
+//! publishes diagnostics on the document that holds them, once. Spliced
+//! steps never produce a token or a diagnostic in the referring oath: their
+//! spans are in another document. Links get [`tokens::REFERENCE`],
+//! definition ([`navigation::reference_definition`]) and hover
+//! ([`navigation::link_hover`]).
 
 pub mod actions;
 pub mod analysis;
@@ -48,8 +58,12 @@ pub mod discovery;
 mod handlers;
 pub mod index;
 pub mod navigation;
+pub mod oaths;
 pub mod position;
+#[cfg(test)]
+mod reuse_tests;
 pub mod server;
+mod sync;
 pub mod syntax;
 #[cfg(test)]
 mod testing;

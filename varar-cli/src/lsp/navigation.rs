@@ -9,15 +9,22 @@
 //!   a parameter: its type, the argument that receives it and the value.
 //! - Find references from a step function (asked anywhere from its
 //!   attribute to the end of its signature): every sentence of the
-//!   project's oaths that the step matched.
+//!   project's oaths that the step matched, at the document it is written
+//!   in (a sentence spliced by link is found in its own section, once).
+//! - From a reference link (spec 70): definition goes to the linked
+//!   section's heading (a whole-file link: the document's start; an
+//!   ambiguous anchor: every heading it names); hover says where it points
+//!   and how many steps it splices, or why none.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use varar_runner::internal::source::Span;
+use varar_runner::internal::source::{Source, Span};
 use varar_runner::internal::step::{ArgValue, Role};
+use varar_runner::internal::workspace::Document;
 
-use super::analysis::{Analysis, StepUse};
+use super::analysis::{Analysis, Contribution, LinkUse, StepUse, Workspace, contribution};
 use super::index::StepIndex;
+use super::oaths::Oaths;
 use super::syntax::{HookKind, StateMode};
 
 /// A place in a file.
@@ -31,9 +38,6 @@ pub struct Target {
 
 /// Where the step or custom parameter type under `offset` is defined.
 pub fn definition(analysis: &Analysis, index: &StepIndex, offset: u32) -> Option<Target> {
-    if let Some(target) = reference_definition(analysis, offset) {
-        return Some(target);
-    }
     let (step, param) = analysis.step_at(offset)?;
     if let Some(p) = param.and_then(|i| step.params.get(i))
         && let Some((file, item)) = index.parameter(&p.parameter_type)
@@ -50,11 +54,109 @@ pub fn definition(analysis: &Analysis, index: &StepIndex, offset: u32) -> Option
     })
 }
 
-/// Hook for reuse by link (issue 11): from a link-only paragraph to the
-/// heading of the section it names (`path#slug`), in this or another oath.
-/// The document model has no reference blocks yet.
-pub fn reference_definition(_analysis: &Analysis, _offset: u32) -> Option<Target> {
-    None
+/// From the reference link under `offset` to the heading of the section it
+/// names, in the oath text planning sees (`root` is the project's): the
+/// document's start for a whole-file link, every named heading for an
+/// ambiguous anchor, nothing when the oath or the heading does not exist.
+pub fn reference_definition(
+    analysis: &Analysis,
+    oaths: &Oaths,
+    root: &Path,
+    offset: u32,
+) -> Option<Vec<Target>> {
+    let link = analysis.link_at(offset)?;
+    let reference = &link.reference;
+    let text = oaths.text(&reference.path)?;
+    let path = root.join(&reference.path);
+    if reference.is_whole_file() {
+        let span = Source::new(text).span(0, 0);
+        return Some(vec![Target { path, span }]);
+    }
+    let document = Document::parse(&reference.path, text);
+    let targets: Vec<Target> = document
+        .headings_named(&reference.slug)
+        .into_iter()
+        .map(|h| Target {
+            path: path.clone(),
+            span: h.span,
+        })
+        .collect();
+    (!targets.is_empty()).then_some(targets)
+}
+
+/// How many spliced steps a link's hover lists.
+const MAX_SPLICED: usize = 20;
+
+/// Markdown for the reference link under `offset`: where it points and
+/// what it splices into the example it stands in.
+pub fn link_hover(
+    analysis: &Analysis,
+    workspace: &Workspace<'_>,
+    offset: u32,
+) -> Option<(String, Span)> {
+    let link = analysis.link_at(offset)?;
+    let mut out = format!("**reference** {}", destination(link, workspace.oaths));
+    out.push_str("\n\n");
+    match contribution(workspace, &analysis.oath_path, link) {
+        Contribution::Steps(steps) => {
+            let s = if steps.len() == 1 { "" } else { "s" };
+            out.push_str(&format!("splices {} step{s}:\n", steps.len()));
+            for step in steps.iter().take(MAX_SPLICED) {
+                out.push_str(&format!(
+                    "\n- `{}` ({}:{})",
+                    step.text.replace('`', "'"),
+                    step.doc_path,
+                    step.line
+                ));
+            }
+            if steps.len() > MAX_SPLICED {
+                out.push_str(&format!("\n- … and {} more", steps.len() - MAX_SPLICED));
+            }
+        }
+        Contribution::Nothing(why) => {
+            out.push_str(&format!("splices no step: {why}"));
+        }
+        Contribution::Unknown => out.push_str("splices the steps of that section"),
+    }
+    if link.consumed {
+        out.push_str(
+            "\n\nThis link stands in a section that a link names: it is resolved where \
+             that section is spliced, not in this oath.",
+        );
+    }
+    Some((out, link.span))
+}
+
+/// Where a link points, in words.
+fn destination(link: &LinkUse, oaths: &Oaths) -> String {
+    let reference = &link.reference;
+    let Some(text) = oaths.text(&reference.path) else {
+        return format!(
+            "to `{}`, which is not an oath of this project",
+            reference.path
+        );
+    };
+    if reference.is_whole_file() {
+        return format!("to the whole of `{}`", reference.path);
+    }
+    let document = Document::parse(&reference.path, text);
+    let headings = document.headings_named(&reference.slug);
+    match headings.as_slice() {
+        [] => format!(
+            "to `{}`, which has no heading with the anchor `#{}`",
+            reference.path, reference.slug
+        ),
+        [h] => format!(
+            "to the section \"{}\" of `{}` (line {})",
+            h.text, reference.path, h.span.start_line
+        ),
+        many => format!(
+            "to `{}#{}`, an anchor {} headings have",
+            reference.path,
+            reference.slug,
+            many.len()
+        ),
+    }
 }
 
 /// Markdown for the step or parameter under `offset`, and the range it
@@ -99,6 +201,16 @@ fn step_hover(step: &StepUse, index: &StepIndex) -> Option<String> {
             None => out.push_str(", which starts from `Default` in every example"),
         }
         out.push('\n');
+    }
+    if !step.reused_by.is_empty() {
+        out.push_str(&format!(
+            "\nspliced by link into {}\n",
+            step.reused_by
+                .iter()
+                .map(|o| format!("`{o}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     out.push_str(&format!("\n*{}:{}*", file.label, item.function.line));
     Some(out)
@@ -169,17 +281,29 @@ pub fn value_text(value: &ArgValue) -> String {
     }
 }
 
-/// Every sentence of `analyses` that registry step `step` matched.
-pub fn references<'a>(step: usize, analyses: &[&'a Analysis]) -> Vec<(&'a str, Span)> {
-    analyses
-        .iter()
-        .flat_map(|a| {
-            a.steps
-                .iter()
-                .filter(move |s| s.step == step)
-                .map(move |s| (a.oath_path.as_str(), s.span))
-        })
-        .collect()
+/// Every sentence of `analyses` that registry step `step` matched, at the
+/// document it is written in (a spliced step at its own document), once
+/// per document and span, in the order found.
+pub fn references(step: usize, analyses: &[&Analysis]) -> Vec<(String, Span)> {
+    let mut out: Vec<(String, Span)> = Vec::new();
+    for a in analyses {
+        let own = a
+            .steps
+            .iter()
+            .filter(|s| s.step == step)
+            .map(|s| (a.oath_path.clone(), s.span));
+        let spliced = a
+            .spliced
+            .iter()
+            .filter(|s| s.step.step == step)
+            .map(|s| (s.doc_path.clone(), s.step.span));
+        for found in own.chain(spliced) {
+            if !out.contains(&found) {
+                out.push(found);
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -1,28 +1,28 @@
 //! The protocol loop (shell): one thread reads the editor's messages in
 //! order, keeps the open documents and the projects, and answers from the
-//! pure modules. A change of an open oath re-plans it and publishes its
-//! diagnostics as soon as no other message waits (a burst of keystrokes is
-//! planned once); a request first plans what changed, so it is always
-//! answered from the text the editor has.
+//! pure modules. A change of an open oath re-plans it, and every open oath
+//! whose plan depends on it (it links to the oath, or the oath links to one
+//! of its sections), and publishes their diagnostics as soon as no other
+//! message waits (a burst of keystrokes is planned once); a request first
+//! plans what changed, so it is always answered from the text the editor
+//! has. Planning and publishing are in `sync`.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
     DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Initialized, LogMessage, Notification as _, PublishDiagnostics,
+    DidSaveTextDocument, LogMessage, Notification as _, PublishDiagnostics,
 };
 use lsp_types::{
     Diagnostic, InitializeParams, LogMessageParams, MessageType, PublishDiagnosticsParams, Url,
 };
 
-use super::analysis::{Analysis, Workspace, plan_document};
-use super::diagnostics::{oath_diagnostics, recorded_failures, rust_diagnostics};
+use super::analysis::Analysis;
+use super::diagnostics::rust_diagnostics;
 use super::workspace::{Changed, Project};
 use super::{capabilities, handlers, position};
-use crate::evidence::{DocumentText, OathEvidence};
-use crate::records::{Code, ErrorRecord};
 
 /// Why the server stopped abnormally.
 #[derive(Debug, thiserror::Error)]
@@ -52,17 +52,26 @@ pub(crate) struct Server {
     pub(crate) projects: Vec<Project>,
     pub(crate) documents: HashMap<Url, Document>,
     pub(crate) analyses: HashMap<Url, Analysis>,
-    /// Plans of oaths that are not open, for find references, with the
-    /// text and registry generation they were made from.
-    pub(crate) closed: HashMap<PathBuf, Analysis>,
+    /// Plans of oaths that are not open, by project and oathPath: for find
+    /// references, and for what their links splice from open oaths. Each
+    /// records what it was made from, so it is re-planned only when that
+    /// changed.
+    pub(crate) closed: HashMap<(usize, String), Analysis>,
     /// Rust files with published diagnostics, to clear them.
     rust_published: HashSet<Url>,
+    /// The diagnostics last published on each Markdown document, with its
+    /// project: to publish only what changed and to clear what went.
+    pub(crate) published: HashMap<Url, (usize, Vec<Diagnostic>)>,
     /// Open oaths changed since their last plan: planned when no message
     /// waits (so a burst of keystrokes is planned once) or before a request.
     dirty: HashSet<Url>,
     /// Whether the client watches files for us.
     watches: bool,
-    next_request: i32,
+    /// Whether the client re-asks for semantic tokens when told to
+    /// (`workspace/semanticTokens/refresh`): an open oath's tokens change
+    /// when another oath links to it.
+    pub(crate) refreshes_tokens: bool,
+    pub(crate) next_request: i32,
 }
 
 /// Run the server on a connection until the editor says `exit`.
@@ -76,6 +85,13 @@ pub fn run(connection: Connection) -> Result<(), ServerError> {
         .and_then(|w| w.did_change_watched_files.as_ref())
         .and_then(|w| w.dynamic_registration)
         .unwrap_or(false);
+    let refreshes_tokens = params
+        .capabilities
+        .workspace
+        .as_ref()
+        .and_then(|w| w.semantic_tokens.as_ref())
+        .and_then(|t| t.refresh_support)
+        .unwrap_or(false);
     connection.initialize_finish(id, capabilities::initialize_result())?;
     let mut server = Server {
         connection,
@@ -84,10 +100,15 @@ pub fn run(connection: Connection) -> Result<(), ServerError> {
         analyses: HashMap::new(),
         closed: HashMap::new(),
         rust_published: HashSet::new(),
+        published: HashMap::new(),
         dirty: HashSet::new(),
         watches,
+        refreshes_tokens,
         next_request: 0,
     };
+    // `initialize_finish` consumed the `initialized` notification: this is
+    // the moment to ask for file watching.
+    server.register_watchers()?;
     server.main_loop()
 }
 
@@ -96,8 +117,9 @@ impl Server {
         while let Ok(message) = self.connection.receiver.recv() {
             match message {
                 Message::Request(request) => {
-                    if self.connection.handle_shutdown(&request)? {
-                        return Ok(());
+                    if request.method == "shutdown" {
+                        self.send(Response::new_ok(request.id, serde_json::Value::Null).into())?;
+                        return self.until_exit();
                     }
                     self.flush()?;
                     let response = self.request(request);
@@ -114,24 +136,58 @@ impl Server {
         Ok(())
     }
 
-    /// Plan and publish every oath changed since its last plan.
-    fn flush(&mut self) -> Result<(), ServerError> {
-        let dirty: Vec<Url> = self.dirty.drain().collect();
-        for uri in dirty {
-            self.analyse(&uri);
-            self.publish(&uri)?;
+    /// After `shutdown`: wait for `exit`. A late answer to one of our
+    /// requests (a token refresh the editor answers while shutting down) is
+    /// ignored and a request refused, instead of stopping with a protocol
+    /// error as `lsp_server`'s own shutdown handling does.
+    fn until_exit(&mut self) -> Result<(), ServerError> {
+        while let Ok(message) = self.connection.receiver.recv() {
+            match message {
+                Message::Notification(n) if n.method == "exit" => return Ok(()),
+                Message::Request(request) => self.send(
+                    Response::new_err(
+                        request.id,
+                        ErrorCode::InvalidRequest as i32,
+                        "the server is shutting down".to_string(),
+                    )
+                    .into(),
+                )?,
+                Message::Notification(_) | Message::Response(_) => {}
+            }
         }
         Ok(())
     }
 
-    fn send(&self, message: Message) -> Result<(), ServerError> {
+    /// Plan and publish every oath changed since its last plan, and what
+    /// depends on it.
+    fn flush(&mut self) -> Result<(), ServerError> {
+        let dirty: HashSet<Url> = self.dirty.drain().collect();
+        let mut projects: Vec<usize> = Vec::new();
+        for uri in &dirty {
+            let Some(doc) = self.documents.get(uri) else {
+                continue;
+            };
+            self.projects[doc.project]
+                .oaths
+                .edit(&doc.oath_path, &doc.text);
+            if !projects.contains(&doc.project) {
+                projects.push(doc.project);
+            }
+        }
+        for project in projects {
+            self.sync(project, &dirty, false)?;
+        }
+        Ok(())
+    }
+
+    pub(crate) fn send(&self, message: Message) -> Result<(), ServerError> {
         self.connection
             .sender
             .send(message)
             .map_err(|_| ServerError::Disconnected)
     }
 
-    fn notify<N: lsp_types::notification::Notification>(
+    pub(crate) fn notify<N: lsp_types::notification::Notification>(
         &self,
         params: N::Params,
     ) -> Result<(), ServerError> {
@@ -167,7 +223,6 @@ impl Server {
 
     fn notification(&mut self, n: Notification) -> Result<(), ServerError> {
         match n.method.as_str() {
-            Initialized::METHOD => self.register_watchers(),
             DidOpenTextDocument::METHOD => {
                 let Ok(p) =
                     n.extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
@@ -217,12 +272,17 @@ impl Server {
                     return Ok(());
                 };
                 let uri = p.text_document.uri;
-                if self.documents.remove(&uri).is_some() {
-                    self.analyses.remove(&uri);
-                    self.dirty.remove(&uri);
-                    self.publish_raw(uri, Vec::new())?;
-                }
-                Ok(())
+                let Some(doc) = self.documents.remove(&uri) else {
+                    return Ok(());
+                };
+                self.analyses.remove(&uri);
+                self.dirty.remove(&uri);
+                // The file's text counts again (unsaved edits are gone).
+                let disk = std::fs::read(&doc.path)
+                    .ok()
+                    .and_then(|b| String::from_utf8(b).ok());
+                self.projects[doc.project].oaths.close(&doc.oath_path, disk);
+                self.sync(doc.project, &HashSet::new(), false)
             }
             DidChangeWatchedFiles::METHOD => {
                 let Ok(p) = n.extract::<lsp_types::DidChangeWatchedFilesParams>(
@@ -246,6 +306,7 @@ impl Server {
             return Ok(());
         }
         let watchers: Vec<lsp_types::FileSystemWatcher> = [
+            "**/*.md",
             "**/*.rs",
             "**/varar.lock.json",
             "**/varar.config.json",
@@ -327,97 +388,29 @@ impl Server {
             // Markdown the config does not select is not an oath.
             return Ok(());
         };
-        self.closed.remove(&path);
         self.documents.insert(
             uri.clone(),
             Document {
-                text,
+                text: text.clone(),
                 path,
                 project,
-                oath_path,
+                oath_path: oath_path.clone(),
             },
         );
-        self.analyse(&uri);
-        self.publish(&uri)
+        self.projects[project].oaths.open(&oath_path, &text);
+        self.sync(project, &HashSet::from([uri]), false)
     }
 
-    /// Re-plan an open oath.
-    pub(crate) fn analyse(&mut self, uri: &Url) {
-        let Some(doc) = self.documents.get(uri) else {
-            return;
-        };
-        let project = &self.projects[doc.project];
-        let workspace = Workspace {
-            index: &project.index,
-            lock: project.lock.as_ref(),
-        };
-        let analysis = plan_document(&workspace, &doc.oath_path, &doc.text);
-        self.analyses.insert(uri.clone(), analysis);
-    }
-
-    /// The text of an oath of a project: the editor's if it is open, else
-    /// the file's.
-    pub(crate) fn text_of(&self, project: usize, oath_path: &str) -> Option<String> {
-        let path = self.projects[project].root.join(oath_path);
-        self.documents
-            .values()
-            .find(|d| d.path == path)
-            .map(|d| d.text.clone())
-            .or_else(|| std::fs::read_to_string(&path).ok())
-    }
-
-    fn publish(&self, uri: &Url) -> Result<(), ServerError> {
-        let (Some(doc), Some(analysis)) = (self.documents.get(uri), self.analyses.get(uri)) else {
-            return Ok(());
-        };
-        let evidence = self.evidence(doc.project, &doc.oath_path);
-        let recorded = recorded_failures(&doc.oath_path, &evidence);
-        self.publish_raw(uri.clone(), oath_diagnostics(analysis, &recorded))
-    }
-
-    fn publish_raw(&self, uri: Url, diagnostics: Vec<Diagnostic>) -> Result<(), ServerError> {
+    pub(crate) fn publish_raw(
+        &self,
+        uri: Url,
+        diagnostics: Vec<Diagnostic>,
+    ) -> Result<(), ServerError> {
         self.notify::<PublishDiagnostics>(PublishDiagnosticsParams {
             uri,
             diagnostics,
             version: None,
         })
-    }
-
-    /// The evidence of every result that may hold a failure shown in
-    /// `document`: its own, and every result with a `docPath` naming it.
-    fn evidence(&self, project: usize, document: &str) -> Vec<OathEvidence> {
-        let p = &self.projects[project];
-        let mut out = Vec::new();
-        for (oath, results) in &p.results {
-            let names_document = results
-                .examples
-                .iter()
-                .any(|e| e.failure.as_ref().and_then(|f| f.doc_path.as_deref()) == Some(document));
-            if oath != document && !names_document {
-                continue;
-            }
-            let documents: BTreeMap<String, DocumentText> = results
-                .documents
-                .iter()
-                .map(|d| {
-                    let text = match self.text_of(project, &d.path) {
-                        Some(text) => DocumentText::Text(text),
-                        None => DocumentText::Missing,
-                    };
-                    (d.path.clone(), text)
-                })
-                .collect();
-            out.push(OathEvidence {
-                oath_path: oath.clone(),
-                result_path: format!("{}/{oath}.json", varar_runner::internal::store::SCRATCH_DIR),
-                text: self.text_of(project, oath).ok_or_else(|| {
-                    ErrorRecord::new(Code::InputError, format!("{oath} cannot be read"))
-                }),
-                results: Ok(Some(results.clone())),
-                documents,
-            });
-        }
-        out
     }
 
     /// Publish the diagnostics of every Rust file of a project that has
@@ -473,8 +466,8 @@ impl Server {
         Ok(())
     }
 
-    /// Act on what changed: reload a project, re-plan its open oaths,
-    /// re-publish diagnostics.
+    /// Act on what changed: reload a project, re-plan its open oaths and
+    /// what depends on a changed oath, re-publish diagnostics.
     fn apply(&mut self, changes: Vec<(usize, Changed)>) -> Result<(), ServerError> {
         for (project, c) in changes {
             if c.project {
@@ -482,21 +475,26 @@ impl Server {
                 let root = self.projects[project].root.clone();
                 self.projects[project] = Project::load(&root, &mut log);
                 self.log(log)?;
+                // The editor's texts still win over the files.
+                let open: Vec<(String, String)> = self
+                    .documents
+                    .values()
+                    .filter(|d| d.project == project)
+                    .map(|d| (d.oath_path.clone(), d.text.clone()))
+                    .collect();
+                for (oath_path, text) in open {
+                    self.projects[project].oaths.open(&oath_path, &text);
+                }
             }
             if c != Changed::default() {
-                // Steps, the lock (drift) or results changed: re-plan and
-                // re-publish every open oath of the project.
-                self.closed.clear();
-                let uris: Vec<Url> = self
-                    .documents
-                    .iter()
-                    .filter(|(_, d)| d.project == project)
-                    .map(|(u, _)| u.clone())
-                    .collect();
-                for uri in &uris {
-                    self.analyse(uri);
-                    self.publish(uri)?;
+                // Steps, the lock (drift), results or an oath changed: what
+                // depends on them is re-planned (every open oath when the
+                // steps, the lock or the project changed) and re-published.
+                let force = c.project || c.steps || c.evidence;
+                if force {
+                    self.closed.retain(|(p, _), _| *p != project);
                 }
+                self.sync(project, &HashSet::new(), force)?;
             }
             if c.project || c.rust {
                 self.publish_rust(project)?;

@@ -5,8 +5,9 @@ use std::path::PathBuf;
 
 use varar_runner::internal::lock::Lock;
 
-use super::analysis::{Analysis, Workspace, plan_document};
+use super::analysis::{Analysis, Workspace, plan_document, plan_documents, reuses};
 use super::index::StepIndex;
+use super::oaths::Oaths;
 
 /// The bakery sample's step files: (path, label, text).
 pub fn bakery_files() -> Vec<(PathBuf, String, String)> {
@@ -47,7 +48,40 @@ pub fn plan(index: &StepIndex, text: &str) -> Analysis {
 
 /// `text` planned as `varar/x.md` with a lock.
 pub fn plan_with_lock(index: &StepIndex, lock: Option<&Lock>, text: &str) -> Analysis {
-    plan_document(&Workspace { index, lock }, "varar/x.md", text)
+    let oaths = Oaths::from_disk([("varar/x.md".to_string(), text.to_string())]);
+    plan_document(
+        &Workspace {
+            index,
+            lock,
+            oaths: &oaths,
+        },
+        "varar/x.md",
+    )
+    .unwrap_or_else(|| panic!("varar/x.md is an oath"))
+}
+
+/// Every oath of `texts` (`(oathPath, text)`) planned among the others,
+/// each given what the others' plans find in it, as the server does.
+pub fn plan_all(index: &StepIndex, texts: &[(&str, &str)]) -> Vec<Analysis> {
+    let oaths = Oaths::from_disk(texts.iter().map(|(p, t)| (p.to_string(), t.to_string())));
+    let workspace = Workspace {
+        index,
+        lock: None,
+        oaths: &oaths,
+    };
+    let paths: Vec<&str> = texts.iter().map(|(p, _)| *p).collect();
+    let mut analyses = plan_documents(&workspace, &paths);
+    let given: Vec<_> = analyses
+        .iter()
+        .map(|a| {
+            let others: Vec<&Analysis> = analyses.iter().collect();
+            reuses(&a.oath_path, &others)
+        })
+        .collect();
+    for (analysis, reuses) in analyses.iter_mut().zip(given) {
+        analysis.set_reuses(reuses);
+    }
+    analyses
 }
 
 /// The UTF-16 offset of the first `needle` in `text`, plus `extra` units.

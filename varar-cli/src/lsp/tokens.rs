@@ -6,7 +6,17 @@
 //! |---|---|---|
 //! | the text a step matched (`I put` … `in the basket`) | `function` | `stimulus` or `sensor` |
 //! | a captured parameter (`2`, `croissants`, `Ada Lovelace` inside its quotes, `Emma` inside `*…*`) | `parameter` | `stimulus` or `sensor` |
-//! | a reference link (reuse by link, spec 70; not emitted yet) | `namespace` | |
+//! | a reference link: a paragraph that is only a link to a section of an oath (`[Fill the basket](shared.md#fill-the-basket)`, reuse by link, spec 70), from `[` to `)` | `namespace` | |
+//!
+//! A sentence is a step wherever some plan runs it: a section that other
+//! oaths splice by link (and that therefore no longer runs on its own) is
+//! highlighted from their plans, so the author of a shared section sees
+//! which of its sentences match. A paragraph that runs nowhere (a consumed
+//! section's header-bound table, a section whose link is refused) is prose.
+//! `namespace` is the standard type for "a name that stands for a group of
+//! things elsewhere", which is what a link to a section is; themes colour
+//! it like a module path. A broken link keeps its token and gets a
+//! diagnostic.
 //!
 //! Prose, headings, tables and fences get no token, so the Markdown
 //! highlighting of the editor shows through. `function` and `parameter`
@@ -32,7 +42,7 @@ use super::index::StepIndex;
 pub const STEP: u32 = 0;
 /// Index of `parameter` in the legend.
 pub const PARAMETER: u32 = 1;
-/// Index of `namespace` in the legend: reference links (issue 11).
+/// Index of `namespace` in the legend: reference links (spec 70).
 pub const REFERENCE: u32 = 2;
 /// Bit of the `stimulus` modifier.
 pub const STIMULUS: u32 = 1;
@@ -81,7 +91,7 @@ pub fn semantic_tokens(analysis: &Analysis, index: &StepIndex) -> SemanticTokens
 /// The steps' text and parameters, split so that tokens never overlap.
 pub fn step_tokens(analysis: &Analysis, index: &StepIndex) -> Vec<RawToken> {
     let mut out = Vec::new();
-    for step in &analysis.steps {
+    for step in analysis.all_steps() {
         let modifiers = match index.step(step.step).map(|(_, s)| s.role) {
             Some(Role::Stimulus) => STIMULUS,
             Some(Role::Sensor) => SENSOR,
@@ -113,11 +123,19 @@ pub fn step_tokens(analysis: &Analysis, index: &StepIndex) -> Vec<RawToken> {
     out
 }
 
-/// Hook for reuse by link (issue 11): one `REFERENCE` token per link-only
-/// paragraph (its link text and target). The document model has no
-/// reference blocks yet, so there is none.
-pub fn reference_link_tokens(_analysis: &Analysis) -> Vec<RawToken> {
-    Vec::new()
+/// One `REFERENCE` token per reference block: its link, from `[` to `)`.
+pub fn reference_link_tokens(analysis: &Analysis) -> Vec<RawToken> {
+    let mut out = Vec::new();
+    for link in &analysis.links {
+        push(
+            &mut out,
+            link.span.start_offset,
+            link.span.end_offset,
+            REFERENCE,
+            0,
+        );
+    }
+    out
 }
 
 fn push(out: &mut Vec<RawToken>, from: u32, to: u32, kind: u32, modifiers: u32) {

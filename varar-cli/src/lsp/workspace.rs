@@ -1,8 +1,9 @@
 //! One project as the server keeps it (shell: reads its files).
 //!
 //! Loaded once when its first oath is opened: the config (which files are
-//! oaths), every Rust source file (the step index), the committed lock and
-//! the `.varar/` results. Afterwards only what changed is re-read: one Rust
+//! oaths), every oath (reuse by link plans an oath among the others), every
+//! Rust source file (the step index), the committed lock and the `.varar/`
+//! results. Afterwards only what changed is re-read: one oath, one Rust
 //! file, the lock, one result file ([`Project::reload`]).
 
 use std::collections::{BTreeMap, HashMap};
@@ -10,13 +11,14 @@ use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
 use varar_runner::internal::config::{CONFIG_FILE_NAME, load_config};
-use varar_runner::internal::discovery::{Globs, OathFile, discover};
+use varar_runner::internal::discovery::{Globs, OathFile, discover, read_oath};
 use varar_runner::internal::lock::{Baseline, LOCK_FILE_NAME, Lock};
 use varar_runner::internal::results::OathResults;
 use varar_runner::internal::store::{SCRATCH_DIR, read_lock, read_run_result_file};
 
 use super::discovery::{self, Sources, is_source, label, oath_path, rust_files};
 use super::index::StepIndex;
+use super::oaths::Oaths;
 
 /// A project: a directory with `varar.config.json` and its package.
 #[derive(Debug)]
@@ -29,6 +31,9 @@ pub struct Project {
     pub sources: Sources,
     /// Its steps.
     pub index: StepIndex,
+    /// Its oaths, as planning sees them (the server puts the editor's text
+    /// of an open oath in).
+    pub oaths: Oaths,
     /// The committed lock, when it could be read.
     pub lock: Option<Lock>,
     /// The last run's results, by oathPath (files the reader refused are
@@ -50,6 +55,22 @@ pub struct Changed {
     pub evidence: bool,
     /// The config or a manifest changed: load the project again.
     pub project: bool,
+    /// The text of an oath that is not open changed (or it appeared or
+    /// went): re-plan what depends on it.
+    pub oaths: bool,
+}
+
+impl Changed {
+    /// Both changes at once.
+    pub fn merge(self, other: Changed) -> Changed {
+        Changed {
+            steps: self.steps || other.steps,
+            rust: self.rust || other.rust,
+            evidence: self.evidence || other.evidence,
+            project: self.project || other.project,
+            oaths: self.oaths || other.oaths,
+        }
+    }
 }
 
 impl Project {
@@ -83,11 +104,21 @@ impl Project {
             lock: read_lock_logged(&root, log),
             results: BTreeMap::new(),
             mtimes: HashMap::new(),
+            oaths: Oaths::default(),
             root,
             globs,
             sources,
             index,
         };
+        let files = project.oath_files(log);
+        project.oaths = Oaths::from_disk(files.iter().filter_map(|oath| match read_oath(oath) {
+            Ok(text) => Some((oath.oath_path.clone(), text)),
+            // Left out of the workspace, as the harness leaves it out.
+            Err(e) => {
+                log.push(e.to_string());
+                None
+            }
+        }));
         project.load_results(log);
         project.mtimes = project.stamps();
         project
@@ -104,10 +135,12 @@ impl Project {
             .collect()
     }
 
-    /// Every file whose change the project notices: the Rust sources, the
-    /// lock and the result files (a directory listing, no reading).
+    /// Every file whose change the project notices: the oaths, the Rust
+    /// sources, the lock and the result files (directory listings, no
+    /// reading).
     fn tracked(&self) -> Vec<PathBuf> {
         let mut files = rust_files(&self.sources);
+        files.extend(self.oath_files(&mut Vec::new()).into_iter().map(|o| o.path));
         files.push(self.root.join(LOCK_FILE_NAME));
         let dir = self.root.join(SCRATCH_DIR);
         if dir.is_dir() {
@@ -142,11 +175,7 @@ impl Project {
         );
         paths.sort();
         for path in paths {
-            let c = self.reload(&path, log);
-            changed.steps |= c.steps;
-            changed.rust |= c.rust;
-            changed.evidence |= c.evidence;
-            changed.project |= c.project;
+            changed = changed.merge(self.reload(&path, log));
         }
         self.mtimes = now;
         changed
@@ -162,7 +191,7 @@ impl Project {
     }
 
     /// Every oath the config selects, from disk.
-    pub fn oaths(&self, log: &mut Vec<String>) -> Vec<OathFile> {
+    pub fn oath_files(&self, log: &mut Vec<String>) -> Vec<OathFile> {
         let config = match load_config(&self.root) {
             Ok(config) => config,
             Err(e) => {
@@ -241,6 +270,16 @@ impl Project {
                 }
                 Err(_) => self.index.remove(&path),
             };
+        } else if let Some(oath_path) = self.oath_path(&path) {
+            // One file read, never the tree: an oath that is open keeps the
+            // editor's text.
+            let text = match std::fs::read(&path) {
+                Ok(bytes) => String::from_utf8(bytes)
+                    .map_err(|_| log.push(format!("{}: not UTF-8: left out", path.display())))
+                    .ok(),
+                Err(_) => None,
+            };
+            changed.oaths = self.oaths.disk(&oath_path, text);
         }
         changed
     }

@@ -18,10 +18,10 @@ use super::names::{UniqueNames, example_item};
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::OathFile;
-use crate::drift::{apply_consumed, candidates, detect_drift, fresh_entry, held_by_ambiguity};
+use crate::drift::{detect_drift, fresh_entry, held_by_ambiguity, oath_candidates};
 use crate::hash::source_hash;
 use crate::lock::{Baseline, OathRecord};
-use crate::plan::{Diagnostic, Plan, PlannedExample, plan_oath, runs_alone};
+use crate::plan::{Diagnostic, Plan, PlannedExample, plan_oath};
 use crate::render::{Styles, report};
 use crate::results::{
     DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results, example_result,
@@ -199,11 +199,8 @@ pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &W
         };
         let text = Arc::clone(text);
         let hash = source_hash(&text);
-        let mut cands = candidates(document.doc(), &plan);
         let entry = inputs.baseline.entry(path);
-        apply_consumed(&mut cands, &workspace.consumed(document), |i| {
-            entry.is_some() && runs_alone(workspace, path, i, registry)
-        });
+        let cands = oath_candidates(workspace, document, &plan, registry, entry.is_some());
         let (drifts, held) = if inputs.update {
             (Vec::new(), false)
         } else {

@@ -132,7 +132,7 @@ fn the_reduced_registry_plans_as_the_whole_one() {
         let source = Source::new(text);
         let doc = parse("x.md", &source);
         let whole = plan(&doc, &source, index.registry());
-        let (reduced, kept) = index.registry_for(text);
+        let (reduced, kept) = index.registry_for(&[text]);
         assert!(reduced.steps.len() < index.registry().steps.len(), "{text}");
         let mut part = plan(&doc, &source, &reduced);
         for step in part.examples.iter_mut().flat_map(|e| e.steps.iter_mut()) {
