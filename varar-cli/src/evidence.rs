@@ -8,10 +8,12 @@
 //! referenced document moves only that entry). Otherwise it is **stale**:
 //! its lines and offsets may point at the wrong text.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use varar_runner::internal::hash::source_hash;
+use varar_runner::internal::lock::Lock;
 use varar_runner::internal::results::OathResults;
+use varar_runner::internal::workspace::Workspace;
 
 use crate::records::ErrorRecord;
 
@@ -125,6 +127,33 @@ impl OathEvidence {
             },
         }
     }
+}
+
+/// Which of `without_result` need no result (pure; `gate`, `junit` and
+/// `report` share it): a section of the oath is linked from another oath
+/// (read from the `texts` alone, as the harness's workspace is), and the
+/// baseline of the last full run records no example of its own, so every
+/// step it holds runs inside the linking oaths.
+pub fn linked_only_among<'t>(
+    texts: impl IntoIterator<Item = (&'t str, &'t str)>,
+    without_result: &[&str],
+    lock: &Lock,
+) -> BTreeSet<String> {
+    let workspace = Workspace::build(texts);
+    without_result
+        .iter()
+        .filter(|path| {
+            lock.oaths
+                .get(**path)
+                .is_some_and(|e| e.examples.is_empty())
+        })
+        .filter(|path| {
+            workspace
+                .document(path)
+                .is_some_and(|document| workspace.consumed(document).contains(&true))
+        })
+        .map(|path| (*path).to_owned())
+        .collect()
 }
 
 #[cfg(test)]

@@ -10,8 +10,8 @@ use std::path::{Component, Path, PathBuf};
 
 use varar_runner::internal::config::load_config;
 use varar_runner::internal::discovery::{DiscoveryError, OathFile, discover, read_oath};
+use varar_runner::internal::lock::Baseline;
 use varar_runner::internal::store::{SCRATCH_DIR, read_lock, read_run_result};
-use varar_runner::internal::workspace::Workspace;
 
 use crate::evidence::{DocumentText, OathEvidence};
 use crate::records::{Code, ErrorRecord};
@@ -56,37 +56,24 @@ pub fn read_project(explicit_root: Option<&Path>, cwd: &Path) -> Result<Project,
     })
 }
 
-/// The oaths without a result that need none (spec 70 §70.4.5): a section
-/// of them is linked from another oath (read from the texts alone, as the
-/// harness's workspace is), and the baseline of the last full run records
-/// no example of their own, so every step they hold runs inside the
-/// linking oaths. Without a readable baseline nothing is exempt.
+/// The oaths without a result that need none (spec 70 §70.4.5), from the
+/// project's baseline; without a readable baseline nothing is exempt.
 fn linked_only(root: &Path, oaths: &[OathEvidence]) -> BTreeSet<String> {
-    if !oaths.iter().any(|o| matches!(o.results, Ok(None))) {
+    let without_result: Vec<&str> = oaths
+        .iter()
+        .filter(|o| matches!(o.results, Ok(None)))
+        .map(|o| o.oath_path.as_str())
+        .collect();
+    if without_result.is_empty() {
         return BTreeSet::new();
     }
-    let Ok(baseline) = read_lock(root) else {
+    let Ok(Baseline::Present { lock, .. }) = read_lock(root) else {
         return BTreeSet::new();
     };
     let texts = oaths
         .iter()
         .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)));
-    let workspace = Workspace::build(texts);
-    oaths
-        .iter()
-        .filter(|o| matches!(o.results, Ok(None)))
-        .filter(|o| {
-            baseline
-                .entry(&o.oath_path)
-                .is_some_and(|e| e.examples.is_empty())
-        })
-        .filter(|o| {
-            workspace
-                .document(&o.oath_path)
-                .is_some_and(|document| workspace.consumed(document).contains(&true))
-        })
-        .map(|o| o.oath_path.clone())
-        .collect()
+    crate::evidence::linked_only_among(texts, &without_result, &lock)
 }
 
 fn read_oath_evidence(root: &Path, file: &OathFile) -> OathEvidence {

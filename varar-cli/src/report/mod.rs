@@ -22,6 +22,8 @@ use varar_runner::internal::parse::parse;
 use varar_runner::internal::results::{OathResults, Status};
 use varar_runner::internal::source::Source;
 
+use crate::evidence::linked_only_among;
+
 use self::html::State;
 use self::links::{Links, page_path};
 use self::overlay::{Foreign, Overlay};
@@ -83,6 +85,9 @@ pub enum Freshness {
     NoText,
     /// No result file.
     NoResults,
+    /// No result file, and none is needed: every step of the oath runs
+    /// inside the oaths that link to its sections (spec 70 §70.4.5).
+    Linked,
     /// A result file the reader refused.
     Unreadable(String),
     /// Results of another version of the text.
@@ -171,6 +176,8 @@ pub fn render_site(input: &ProjectInput) -> Site {
         }
     }
 
+    let linked = linked_only(input);
+
     let mut files = Vec::with_capacity(input.oaths.len() + 2);
     let mut summaries = Vec::with_capacity(input.oaths.len());
     for o in &input.oaths {
@@ -178,7 +185,8 @@ pub fn render_site(input: &ProjectInput) -> Site {
             from: &o.oath_path,
             oaths: &oaths,
         };
-        let (summary, body) = oath_page(input, o, fresh_results(o), &foreign, &links);
+        let linked = linked.contains(&o.oath_path);
+        let (summary, body) = oath_page(input, o, fresh_results(o), &foreign, &links, linked);
         let path = page_path(&o.oath_path);
         files.push(SiteFile {
             contents: html::page(
@@ -204,13 +212,37 @@ pub fn render_site(input: &ProjectInput) -> Site {
     Site { files: site }
 }
 
-/// The summary and page body of one oath.
+/// The oaths without a result file that need none (spec 70 §70.4.5): they
+/// run only inside the oaths that link to them, as `gate` and `junit` see it.
+fn linked_only(input: &ProjectInput) -> BTreeSet<String> {
+    let Some(lock) = &input.lock else {
+        return BTreeSet::new();
+    };
+    let missing: Vec<&str> = input
+        .oaths
+        .iter()
+        .filter(|o| matches!(o.results, ResultsInput::Missing))
+        .map(|o| o.oath_path.as_str())
+        .collect();
+    if missing.is_empty() {
+        return BTreeSet::new();
+    }
+    let texts = input
+        .oaths
+        .iter()
+        .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)));
+    linked_only_among(texts, &missing, lock)
+}
+
+/// The summary and page body of one oath; `linked`: it has no result file
+/// and needs none.
 fn oath_page(
     input: &ProjectInput,
     o: &OathInput,
     fresh: Option<&OathResults>,
     foreign: &BTreeMap<&str, Vec<Foreign<'_>>>,
     links: &Links<'_>,
+    linked: bool,
 ) -> (OathSummary, String) {
     let text = match &o.text {
         Ok(text) => text,
@@ -242,7 +274,12 @@ fn oath_page(
                 not_run: lock.map(|_| not_run(&overlay)),
                 ..Counts::default()
             };
-            (Freshness::NoResults, counts, overlay)
+            let freshness = if linked {
+                Freshness::Linked
+            } else {
+                Freshness::NoResults
+            };
+            (freshness, counts, overlay)
         }
         ResultsInput::Unreadable(reason) => (
             Freshness::Unreadable(reason.clone()),
@@ -274,6 +311,7 @@ fn oath_page(
         Freshness::NoText => (State::Unreadable, "oath unreadable"),
         Freshness::Unreadable(_) => (State::Unreadable, "results unreadable"),
         Freshness::NoResults => (State::NotRun, "not run"),
+        Freshness::Linked => (State::NotRun, "runs where linked"),
         Freshness::Stale { .. } => (State::Stale, "stale results"),
         Freshness::Fresh if counts.failed > 0 => (State::Failed, "failed"),
         Freshness::Fresh if counts.passed > 0 => (State::Passed, "passed"),

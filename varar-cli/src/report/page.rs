@@ -105,6 +105,13 @@ pub fn render(
             "Not run.",
             "There is no result file for this oath in .varar/: run the tests to record one.",
         ),
+        Freshness::Linked => banner(
+            &mut out,
+            State::NotRun,
+            "Runs where it is linked.",
+            "Every step of this oath runs inside the oaths that link to its sections: their \
+             result files record it, and its steps' failures are marked here.",
+        ),
         Freshness::Fresh | Freshness::NoText => {}
     }
     failure_list(&mut out, overlay, rendered, links);

@@ -272,3 +272,60 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
     let site = build("fnv1a:00000000".into());
     assert!(!file(&site, "oaths/varar/shared.md.html").contains("<mark "));
 }
+
+#[test]
+fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
+    let lock = |shared_examples: Vec<LockExample>| {
+        let mut lock = Lock::default();
+        lock.oaths.insert(
+            "varar/shared.md".into(),
+            LockEntry {
+                source_hash: source_hash(SHARED),
+                examples: shared_examples,
+            },
+        );
+        lock
+    };
+    let build = |lock: Option<Lock>| {
+        render_site(&ProjectInput {
+            name: "p".into(),
+            oaths: vec![
+                oath(
+                    "varar/checkout.md",
+                    CHECKOUT,
+                    ResultsInput::Read(checkout_results(source_hash(SHARED))),
+                ),
+                oath("varar/shared.md", SHARED, ResultsInput::Missing),
+            ],
+            lock,
+        })
+    };
+    // The last full run recorded no example of its own: it runs inside
+    // checkout.md, as gate and junit see it too.
+    let site = build(Some(lock(Vec::new())));
+    let index = file(&site, "index.html");
+    assert!(index.contains("runs where linked"), "{index}");
+    assert!(
+        index.contains("<dt>oaths without results</dt><dd>0</dd>"),
+        "{index}"
+    );
+    let page = file(&site, "oaths/varar/shared.md.html");
+    assert!(page.contains("Runs where it is linked."), "{page}");
+    // A baseline that records an example of its own, or none at all: the
+    // missing result file is a missing result.
+    for lock in [
+        Some(lock(vec![LockExample {
+            name: "I add 2".into(),
+            line: 5,
+        }])),
+        None,
+    ] {
+        let site = build(lock);
+        let index = file(&site, "index.html");
+        assert!(!index.contains("runs where linked"), "{index}");
+        assert!(
+            index.contains("<dt>oaths without results</dt><dd>1</dd>"),
+            "{index}"
+        );
+    }
+}
