@@ -301,8 +301,9 @@ fn checkout_step(all: &[Analysis]) -> usize {
     of(all, "varar/checkout.md").steps[0].step
 }
 
-#[test]
-fn a_locked_section_now_spliced_is_not_drift_spec_70_6_5() {
+/// The drift lines the server reports on `varar/shared.md` (text `shared`,
+/// linked from [`OTHER`]) against a lock recording one example of it.
+fn shared_drift_lines(shared: &str, locked_name: &str, locked_line: i64) -> Vec<u32> {
     use varar_runner::internal::lock::{Lock, LockEntry, LockExample};
 
     use super::analysis::plan_document;
@@ -314,28 +315,31 @@ fn a_locked_section_now_spliced_is_not_drift_spec_70_6_5() {
         LockEntry {
             source_hash: "fnv1a:00000000".into(),
             examples: vec![LockExample {
-                name: "I put 1 baguette in the basket".into(),
-                line: 5,
+                name: locked_name.into(),
+                line: locked_line,
             }],
         },
     );
-    let drifts = |shared: &str| {
-        let oaths = Oaths::from_disk([
-            ("varar/other.md".to_string(), OTHER.to_string()),
-            ("varar/shared.md".to_string(), shared.to_string()),
-        ]);
-        let workspace = Workspace {
-            index: &index,
-            lock: Some(&lock),
-            oaths: &oaths,
-        };
-        plan_document(&workspace, "varar/shared.md")
-            .unwrap_or_else(|| panic!("planned"))
-            .drifts
-            .iter()
-            .map(|d| d.line)
-            .collect::<Vec<_>>()
+    let oaths = Oaths::from_disk([
+        ("varar/other.md".to_string(), OTHER.to_string()),
+        ("varar/shared.md".to_string(), shared.to_string()),
+    ]);
+    let workspace = Workspace {
+        index: &index,
+        lock: Some(&lock),
+        oaths: &oaths,
     };
+    plan_document(&workspace, "varar/shared.md")
+        .unwrap_or_else(|| panic!("planned"))
+        .drifts
+        .iter()
+        .map(|d| d.line)
+        .collect()
+}
+
+#[test]
+fn a_locked_section_now_spliced_is_not_drift_spec_70_6_5() {
+    let drifts = |shared: &str| shared_drift_lines(shared, "I put 1 baguette in the basket", 5);
     // Consumed, and it still matches a step alone: it runs where it is
     // linked from, no drift.
     assert!(drifts(SHARED).is_empty());
@@ -352,61 +356,16 @@ fn a_locked_link_now_spliced_is_not_drift_as_under_cargo_test() {
     // the lock recorded as an example, whose section another oath now
     // splices, still runs there; planned alone it is prose, so a server
     // that only replanned the text alone would call it drift.
-    use varar_runner::internal::lock::{Lock, LockEntry, LockExample};
-
-    use super::analysis::plan_document;
-
     const NESTED: &str = "# Shared\n\n## Fill the basket\n\n[Top up](#top-up)\n\n\
         ## Top up\n\nI put 1 scone in the basket.\n";
-    let index = bakery();
-    let drifts = |lock: &Lock, other: &str| {
-        let oaths = Oaths::from_disk([
-            ("varar/other.md".to_string(), other.to_string()),
-            ("varar/shared.md".to_string(), NESTED.to_string()),
-        ]);
-        let workspace = Workspace {
-            index: &index,
-            lock: Some(lock),
-            oaths: &oaths,
-        };
-        plan_document(&workspace, "varar/shared.md")
-            .unwrap_or_else(|| panic!("planned"))
-            .drifts
-            .iter()
-            .map(|d| d.line)
-            .collect::<Vec<_>>()
-    };
-    let mut lock = Lock::default();
-    lock.oaths.insert(
-        "varar/shared.md".into(),
-        LockEntry {
-            source_hash: "fnv1a:00000000".into(),
-            examples: vec![LockExample {
-                name: "[Top up](#top-up)".into(),
-                line: 5,
-            }],
-        },
-    );
-    assert!(drifts(&lock, OTHER).is_empty());
+    let drifts = |shared: &str| shared_drift_lines(shared, "[Top up](#top-up)", 5);
+    assert!(drifts(NESTED).is_empty());
     // The same entry against a paragraph that is now plain prose is drift,
     // so the entry does re-identify onto the link's paragraph.
-    let prose = NESTED.replace("[Top up](#top-up)", "Top up (#top-up)");
-    let oaths = Oaths::from_disk([
-        ("varar/other.md".to_string(), OTHER.to_string()),
-        ("varar/shared.md".to_string(), prose),
-    ]);
-    let workspace = Workspace {
-        index: &index,
-        lock: Some(&lock),
-        oaths: &oaths,
-    };
-    let lines: Vec<u32> = plan_document(&workspace, "varar/shared.md")
-        .unwrap_or_else(|| panic!("planned"))
-        .drifts
-        .iter()
-        .map(|d| d.line)
-        .collect();
-    assert_eq!(lines, [5]);
+    assert_eq!(
+        drifts(&NESTED.replace("[Top up](#top-up)", "Top up (#top-up)")),
+        [5]
+    );
 }
 
 #[test]

@@ -5,7 +5,9 @@ use super::*;
 use crate::registry::{Registry, StepSpec};
 use crate::step::{Role, Trailing};
 
-fn registry(steps: &[(&str, Role)]) -> Registry {
+/// A registry of these expressions, in this order (`t.steps.rs`, line =
+/// position); shared with the reuse-by-link tests.
+pub(super) fn registry(steps: &[(&str, Role)]) -> Registry {
     let specs = steps
         .iter()
         .enumerate()

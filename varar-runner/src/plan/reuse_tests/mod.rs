@@ -7,10 +7,11 @@ mod properties;
 mod rules;
 mod worked;
 
+use super::tests::registry;
 use crate::plan::{Diagnostic, Plan, PlannedExample, PlannedStep, plan_oath};
-use crate::registry::{Registry, StepSpec};
+use crate::registry::Registry;
 use crate::source::Span;
-use crate::step::{Role, Trailing};
+use crate::step::Role;
 use crate::workspace::Workspace;
 
 /// `I add {int}`, `the total is {int}` and `something explodes`, the steps
@@ -21,27 +22,6 @@ fn steps() -> Registry {
         ("the total is {int}", Role::Sensor),
         ("something explodes", Role::Stimulus),
     ])
-}
-
-/// A registry of these expressions, in this order.
-fn registry(steps: &[(&str, Role)]) -> Registry {
-    let specs = steps
-        .iter()
-        .enumerate()
-        .map(|(i, &(expression, role))| StepSpec {
-            expression: expression.to_string(),
-            role,
-            file: "t.steps.rs".to_string(),
-            line: i as u32 + 1,
-            handler: None,
-            trailing: Trailing::None,
-            state: None,
-        })
-        .collect();
-    match Registry::build(Vec::new(), specs) {
-        Ok(r) => r,
-        Err(e) => panic!("{e}"),
-    }
 }
 
 /// Plan `oath` of the workspace made of `files`.
