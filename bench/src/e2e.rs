@@ -40,12 +40,15 @@ pub fn measure(
     let project = work.join("project");
     let async_project = work.join("project-async");
     let target = work.join("target");
-    write_project(&project, "varar-bench-project", STEPS, "")?;
+    write_project(&project, "varar-bench-project", STEPS, Extra::default())?;
     write_project(
         &async_project,
         "varar-bench-project-async",
         &async_steps()?,
-        ", features = [\"tokio\"]",
+        Extra {
+            features: ", features = [\"tokio\"]",
+            ..Extra::default()
+        },
     )?;
     println!();
     println!("== end to end: cargo test --release ({runs} timed runs, median) ==");
@@ -231,8 +234,32 @@ pub fn cargo(project: &Path, target: &Path) -> Command {
     cmd
 }
 
-fn write_project(project: &Path, name: &str, steps: &str, features: &str) -> Result<(), String> {
+/// What a generated project adds to the common manifest: more
+/// dev-dependencies (TOML lines) and a tail (more targets, profile lines).
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Extra<'a> {
+    /// `, features = [...]` for the varar dependency.
+    pub features: &'a str,
+    /// Lines under `[dev-dependencies]`, after varar.
+    pub dev_dependencies: &'a str,
+    /// Text after the `oaths` target.
+    pub tail: &'a str,
+}
+
+/// Write a throwaway project whose `tests/oaths.rs` runs `steps` through
+/// varar, with the workspace's `Cargo.lock` so nothing new is fetched.
+pub(crate) fn write_project(
+    project: &Path,
+    name: &str,
+    steps: &str,
+    extra: Extra<'_>,
+) -> Result<(), String> {
     let varar = crate::workspace_root().join("varar");
+    let Extra {
+        features,
+        dev_dependencies,
+        tail,
+    } = extra;
     let manifest = format!(
         r#"[package]
 name = "{name}"
@@ -249,11 +276,11 @@ doctest = false
 
 [dev-dependencies]
 varar = {{ path = {:?}{features} }}
-
+{dev_dependencies}
 [[test]]
 name = "oaths"
 harness = false
-"#,
+{tail}"#,
         varar.display().to_string()
     );
     write(&project.join("Cargo.toml"), &manifest)?;

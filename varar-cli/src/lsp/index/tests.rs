@@ -78,7 +78,7 @@ fn refused_definitions_are_problems_and_the_rest_still_plans() {
         (
             PathBuf::from("/p/a.rs"),
             "a.rs".to_string(),
-            "#[stimulus(\"I go\")] fn a() {}\n#[stimulus(\"I use {nope}\")] fn b(x: String) {}\n#[varar::parameter(name = \"int\", regex = \"x\")] fn p(s: &str) -> P { todo!() }\n".to_string(),
+            "#[stimulus(\"I go\")] fn a() {}\n#[stimulus(\"I use {nope}\")] fn b(x: String) {}\n#[varar::parameter(name = \"int\", regex = \"x\")] fn p(s: &str) -> P { P }\n".to_string(),
         ),
         (
             PathBuf::from("/p/b.rs"),

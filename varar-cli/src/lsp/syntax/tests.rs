@@ -13,7 +13,7 @@ pub struct Till;
 fn put(till: &mut Till, quantity: i64, item: String) {}
 
 #[varar::sensor(r"the total is {money}")]
-async fn total(till: &Till) -> Amount { todo!() }
+async fn total(till: &Till) -> Amount { till.total() }
 
 #[sensor("the menu reads")]
 fn menu(table: Table) -> Table { table }
@@ -25,13 +25,13 @@ fn greet(name: &str) {}
 fn replace(_: Till) -> Till { Till }
 
 #[varar::parameter(name = "money", regex = r"£(\d+)\.(\d{2})", format)]
-fn money(pounds: &str, pence: &str) -> Result<Amount, MoneyError> { todo!() }
+fn money(pounds: &str, pence: &str) -> Result<Amount, MoneyError> { Amount::parse(pounds, pence) }
 
 mod inner {
     #[varar::resource]
-    async fn shop() -> Result<Shop, std::io::Error> { todo!() }
+    async fn shop() -> Result<Shop, std::io::Error> { Shop::open().await }
     #[varar::state]
-    fn customer(shop: &Shop) -> Customer { todo!() }
+    fn customer(shop: &Shop) -> Customer { shop.customer() }
     #[varar::teardown]
     fn leave(customer: Customer) {}
 }
