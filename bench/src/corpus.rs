@@ -26,7 +26,9 @@ impl Corpus {
 /// Generate `oaths` × `examples` into `dir` (replacing what was there) and
 /// read it back.
 pub fn generate(dir: &Path, oaths: usize, examples: usize, seed: u64) -> Result<Corpus, String> {
-    let script = crate::workspace_root().join("bench").join("gen_corpus.py");
+    let script = crate::paths::workspace_root()
+        .join("bench")
+        .join("gen_corpus.py");
     if dir.exists() {
         fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }

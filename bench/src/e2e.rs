@@ -254,7 +254,7 @@ pub(crate) fn write_project(
     steps: &str,
     extra: Extra<'_>,
 ) -> Result<(), String> {
-    let varar = crate::workspace_root().join("varar");
+    let varar = crate::paths::workspace_root().join("varar");
     let Extra {
         features,
         dev_dependencies,
@@ -301,7 +301,7 @@ harness = false
     let lock = project.join("Cargo.lock");
     if !lock.exists() {
         // Same dependency versions as the workspace: nothing new to fetch.
-        let _ = fs::copy(crate::workspace_root().join("Cargo.lock"), &lock);
+        let _ = fs::copy(crate::paths::workspace_root().join("Cargo.lock"), &lock);
     }
     Ok(())
 }

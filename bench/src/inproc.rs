@@ -4,10 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::registry::Registry;
-use varar_runner::internal::source::Source;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::registry::Registry;
+use varar_core::source::Source;
+use varar_runner::LinkedSteps;
 
 use crate::corpus::Corpus;
 
@@ -33,13 +34,14 @@ fn one_pass(corpus: &Corpus, registry: &Registry) -> Pass {
 /// Measure and print.
 pub fn measure(corpus: &Corpus, min_seconds: f64) -> Result<(), String> {
     // The eight steps of `crate::steps`, registered by their attributes.
-    let registry = Registry::from_inventory(|_| true).map_err(|e| e.to_string())?;
-    let first = one_pass(corpus, &registry);
+    let steps = LinkedSteps::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let registry = steps.registry();
+    let first = one_pass(corpus, registry);
     let min = Duration::from_secs_f64(min_seconds.max(0.0));
     let mut passes = 0usize;
     let start = Instant::now();
     loop {
-        let pass = one_pass(corpus, &registry);
+        let pass = one_pass(corpus, registry);
         passes += 1;
         if pass != first {
             return Err("parse+plan is not deterministic over the corpus".to_string());

@@ -4,7 +4,7 @@
 //!
 //! 1. the initial scan of the package (config, the walk of its sources,
 //!    reading and `syn`-parsing 100 files, building the registry): the
-//!    server's `Project::load` when the first oath is opened;
+//!    server's `ProjectState::load` when the first oath is opened;
 //! 2. what an edit of the oath costs before the editor sees the result:
 //!    the change applied, the oath re-planned (`plan_document`: parse,
 //!    plan with reuse by link among the project's oaths, drift), its
@@ -23,11 +23,13 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
-use varar_cli::lsp::analysis::{Analysis, Workspace, plan_document, plan_documents, reuses};
-use varar_cli::lsp::diagnostics::oath_diagnostics;
-use varar_cli::lsp::position::apply_change;
-use varar_cli::lsp::tokens::semantic_tokens;
-use varar_cli::lsp::workspace::Project;
+use varar_cli::language_server::analysis::{
+    Analysis, PlanContext, plan_document, plan_documents, reuses,
+};
+use varar_cli::language_server::diagnostics::oath_diagnostics;
+use varar_cli::language_server::position::apply_change;
+use varar_cli::language_server::project_state::ProjectState;
+use varar_cli::language_server::tokens::semantic_tokens;
 
 use crate::e2e::median;
 
@@ -166,7 +168,7 @@ pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
     for _ in 0..runs.max(5) {
         let mut log = Vec::new();
         let start = Instant::now();
-        let p = Project::load(&dir, &mut log);
+        let p = ProjectState::load(&dir, &mut log);
         scans.push(start.elapsed());
         if !log.is_empty() {
             return Err(format!("loading the package: {}", log.join("; ")));
@@ -223,7 +225,7 @@ pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
 /// open oath `with` (when it is not `path`) is re-planned alongside, as a
 /// change of a document its links reach re-plans it.
 fn edit_row(
-    project: &mut Project,
+    project: &mut ProjectState,
     path: &str,
     mut text: String,
     with: &str,
@@ -244,15 +246,15 @@ fn edit_row(
         let start = Instant::now();
         apply_change(&mut text, &change);
         project.oaths.edit(path, &text);
-        let workspace = Workspace {
+        let context = PlanContext {
             index: &project.index,
             lock: None,
             oaths: &project.oaths,
         };
         let analysis = if with == path {
-            plan_document(&workspace, path).ok_or_else(|| format!("{path} is not an oath"))?
+            plan_document(&context, path).ok_or_else(|| format!("{path} is not an oath"))?
         } else {
-            let mut planned = plan_documents(&workspace, &[path, with]);
+            let mut planned = plan_documents(&context, &[path, with]);
             let others: Vec<&Analysis> = planned.iter().collect();
             let given = reuses(path, &others);
             let mut analysis = planned

@@ -26,20 +26,25 @@
 //!    links one shared section, planned against one workspace, per example
 //!    next to the same corpus with the section written out.
 //!
+//! With `--vs-cucumber` it prints only the comparison with cucumber-rs on
+//! equivalent projects (`vs_cucumber.rs`).
+//!
 //! Figures only: nothing here asserts a time.
 
 mod corpus;
 mod e2e;
+mod feature;
 mod inproc;
 mod lsp;
+mod paths;
 mod project;
 mod report;
 mod reuse;
 mod scaling;
 mod steps;
 mod steps_scale;
+mod vs_cucumber;
 
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Command-line options.
@@ -64,6 +69,8 @@ struct Options {
     skip_lsp: bool,
     /// Corpus sizes of the reuse-by-link measurement (empty: skipped).
     reuse: Vec<usize>,
+    /// The comparison with cucumber-rs, if asked for (then nothing else runs).
+    vs: Option<vs_cucumber::VsOptions>,
 }
 
 impl Default for Options {
@@ -81,6 +88,7 @@ impl Default for Options {
             skip_report: false,
             skip_lsp: false,
             reuse: vec![100, 1000],
+            vs: None,
         }
     }
 }
@@ -139,6 +147,18 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --skip-report        skip the HTML report measurement
   --skip-lsp           skip the language server measurement
   -h, --help           this text
+
+VS CUCUMBER-RS (off unless --vs-cucumber or one of its options is given;
+then only the comparison runs; --runs K pairs of runs, --seed N):
+  --vs-cucumber        ours | cucumber-rs | ratio | goal, equivalent projects
+  --vs-dev NxM[,...]   corpora of the dev profile rows [200x25,20x25]; none
+  --vs-release NxM[,...]  corpora of the release rows [200x25]; none
+  --vs-check NxM       corpus of the planted-failure check [20x25]
+  --vs-nextest NxM[,...]  cargo nextest run vs its floor [100x25]; none
+  --vs-nextest-partition K  time only --partition count:1/K and scale by K [1]
+  --vs-rows R[,R...]   dev, release, build, nextest [all]
+  --vs-build-runs K    pairs of cold builds and rebuilds [1]
+  --vs-timeout S       kill a test binary run after S seconds [600]
 ";
 
 fn parse_size(s: &str) -> Result<(usize, usize), String> {
@@ -178,6 +198,34 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
     let mut args = args.peekable();
     while let Some(arg) = args.next() {
         let mut value = |name: &str| args.next().ok_or_else(|| format!("{name} needs a value"));
+        if arg.starts_with("--vs-") {
+            let vs = o.vs.get_or_insert_with(vs_cucumber::VsOptions::default);
+            let sizes = |v: String| -> Result<Vec<(usize, usize)>, String> {
+                if v == "none" {
+                    Ok(Vec::new())
+                } else {
+                    parse_list(&v, parse_size)
+                }
+            };
+            match arg.as_str() {
+                "--vs-cucumber" => {}
+                "--vs-dev" => vs.dev = sizes(value(&arg)?)?,
+                "--vs-release" => vs.release = sizes(value(&arg)?)?,
+                "--vs-check" => vs.check = parse_size(&value(&arg)?)?,
+                "--vs-nextest" => vs.nextest = sizes(value(&arg)?)?,
+                "--vs-nextest-partition" => vs.nextest_partition = parse_count(&value(&arg)?)?,
+                "--vs-rows" => vs.rows = parse_list(&value(&arg)?, vs_cucumber::Rows::parse)?,
+                "--vs-build-runs" => vs.build_runs = parse_count(&value(&arg)?)?.max(1),
+                "--vs-timeout" => {
+                    let secs: f64 = value(&arg)?
+                        .parse()
+                        .map_err(|e| format!("--vs-timeout: {e}"))?;
+                    vs.timeout = std::time::Duration::from_secs_f64(secs.max(0.0));
+                }
+                other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
+            }
+            continue;
+        }
         if arg.starts_with("--") && is_scale_flag(&arg) {
             let scale = o.scale.get_or_insert_with(default_scale);
             match arg.as_str() {
@@ -246,6 +294,10 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
         scale.seed = o.seed;
         scale.runs = o.runs;
     }
+    if let Some(vs) = &mut o.vs {
+        vs.seed = o.seed;
+        vs.runs = o.runs;
+    }
     Ok(Some(o))
 }
 
@@ -264,12 +316,6 @@ fn is_scale_flag(arg: &str) -> bool {
             | "--opt-crates"
             | "--timeout"
     )
-}
-
-/// The workspace root: the parent of this package.
-fn workspace_root() -> PathBuf {
-    let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    here.parent().map(PathBuf::from).unwrap_or(here)
 }
 
 fn main() -> ExitCode {
@@ -294,7 +340,7 @@ fn main() -> ExitCode {
 }
 
 fn run(o: &Options) -> Result<(), String> {
-    let work = workspace_root().join("target").join("varar-bench");
+    let work = paths::workspace_root().join("target").join("varar-bench");
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
@@ -303,6 +349,15 @@ fn run(o: &Options) -> Result<(), String> {
     );
     if cfg!(debug_assertions) {
         println!("note: this binary is a debug build; run it with --release for real figures");
+    }
+    if let Some(vs) = &o.vs {
+        // The nextest rows are the scaling table's, with this mode's timeout.
+        let mut scale = default_scale();
+        scale.seed = vs.seed;
+        scale.runs = vs.runs;
+        scale.timeout = vs.timeout;
+        scale.nextest_partition = vs.nextest_partition;
+        return vs_cucumber::measure(&work, vs, &scale);
     }
     if !o.skip_parse || !o.skip_report {
         let (n, m) = o.parse_corpus;
@@ -379,6 +434,39 @@ mod tests {
         assert!(args(&["--profiles", "fast"]).is_err());
         let o = args(&["--steps", "none"]).unwrap().unwrap();
         assert!(o.step_counts.is_empty());
+    }
+
+    #[test]
+    fn vs_cucumber_flags_turn_the_comparison_on() {
+        assert!(args(&[]).unwrap().unwrap().vs.is_none(), "opt-in");
+        let o = args(&["--vs-cucumber", "--runs", "2", "--seed", "4"])
+            .unwrap()
+            .unwrap();
+        let vs = o.vs.unwrap();
+        assert_eq!(vs.dev, vec![(200, 25), (20, 25)]);
+        assert_eq!(vs.release, vec![(200, 25)]);
+        assert_eq!(vs.nextest, vec![(100, 25)]);
+        assert_eq!((vs.runs, vs.seed), (2, 4));
+        assert_eq!(vs.rows, vs_cucumber::Rows::ALL.to_vec());
+        let o = args(&[
+            "--vs-dev",
+            "20x25",
+            "--vs-release",
+            "none",
+            "--vs-rows",
+            "dev,build",
+        ])
+        .unwrap()
+        .unwrap();
+        let vs = o.vs.unwrap();
+        assert_eq!(vs.dev, vec![(20, 25)]);
+        assert!(vs.release.is_empty());
+        assert_eq!(
+            vs.rows,
+            vec![vs_cucumber::Rows::Dev, vs_cucumber::Rows::Build]
+        );
+        assert!(args(&["--vs-rows", "speed"]).is_err());
+        assert!(args(&["--vs-what"]).is_err());
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::e2e::{cargo, write};
 /// README and the sample document: the engine and the dependencies it
 /// spends its time in, optimised in a user's dev profile.
 pub const OPT_CRATES: &[&str] = &[
+    "varar-core",
     "varar-runner",
     "regex-automata",
     "regex-syntax",
@@ -85,17 +86,10 @@ impl Project {
         opt_crates: &[String],
         cold: bool,
     ) -> Result<(Project, Duration), String> {
-        let name = format!("scale-{}", profile.label().replace('+', "-"));
-        let dir = work.join(&name);
-        let target = work.join(format!("target-{name}"));
+        let (dir, target) = Project::write(work, profile, opt_crates)?;
         if cold && target.exists() {
             fs::remove_dir_all(&target).map_err(|e| format!("{}: {e}", target.display()))?;
         }
-        let lines = match profile {
-            Profile::DebugOptDeps => profile_lines(opt_crates),
-            _ => String::new(),
-        };
-        write_project(&dir, &lines)?;
         let start = Instant::now();
         let status = cargo(&dir, &target)
             .args(["test", "--no-run"])
@@ -118,6 +112,24 @@ impl Project {
             },
             took,
         ))
+    }
+
+    /// Write the project for `profile` under `work` without building it:
+    /// its directory and its own target directory.
+    pub fn write(
+        work: &Path,
+        profile: Profile,
+        opt_crates: &[String],
+    ) -> Result<(PathBuf, PathBuf), String> {
+        let name = format!("scale-{}", profile.label().replace('+', "-"));
+        let dir = work.join(&name);
+        let target = work.join(format!("target-{name}"));
+        let lines = match profile {
+            Profile::DebugOptDeps => profile_lines(opt_crates),
+            _ => String::new(),
+        };
+        write_project(&dir, &lines)?;
+        Ok((dir, target))
     }
 
     /// Replace the project's oaths, config, lock and results with these.

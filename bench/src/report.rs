@@ -6,7 +6,7 @@
 //!
 //! 1. `render_site` alone (pure: parse, overlay, HTML of every page);
 //! 2. writing the site into a fresh output directory (atomic per file);
-//! 3. the whole command in process (`commands::report::run`: config,
+//! 3. the whole command in process (`commands::report::outcome`: config,
 //!    discovery, reading every oath and result strictly, rendering, and
 //!    writing into the previous report, where unchanged files are skipped).
 //!
@@ -15,33 +15,34 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use varar_cli::cli::{ReportArgs, RootArgs};
-use varar_cli::report::{OathInput, ProjectInput, ResultsInput, render_site};
-use varar_runner::internal::execute::execute;
-use varar_runner::internal::hash::source_hash;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::registry::Registry;
-use varar_runner::internal::results::{OathResults, Status, example_result, oath_results};
-use varar_runner::internal::source::Source;
-use varar_runner::internal::store::replace_run_result;
+use varar_cli::cli::ReportRun;
+use varar_cli::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
+use varar_cli::root::ProjectRoot;
+use varar_core::hash::source_hash;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::results::{OathResults, Status, example_result, oath_results};
+use varar_core::source::Source;
+use varar_runner::LinkedSteps;
+use varar_runner::execute;
+use varar_runner::store::replace_run_result;
 
 use crate::corpus::Corpus;
 use crate::e2e::{list, median};
 
 /// Run every example of the corpus in process and collect its results.
-fn results(corpus: &Corpus, registry: &Registry) -> Vec<OathResults> {
+fn results(corpus: &Corpus, steps: &LinkedSteps) -> Vec<OathResults> {
     corpus
         .oaths
         .iter()
         .map(|(oath_path, text)| {
             let source = Source::new(text);
             let doc = parse(oath_path, &source);
-            let planned = plan(&doc, &source, registry);
+            let planned = plan(&doc, &source, steps.registry());
             let examples = planned
                 .examples
                 .iter()
-                .map(|e| example_result(e, &execute(e, registry), oath_path))
+                .map(|e| example_result(e, &execute(e, steps), oath_path))
                 .collect();
             oath_results(oath_path, &source_hash(text), examples)
         })
@@ -60,9 +61,9 @@ fn time<T>(runs: usize, mut f: impl FnMut() -> Result<T, String>) -> Result<Vec<
 
 /// Measure and print.
 pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> {
-    let registry = Registry::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let steps = LinkedSteps::from_inventory(|_| true).map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let all = results(corpus, &registry);
+    let all = results(corpus, &steps);
     let produced = start.elapsed();
     let examples: usize = all.iter().map(|r| r.examples.len()).sum();
     let failed: usize = all
@@ -101,16 +102,16 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
         varar_cli::site::write_site(&out, &site).map_err(|e| e.to_string())
     })?;
 
-    let args = ReportArgs {
-        root: RootArgs {
-            root: Some(corpus.root.clone()),
+    let run = ReportRun {
+        project: ProjectRoot {
+            explicit: Some(corpus.root.clone()),
+            cwd: corpus.root.clone(),
         },
         out: Some(out.clone()),
         open: false,
     };
     let mut command = time(runs, || {
-        let outcome =
-            varar_cli::commands::report::run(&args, &corpus.root).map_err(|e| e.to_string())?;
+        let outcome = varar_cli::commands::report::outcome(&run).map_err(|e| e.to_string())?;
         match outcome.exit_code() {
             0 => Ok(()),
             code => Err(format!("the report exited {code}: {:?}", outcome.problems)),

@@ -6,11 +6,12 @@
 
 use std::time::{Duration, Instant};
 
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::{plan, plan_oath};
-use varar_runner::internal::registry::Registry;
-use varar_runner::internal::source::Source;
-use varar_runner::internal::workspace::Workspace;
+use varar_core::parse::parse;
+use varar_core::plan::{plan, plan_oath};
+use varar_core::registry::Registry;
+use varar_core::source::Source;
+use varar_core::workspace::Workspace;
+use varar_runner::LinkedSteps;
 
 /// Examples per oath.
 const EXAMPLES: usize = 10;
@@ -88,7 +89,8 @@ fn median<T>(runs: usize, mut f: impl FnMut() -> T) -> Duration {
 
 /// Measure and print, for each corpus size.
 pub fn measure(sizes: &[usize], runs: usize) -> Result<(), String> {
-    let registry = Registry::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let steps = LinkedSteps::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let registry = steps.registry();
     println!();
     println!("== reuse by link: every example links one shared section ==");
     println!(
@@ -98,17 +100,17 @@ pub fn measure(sizes: &[usize], runs: usize) -> Result<(), String> {
     for &n in sizes {
         let linked = corpus(n, LINK);
         let flat = corpus(n, INLINE);
-        let (steps, parsed) = with_links(&linked, &registry)?;
+        let (steps, parsed) = with_links(&linked, registry)?;
         // Four steps per example: the two spliced, deposit and balance.
-        if steps != n * EXAMPLES * 4 || inline(&flat, &registry) != steps {
+        if steps != n * EXAMPLES * 4 || inline(&flat, registry) != steps {
             return Err(format!(
                 "{n} oaths: {steps} steps planned, {} expected",
                 n * EXAMPLES * 4
             ));
         }
         let examples = n * EXAMPLES;
-        let link = median(runs, || with_links(&linked, &registry));
-        let flat_time = median(runs, || inline(&flat, &registry));
+        let link = median(runs, || with_links(&linked, registry));
+        let flat_time = median(runs, || inline(&flat, registry));
         let per = |d: Duration| d.as_secs_f64() * 1e6 / examples as f64;
         println!(
             "{n:>6} {examples:>9} {parsed:>9} {:>14.2} {:>14.2} {:>7.2}",
@@ -129,10 +131,11 @@ mod tests {
 
     #[test]
     fn the_linked_and_inline_corpora_plan_the_same_steps() {
-        let registry = Registry::from_inventory(|_| true).unwrap_or_else(|e| panic!("{e}"));
-        let (steps, parsed) = with_links(&corpus(3, LINK), &registry).unwrap_or_default();
+        let linked = LinkedSteps::from_inventory(|_| true).unwrap_or_else(|e| panic!("{e}"));
+        let registry = linked.registry();
+        let (steps, parsed) = with_links(&corpus(3, LINK), registry).unwrap_or_default();
         assert_eq!(steps, 3 * EXAMPLES * 4);
         assert_eq!(parsed, 4);
-        assert_eq!(inline(&corpus(3, INLINE), &registry), steps);
+        assert_eq!(inline(&corpus(3, INLINE), registry), steps);
     }
 }

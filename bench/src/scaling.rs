@@ -274,15 +274,49 @@ fn sentence_rows(project: &Project, o: &ScaleOptions, fixed: Duration) -> Result
     Ok(())
 }
 
+/// What `cargo nextest run` of a corpus took next to the floor.
+#[derive(Clone, Copy, Debug)]
+pub struct NextestFigures {
+    /// The oaths binary under nextest (the timed partition).
+    pub run: Timed,
+    /// The floor binary, as many trivial trials, under nextest.
+    pub floor: Timed,
+    /// Items the oaths binary lists.
+    pub items: usize,
+    /// `K` of `--partition count:1/K` (1: everything was run).
+    pub partition: usize,
+}
+
+impl NextestFigures {
+    /// `t`, scaled by the partition: `1.2 s x 10 = 12.0 s`.
+    pub fn show(&self, t: &Timed) -> String {
+        let k = self.partition;
+        if k > 1 {
+            format!(
+                "{} x {k} = {:.1} s",
+                t.show(),
+                t.wall.as_secs_f64() * k as f64
+            )
+        } else {
+            t.show()
+        }
+    }
+
+    /// The run over the floor.
+    pub fn ratio(&self) -> f64 {
+        ratio(&self.run, &self.floor)
+    }
+}
+
 /// `cargo nextest run` of the N × M corpus next to the floor: the same
 /// number of trivial libtest-mimic trials under nextest.
-fn nextest_row(
+pub fn nextest_vs_floor(
     work: &Path,
     project: &Project,
     o: &ScaleOptions,
     n: usize,
     m: usize,
-) -> Result<(), String> {
+) -> Result<NextestFigures, String> {
     let c = corpus::generate(&work.join(format!("scale-corpus-{n}x{m}")), n, m, o.seed)?;
     project.install(&config(), &c.oaths)?;
     // A committed baseline, as in a real project.
@@ -305,27 +339,34 @@ fn nextest_row(
         o.timeout,
     )?;
     let run = project.nextest("oaths", &extra, &[], o.timeout)?;
-    let scale = |t: &Timed| {
-        if k > 1 {
-            format!(
-                "{} x {k} = {:.1} s",
-                t.show(),
-                t.wall.as_secs_f64() * k as f64
-            )
-        } else {
-            t.show()
-        }
-    };
+    Ok(NextestFigures {
+        run,
+        floor,
+        items,
+        partition: k,
+    })
+}
+
+/// The nextest row of the table.
+fn nextest_row(
+    work: &Path,
+    project: &Project,
+    o: &ScaleOptions,
+    n: usize,
+    m: usize,
+) -> Result<(), String> {
+    let f = nextest_vs_floor(work, project, o, n, m)?;
     println!(
-        "  cargo nextest run {n} x {m} ({items} items{}): {} vs floor {} = {:.2}x the floor (goal <= 1.5x)",
-        if k > 1 {
-            format!(", partition 1/{k} timed and scaled")
+        "  cargo nextest run {n} x {m} ({} items{}): {} vs floor {} = {:.2}x the floor (goal <= 1.5x)",
+        f.items,
+        if f.partition > 1 {
+            format!(", partition 1/{} timed and scaled", f.partition)
         } else {
             String::new()
         },
-        scale(&run),
-        scale(&floor),
-        ratio(&run, &floor)
+        f.show(&f.run),
+        f.show(&f.floor),
+        f.ratio()
     );
     Ok(())
 }
@@ -360,7 +401,8 @@ fn count_items(project: &Project) -> Result<usize, String> {
     Ok(listed_items(project)?.len())
 }
 
-fn config() -> String {
+/// The config of a scale project: every oath under `varar/`.
+pub fn config() -> String {
     "{ \"docs\": { \"include\": [\"varar/**/*.md\"] } }\n".to_string()
 }
 

@@ -4,16 +4,18 @@
 
 use std::time::Instant;
 
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::registry::{Registry, StepSpec};
-use varar_runner::internal::source::Source;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::registry::{Registry, StepSpec};
+use varar_core::source::Source;
+use varar_runner::LinkedSteps;
 
 use crate::corpus::Corpus;
 
 /// Measure and print one row per registry size.
 pub fn measure(corpus: &Corpus, counts: &[usize], min_seconds: f64) -> Result<(), String> {
-    let base = Registry::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let linked = LinkedSteps::from_inventory(|_| true).map_err(|e| e.to_string())?;
+    let base = linked.registry();
     println!();
     println!(
         "== planning with more registered steps ({} oaths, {:.2} MB, in process) ==",
@@ -28,11 +30,13 @@ pub fn measure(corpus: &Corpus, counts: &[usize], min_seconds: f64) -> Result<()
             .cloned()
             .ok_or("the corpus registers no step")?;
         for i in specs.len()..count {
-            specs.push(StepSpec {
-                expression: format!("filler step number {i} counts {{int}} widgets"),
-                handler: None,
-                ..template.clone()
-            });
+            specs.push(StepSpec::new(
+                format!("filler step number {i} counts {{int}} widgets"),
+                template.role,
+                template.file.clone(),
+                template.line,
+                template.trailing,
+            ));
         }
         let start = Instant::now();
         let registry = Registry::build(Vec::new(), specs).map_err(|e| e.to_string())?;

@@ -3,10 +3,11 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::source::Source;
+use varar_core::parse::parse;
+use varar_core::source::Source;
 
-use crate::{ArtifactError, read_oath};
+use crate::error::ArtifactError;
+use crate::input::read_oath;
 
 /// The `doc` artifact of the Markdown file at `path`. The document's `path`
 /// is the file's name (`example.md` for every corpus bundle, as the goldens

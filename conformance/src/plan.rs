@@ -4,12 +4,13 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::source::Source;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::source::Source;
 
+use crate::error::ArtifactError;
+use crate::input::read_oath;
 use crate::registry::bundle_registry;
-use crate::{ArtifactError, read_oath};
 
 /// The `plan` artifact of the bundle directory at `path`: its `example.md`
 /// against the steps of the bundle named by the directory.
@@ -18,7 +19,7 @@ pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
     let text = read_oath(&path.join("example.md"))?;
     let source = Source::new(&text);
     let doc = parse("example.md", &source);
-    Ok(plan(&doc, &source, &registry).to_json())
+    Ok(plan(&doc, &source, registry.registry()).to_json())
 }
 
 #[cfg(test)]

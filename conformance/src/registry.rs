@@ -4,19 +4,19 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::internal::registry::Registry;
+use varar_runner::LinkedSteps;
 
-use crate::ArtifactError;
 use crate::bundles::registry_for;
+use crate::error::ArtifactError;
 
 /// The `registry` artifact of the bundle directory at `path`; the bundle is
 /// named by the directory's name (e.g. `01-roman-numerals`).
 pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
-    Ok(bundle_registry(path)?.to_json())
+    Ok(bundle_registry(path)?.registry().to_json())
 }
 
 /// The step registry of the bundle directory at `path`.
-pub fn bundle_registry(path: &Path) -> Result<Registry, ArtifactError> {
+pub fn bundle_registry(path: &Path) -> Result<LinkedSteps, ArtifactError> {
     let bundle = bundle_name(path);
     registry_for(&bundle).map_err(|message| ArtifactError::Steps { bundle, message })
 }

@@ -4,27 +4,27 @@
 
 use std::path::Path;
 
-use varar_runner::internal::execute::execute;
-use varar_runner::internal::harness::install_quiet_panic_hook;
-use varar_runner::internal::hash::source_hash;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::results::{OathResults, example_result, oath_results};
-use varar_runner::internal::source::Source;
+use varar_core::hash::source_hash;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::results::{OathResults, example_result, oath_results};
+use varar_core::source::Source;
+use varar_runner::execute;
+use varar_runner::install_quiet_panic_hook;
 
-use crate::ArtifactError;
+use crate::error::ArtifactError;
 
 /// A bundle's oath text and the run results the harness would record for it.
 pub fn run_results(bundle_dir: &Path) -> Result<(String, OathResults), ArtifactError> {
-    let (text, registry) = crate::load_bundle(bundle_dir)?;
+    let (text, steps) = crate::input::load_bundle(bundle_dir)?;
     install_quiet_panic_hook();
     let source = Source::new(&text);
     let doc = parse("example.md", &source);
-    let plan = plan(&doc, &source, &registry);
+    let plan = plan(&doc, &source, steps.registry());
     let examples = plan
         .examples
         .iter()
-        .map(|example| example_result(example, &execute(example, &registry), "example.md"))
+        .map(|example| example_result(example, &execute(example, &steps), "example.md"))
         .collect();
     let results = oath_results("example.md", &source_hash(&text), examples);
     Ok((text, results))

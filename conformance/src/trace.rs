@@ -5,28 +5,27 @@
 use std::path::Path;
 
 use serde_json::Value;
-use varar_runner::internal::execute::{ExampleRun, execute};
-use varar_runner::internal::harness::install_quiet_panic_hook;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::plan;
-use varar_runner::internal::source::Source;
+use varar_core::outcome::ExampleRun;
+use varar_core::parse::parse;
+use varar_core::plan::plan;
+use varar_core::source::Source;
+use varar_runner::execute;
+use varar_runner::install_quiet_panic_hook;
 
-use crate::ArtifactError;
+use crate::error::ArtifactError;
 
 /// The `trace` artifact of a bundle. `path` is the bundle directory (or its
 /// `example.md`); the directory's name selects the step definitions.
 pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
-    let (text, registry) = crate::load_bundle(path)?;
+    let (text, steps) = crate::input::load_bundle(path)?;
     install_quiet_panic_hook();
     let source = Source::new(&text);
     let doc = parse("example.md", &source);
-    let plan = plan(&doc, &source, &registry);
+    let plan = plan(&doc, &source, steps.registry());
     let runs: Vec<ExampleRun> = plan
         .examples
         .iter()
-        .map(|example| execute(example, &registry))
+        .map(|example| execute(example, &steps))
         .collect();
-    Ok(varar_runner::internal::trace::trace(
-        &plan, &runs, &registry,
-    ))
+    Ok(varar_core::trace::trace(&plan, &runs, steps.registry()))
 }

@@ -22,16 +22,18 @@
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
-use varar_runner::internal::execute::{ExampleRun, execute};
-use varar_runner::internal::harness::install_quiet_panic_hook;
-use varar_runner::internal::parse::parse;
-use varar_runner::internal::plan::{Plan, plan, plan_oath};
-use varar_runner::internal::registry::Registry;
-use varar_runner::internal::source::Source;
-use varar_runner::internal::workspace::Workspace;
+use varar_core::outcome::ExampleRun;
+use varar_core::parse::parse;
+use varar_core::plan::{Plan, plan, plan_oath};
+use varar_core::source::Source;
+use varar_core::workspace::Workspace;
+use varar_runner::LinkedSteps;
+use varar_runner::execute;
+use varar_runner::install_quiet_panic_hook;
 
 use crate::bundles::registry_for;
-use crate::{ArtifactError, read_oath};
+use crate::error::ArtifactError;
+use crate::input::read_oath;
 
 /// What a multi-document `plan` or `trace` is asked for.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -125,10 +127,10 @@ pub fn artifact(kind: &str, inputs: &Inputs) -> Result<Value, ArtifactError> {
             .map(|(path, text)| (path.as_str(), text.as_str()))
             .chain([(oath_path.as_str(), text.as_str())]);
         let workspace = Workspace::build(documents);
-        plan_oath(&workspace, &oath_path, &registry)?
+        plan_oath(&workspace, &oath_path, registry.registry())?
     } else {
         let source = Source::new(&text);
-        plan(&parse(&oath_path, &source), &source, &registry)
+        plan(&parse(&oath_path, &source), &source, registry.registry())
     };
     match kind {
         "plan" => Ok(plan.to_json()),
@@ -138,14 +140,14 @@ pub fn artifact(kind: &str, inputs: &Inputs) -> Result<Value, ArtifactError> {
 }
 
 /// Every example executed, and the trace of the runs.
-fn trace(plan: &Plan, registry: &Registry) -> Value {
+fn trace(plan: &Plan, steps: &LinkedSteps) -> Value {
     install_quiet_panic_hook();
     let runs: Vec<ExampleRun> = plan
         .examples
         .iter()
-        .map(|example| execute(example, registry))
+        .map(|example| execute(example, steps))
         .collect();
-    varar_runner::internal::trace::trace(plan, &runs, registry)
+    varar_core::trace::trace(plan, &runs, steps.registry())
 }
 
 /// The last component of `dir` (`.` and `..` resolved first).

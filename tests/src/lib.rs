@@ -5,5 +5,3 @@
 //! at this workspace, and run the real `cargo test` (and `cargo nextest run`
 //! when it is installed) against it. This library is empty; it exists
 //! because Cargo needs one target per package.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]

@@ -9,13 +9,26 @@
 //! its lines and offsets may point at the wrong text.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
 
-use varar_runner::internal::hash::source_hash;
-use varar_runner::internal::lock::Lock;
-use varar_runner::internal::results::OathResults;
-use varar_runner::internal::workspace::Workspace;
+use varar_core::hash::source_hash;
+use varar_core::lock::Lock;
+use varar_core::results::OathResults;
+use varar_core::workspace::Workspace;
 
 use crate::records::ErrorRecord;
+
+/// The evidence of a whole project.
+#[derive(Debug)]
+pub struct ProjectEvidence {
+    /// The project root.
+    pub root: PathBuf,
+    /// Every selected oath, in discovery order.
+    pub oaths: Vec<OathEvidence>,
+    /// The oaths that have no result, and need none: every paragraph of
+    /// them lies in a section other oaths link to (spec 70 §70.4.5).
+    pub linked_only: BTreeSet<String>,
+}
 
 /// One selected oath and what the project holds for it.
 #[derive(Debug)]
@@ -45,7 +58,7 @@ pub enum DocumentText {
 
 /// The state of an oath's evidence.
 #[derive(Debug)]
-pub enum Verdict<'a> {
+pub enum EvidenceState<'a> {
     /// Results of the oath as it is now.
     Fresh(&'a OathResults),
     /// Results of another version of the oath; the reason names what changed.
@@ -63,7 +76,7 @@ impl OathEvidence {
     }
 
     /// Judge the evidence.
-    pub fn verdict(&self) -> Verdict<'_> {
+    pub fn state(&self) -> EvidenceState<'_> {
         let mut errors = Vec::new();
         if let Err(e) = &self.text {
             errors.push(e.clone());
@@ -81,17 +94,17 @@ impl OathEvidence {
             }
         }
         if !errors.is_empty() {
-            return Verdict::Unusable(errors);
+            return EvidenceState::Unusable(errors);
         }
         let (Some(results), Some(now)) = (results, self.current_hash()) else {
-            return Verdict::Missing;
+            return EvidenceState::Missing;
         };
         if results.source_hash != now {
             let why = format!(
                 "`{}` changed after its run (the result records {}, the file is now {now})",
                 self.oath_path, results.source_hash
             );
-            return Verdict::Stale(results, why);
+            return EvidenceState::Stale(results, why);
         }
         for doc in &results.documents {
             let why = match self.documents.get(&doc.path) {
@@ -111,9 +124,9 @@ impl OathEvidence {
                     doc.path
                 ),
             };
-            return Verdict::Stale(results, why);
+            return EvidenceState::Stale(results, why);
         }
-        Verdict::Fresh(results)
+        EvidenceState::Fresh(results)
     }
 
     /// The text a fresh failure's offsets point into: the document named
@@ -158,7 +171,7 @@ pub fn linked_only_among<'t>(
 
 #[cfg(test)]
 mod tests {
-    use varar_runner::internal::results::DocumentHash;
+    use varar_core::results::DocumentHash;
 
     use super::*;
     use crate::records::Code;
@@ -187,18 +200,23 @@ mod tests {
     fn fresh_stale_missing_and_unusable() {
         let text = "# A\n";
         let e = evidence(text, Some(results(&source_hash(text))));
-        assert!(matches!(e.verdict(), Verdict::Fresh(_)));
+        assert!(matches!(e.state(), EvidenceState::Fresh(_)));
         let e = evidence("# A changed\n", Some(results(&source_hash(text))));
-        match e.verdict() {
-            Verdict::Stale(_, why) => assert!(why.starts_with("`a.md` changed after its run")),
+        match e.state() {
+            EvidenceState::Stale(_, why) => {
+                assert!(why.starts_with("`a.md` changed after its run"))
+            }
             v => panic!("{v:?}"),
         }
-        assert!(matches!(evidence(text, None).verdict(), Verdict::Missing));
+        assert!(matches!(
+            evidence(text, None).state(),
+            EvidenceState::Missing
+        ));
         let mut e = evidence(text, None);
         e.text = Err(ErrorRecord::new(Code::InputError, "x"));
         e.results = Err(ErrorRecord::new(Code::InvalidResult, "y"));
-        match e.verdict() {
-            Verdict::Unusable(errors) => assert_eq!(errors.len(), 2),
+        match e.state() {
+            EvidenceState::Unusable(errors) => assert_eq!(errors.len(), 2),
             v => panic!("{v:?}"),
         }
     }
@@ -215,13 +233,15 @@ mod tests {
         let mut e = evidence(text, Some(r));
         e.documents
             .insert("shared.md".into(), DocumentText::Text("shared".into()));
-        assert!(matches!(e.verdict(), Verdict::Fresh(_)));
+        assert!(matches!(e.state(), EvidenceState::Fresh(_)));
         assert_eq!(e.text_of(Some("shared.md")), Some("shared"));
         e.documents
             .insert("shared.md".into(), DocumentText::Text("edited".into()));
-        assert!(matches!(e.verdict(), Verdict::Stale(_, why) if why.contains("`shared.md`")));
+        assert!(matches!(e.state(), EvidenceState::Stale(_, why) if why.contains("`shared.md`")));
         e.documents
             .insert("shared.md".into(), DocumentText::Missing);
-        assert!(matches!(e.verdict(), Verdict::Stale(_, why) if why.ends_with("no longer exists")));
+        assert!(
+            matches!(e.state(), EvidenceState::Stale(_, why) if why.ends_with("no longer exists"))
+        );
     }
 }

@@ -7,9 +7,9 @@
 //! the recorded actual value; without it, the message and the recorded
 //! stack.
 
-use varar_runner::internal::render::{Styles, expected_actual, header, snippet};
-use varar_runner::internal::results::ResultFailure;
-use varar_runner::internal::source::Source;
+use varar_core::render::{Styles, expected_actual, header, snippet};
+use varar_core::results::{CellFailure, ResultFailure};
+use varar_core::source::{Source, Span};
 
 /// How many failing cells are shown in full (as the harness does).
 const MAX_CELLS: usize = 12;
@@ -24,7 +24,6 @@ pub fn render(
     text: Option<&str>,
 ) -> String {
     let path = failure.doc_path.as_deref().unwrap_or(oath_path);
-    let styles = Styles::plain();
     let source = text.map(Source::new);
     let fits = |from: u32, to: u32| {
         source
@@ -37,58 +36,65 @@ pub fn render(
         .and_then(|a| source.as_ref().map(|s| s.span(a.from, a.to)));
     let mut out = header(path, anchor, failure.line, &failure.message);
     out.push('\n');
-    let cells: Vec<_> = failure
+    let cells: Vec<&CellFailure> = failure
         .cells
         .iter()
         .filter(|c| fits(c.from, c.to))
         .collect();
     match &source {
-        Some(source) if !cells.is_empty() => {
-            for cell in cells.iter().take(MAX_CELLS) {
-                let span = source.span(cell.from, cell.to);
-                out.push_str(&snippet(source, span, "expected here", &styles));
-                let expected = source.slice_utf16(cell.from, cell.to);
-                out.push_str(&expected_actual("", expected, &cell.actual, &styles));
-            }
-            if cells.len() > MAX_CELLS {
-                out.push_str(&format!(
-                    "  … and {} more failing cell(s)\n",
-                    cells.len() - MAX_CELLS
-                ));
-            }
-        }
-        _ => {
-            for extra in failure.message.lines().skip(1) {
-                out.push_str("  ");
-                out.push_str(extra);
-                out.push('\n');
-            }
-            match (&source, anchor) {
-                (Some(source), Some(span)) => {
-                    out.push_str(&snippet(source, span, "here", &styles));
-                }
-                _ => {
-                    // No source to show: the recorded frame says where.
-                    for frame in failure
-                        .stack
-                        .lines()
-                        .filter(|l| l.trim_start().starts_with("at "))
-                    {
-                        out.push_str("  ");
-                        out.push_str(frame.trim_start());
-                        out.push('\n');
-                    }
-                }
-            }
-        }
+        Some(source) if !cells.is_empty() => push_cells(&mut out, source, &cells),
+        _ => push_message(&mut out, failure, source.as_ref().zip(anchor)),
     }
     out.push_str(&format!("  in example \"{example}\"\n"));
     out
 }
 
+/// Each mismatched cell: the source line with the cell underlined, the
+/// expected text against the recorded actual value.
+fn push_cells(out: &mut String, source: &Source<'_>, cells: &[&CellFailure]) {
+    let styles = Styles::plain();
+    for cell in cells.iter().take(MAX_CELLS) {
+        let span = source.span(cell.from, cell.to);
+        out.push_str(&snippet(source, span, "expected here", &styles));
+        let expected = source.slice_utf16(cell.from, cell.to);
+        out.push_str(&expected_actual("", expected, &cell.actual, &styles));
+    }
+    if cells.len() > MAX_CELLS {
+        out.push_str(&format!(
+            "  … and {} more failing cell(s)\n",
+            cells.len() - MAX_CELLS
+        ));
+    }
+}
+
+/// The rest of the message, then the anchored line when the source is
+/// known, else the recorded frames.
+fn push_message(out: &mut String, failure: &ResultFailure, anchored: Option<(&Source<'_>, Span)>) {
+    for extra in failure.message.lines().skip(1) {
+        out.push_str("  ");
+        out.push_str(extra);
+        out.push('\n');
+    }
+    match anchored {
+        Some((source, span)) => out.push_str(&snippet(source, span, "here", &Styles::plain())),
+        None => {
+            // No source to show: the recorded frame says where.
+            for frame in failure
+                .stack
+                .lines()
+                .filter(|l| l.trim_start().starts_with("at "))
+            {
+                out.push_str("  ");
+                out.push_str(frame.trim_start());
+                out.push('\n');
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use varar_runner::internal::results::{Anchor, CellFailure};
+    use varar_core::results::{Anchor, CellFailure};
 
     use super::*;
 

@@ -20,17 +20,17 @@
 //!   every example marked passed or failed, and each failure highlighted at
 //!   the exact text it names, with expected and actual next to it. It
 //!   prints the path of `index.html`.
-//! - `gate` answers "may this change merge?" ([`gate`]): every selected
+//! - `gate` answers "may this change merge?" ([`verdict`]): every selected
 //!   oath needs a fresh result ([`evidence`]) whose examples all passed.
 //!   `--format json` prints one object described by the JSON Schema that
 //!   `--schema` prints (also `varar-cli/schema/gate.schema.json`).
-//! - `junit` converts the results to JUnit XML ([`junit`]) inside the
+//! - `junit` converts the results to JUnit XML ([`junit_xml`]) inside the
 //!   common profile CI servers accept, on stdout or atomically to `--out`.
 //! - `merge` combines the result trees of CI shards into one, as if one run
-//!   had produced it, in the harness's own byte format ([`merge`]).
+//!   had produced it, in the harness's own byte format ([`tree_merge`]).
 //! - `diff` compares two result trees: regressed, fixed, added, removed,
-//!   still failing ([`diff`]); Markdown for a PR comment, or JSON.
-//! - `lsp` is a language server for editors, on stdin/stdout ([`lsp`]):
+//!   still failing ([`tree_diff`]); Markdown for a PR comment, or JSON.
+//! - `lsp` is a language server for editors, on stdin/stdout ([`language_server`]):
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
 //!   complete a sentence.
@@ -48,9 +48,10 @@
 //! [`records::ErrorRecord`] with a `code` and a one-line `message`, plus
 //! `path`, `oathPath`, `example` and `line` when known; text output prints
 //! it as `error[code]: message`. Result files are read by the one strict
-//! reader of the run-result format (`varar_runner::internal::results::parse_run_result`): an
-//! unknown `version`, a key written twice or a wrong shape is refused with
-//! the place and the reason (`invalid_result`), never half read.
+//! reader of the run-result format
+//! ([`varar_core::results::parse_run_result`]): an unknown `version`, a key
+//! written twice or a wrong shape is refused with the place and the reason
+//! (`invalid_result`), never half read.
 //!
 //! # Exit codes
 //!
@@ -76,14 +77,27 @@
 //!
 //! # Layout
 //!
-//! [`cli`] declares the arguments (clap); [`commands`] holds one module per
-//! command (the shell), with [`project`] and [`tree`] reading their
-//! inputs and [`site`] writing the report; the work itself is pure:
-//! [`report`], [`gate`], [`junit`], [`merge`], [`diff`], over
-//! [`evidence`], [`failure_text`] and [`records`]. The language server
-//! [`lsp`] has its own shell (`lsp::server`) over pure feature modules.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
+//! The shell (what touches the file system, the editor or the terminal)
+//! is small; the work itself is pure, values in and values out.
+//!
+//! - The command line in two steps ([`cli`]): clap's raw arguments
+//!   ([`cli::args`]), then one validated value per command
+//!   ([`cli::invocation`]: absolute paths, defaults, `gate --schema` as its
+//!   own mode, `merge`'s OUT checked against its inputs).
+//! - [`commands`]: one module per command (the shell). Each takes its
+//!   validated value and returns an [`commands::Output`] or its one error
+//!   type, which knows its exit code ([`commands::CommandError`]); `main`
+//!   prints, and nothing else does.
+//! - Reading: [`root`] finds the project, [`project`] reads it (the one
+//!   reader of `report`, `gate` and `junit`), [`tree`] reads a results tree
+//!   (`merge`, `diff`). Writing: [`site`] writes the report's files.
+//! - The pure work, one module per command: [`html_report`] (the site),
+//!   [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
+//!   [`tree_diff`], over [`evidence`] (is a result fresh?),
+//!   [`failure_text`] and [`records`] (the error records and their codes).
+//! - The language server, [`language_server`]: its own shell (the protocol
+//!   loop, the state it keeps, requests, planning and publishing, a
+//!   project's files, where the steps are) over pure feature modules.
 #![cfg_attr(
     not(test),
     warn(
@@ -96,18 +110,16 @@
 
 pub mod cli;
 pub mod commands;
-pub mod diff;
 pub mod evidence;
 pub mod failure_text;
-pub mod gate;
-pub mod junit;
-pub mod lsp;
-pub mod merge;
+pub mod html_report;
+pub mod junit_xml;
+pub mod language_server;
 pub mod project;
 pub mod records;
-pub mod report;
 pub mod root;
 pub mod site;
-#[cfg(test)]
-mod testing;
 pub mod tree;
+pub mod tree_diff;
+pub mod tree_merge;
+pub mod verdict;

@@ -1,64 +1,142 @@
-//! Reading a project's evidence for `gate` and `junit` (shell): the root,
-//! its config, every oath the config selects with its text and its
-//! `.varar/` result (read by the one strict reader), and the texts of the
-//! other documents that version-2 results name. Problems become
-//! [`ErrorRecord`]s here; judging the evidence is pure ([`crate::evidence`]).
+//! Reading a project (shell): the one reader of every command that works
+//! on a project (`report`, `gate`, `junit`). [`read_project`] reads the
+//! config under the root, every oath it selects with its text and its
+//! `.varar/` result (read by the one strict reader), and the baseline, and
+//! keeps every problem as the typed error of the layer that failed: each
+//! command decides what a problem means to it (the report draws an
+//! unreadable oath and goes on; the gate refuses to judge).
+//!
+//! [`ProjectSnapshot::into_evidence`] goes on for `gate` and `junit`: it reads
+//! the other documents that version-2 results name and turns problems into
+//! [`ErrorRecord`]s; judging the evidence is pure ([`crate::evidence`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-use varar_runner::internal::config::load_config;
-use varar_runner::internal::discovery::{DiscoveryError, OathFile, discover, read_oath};
-use varar_runner::internal::lock::Baseline;
-use varar_runner::internal::store::{SCRATCH_DIR, read_lock, read_run_result};
+use varar_core::lock::Baseline;
+use varar_core::results::OathResults;
+use varar_runner::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
+use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
+use varar_runner::store::{
+    ResultFileError, StoreError, is_plain, read_lock, read_run_result, result_path_shown,
+};
 
-use crate::evidence::{DocumentText, OathEvidence};
+use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
 use crate::records::{Code, ErrorRecord};
-use crate::root;
+use crate::root::ProjectRoot;
 
-/// The evidence of a whole project.
+/// A project as read from disk at one moment.
 #[derive(Debug)]
-pub struct Project {
+pub struct ProjectSnapshot {
     /// The project root.
     pub root: PathBuf,
+    /// Its `varar.config.json`.
+    pub config: Config,
     /// Every selected oath, in discovery order.
-    pub oaths: Vec<OathEvidence>,
-    /// The oaths that have no result, and need none: every paragraph of
-    /// them lies in a section other oaths link to (spec 70 §70.4.5).
-    pub linked_only: BTreeSet<String>,
+    pub oaths: Vec<OathSnapshot>,
+    /// The drift baseline (`varar.lock.json`), or why it could not be read.
+    pub baseline: Result<Baseline, StoreError>,
 }
 
-/// Read the project at `--root` (or found from `cwd`). A missing or
-/// invalid config, a failed walk or a config selecting nothing is one
-/// record: there is no evidence to look at.
-pub fn read_project(explicit_root: Option<&Path>, cwd: &Path) -> Result<Project, ErrorRecord> {
-    let root = root::resolve(explicit_root, cwd).map_err(|e| ErrorRecord::root(&e))?;
-    let config = load_config(&root).map_err(|e| ErrorRecord::config(&e, &root))?;
-    let files = discover(&root, &config).map_err(|e| ErrorRecord::discovery(&e, &root))?;
-    if files.is_empty() {
-        return Err(ErrorRecord::new(
-            Code::NoOaths,
-            format!(
-                "varar.config.json selects no oath (docs.include {:?}): there is no evidence \
-                 to look at",
-                config.docs_include
-            ),
-        )
-        .with_path(varar_runner::internal::config::CONFIG_FILE_NAME));
+/// One selected oath as read from disk.
+#[derive(Debug)]
+pub struct OathSnapshot {
+    /// Its file.
+    pub file: OathFile,
+    /// Its text, or why it could not be read.
+    pub text: Result<String, DiscoveryError>,
+    /// Its result (`None`: no file), or why the strict reader refused it.
+    pub results: Result<Option<OathResults>, ResultFileError>,
+}
+
+/// Why a project could not be read at all: there is nothing to look at.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ProjectError {
+    /// The config is invalid.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// Discovery failed.
+    #[error(transparent)]
+    Discovery(#[from] DiscoveryError),
+}
+
+impl ProjectError {
+    /// The record of this problem, paths shown relative to `root`.
+    pub fn record(&self, root: &Path) -> ErrorRecord {
+        match self {
+            ProjectError::Config(e) => ErrorRecord::config(e, root),
+            ProjectError::Discovery(e) => ErrorRecord::discovery(e, root),
+        }
     }
-    let oaths: Vec<OathEvidence> = files.iter().map(|f| read_oath_evidence(&root, f)).collect();
-    let linked_only = linked_only(&root, &oaths);
-    Ok(Project {
-        root,
+}
+
+/// Read the project at `root` (see the module docs).
+pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
+    let config = load_config(root)?;
+    let files = discover(root, &config)?;
+    let oaths = files
+        .into_iter()
+        .map(|file| OathSnapshot {
+            text: read_oath(&file),
+            results: read_run_result(root, &file.oath_path),
+            file,
+        })
+        .collect();
+    Ok(ProjectSnapshot {
+        root: root.to_path_buf(),
+        config,
         oaths,
-        linked_only,
+        baseline: read_lock(root),
     })
+}
+
+/// The evidence of the project at `location`, or the one record that says
+/// why there is none (no root, an invalid config, a failed walk, a config
+/// selecting nothing): what `gate` and `junit` judge.
+pub fn read_evidence(location: &ProjectRoot) -> Result<ProjectEvidence, ErrorRecord> {
+    let root = location.resolve().map_err(|e| ErrorRecord::root(&e))?;
+    let snapshot = read_project(&root).map_err(|e| e.record(&root))?;
+    snapshot.into_evidence()
+}
+
+impl ProjectSnapshot {
+    /// The evidence `gate` and `junit` judge; a config selecting no oath is
+    /// one record (`no_oaths`): there is no evidence to look at.
+    pub fn into_evidence(self) -> Result<ProjectEvidence, ErrorRecord> {
+        if self.oaths.is_empty() {
+            return Err(ErrorRecord::new(
+                Code::NoOaths,
+                format!(
+                    "varar.config.json selects no oath (docs.include {:?}): there is no evidence \
+                     to look at",
+                    self.config.docs_include
+                ),
+            )
+            .with_path(CONFIG_FILE_NAME));
+        }
+        let root = self.root;
+        let oaths: Vec<OathEvidence> = self
+            .oaths
+            .into_iter()
+            .map(|o| oath_evidence(&root, o))
+            .collect();
+        let linked_only = linked_only(&self.baseline, &oaths);
+        Ok(ProjectEvidence {
+            root,
+            oaths,
+            linked_only,
+        })
+    }
 }
 
 /// The oaths without a result that need none (spec 70 §70.4.5), from the
 /// project's baseline; without a readable baseline nothing is exempt.
-fn linked_only(root: &Path, oaths: &[OathEvidence]) -> BTreeSet<String> {
+fn linked_only(
+    baseline: &Result<Baseline, StoreError>,
+    oaths: &[OathEvidence],
+) -> BTreeSet<String> {
     let without_result: Vec<&str> = oaths
         .iter()
         .filter(|o| matches!(o.results, Ok(None)))
@@ -67,30 +145,32 @@ fn linked_only(root: &Path, oaths: &[OathEvidence]) -> BTreeSet<String> {
     if without_result.is_empty() {
         return BTreeSet::new();
     }
-    let Ok(Baseline::Present { lock, .. }) = read_lock(root) else {
+    let Ok(Baseline::Present { lock, .. }) = baseline else {
         return BTreeSet::new();
     };
     let texts = oaths
         .iter()
         .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)));
-    crate::evidence::linked_only_among(texts, &without_result, &lock)
+    linked_only_among(texts, &without_result, lock)
 }
 
-fn read_oath_evidence(root: &Path, file: &OathFile) -> OathEvidence {
-    let result_path = format!("{SCRATCH_DIR}/{}.json", file.oath_path);
-    let text = read_oath(file).map_err(|e| ErrorRecord::discovery(&e, root));
-    let results = read_run_result(root, &file.oath_path)
-        .map_err(|e| ErrorRecord::result_file(&e, root).with_oath(file.oath_path.clone()));
+fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
+    let oath_path = &oath.file.oath_path;
+    let result_path = result_path_shown(oath_path);
+    let text = oath.text.map_err(|e| ErrorRecord::discovery(&e, root));
+    let results = oath
+        .results
+        .map_err(|e| ErrorRecord::result_file(&e, root).with_oath(oath_path.clone()));
     let mut documents = BTreeMap::new();
     if let Ok(Some(results)) = &results {
         for doc in &results.documents {
             documents
                 .entry(doc.path.clone())
-                .or_insert_with(|| read_document(root, &file.oath_path, &result_path, &doc.path));
+                .or_insert_with(|| read_document(root, oath_path, &result_path, &doc.path));
         }
     }
     OathEvidence {
-        oath_path: file.oath_path.clone(),
+        oath_path: oath_path.clone(),
         result_path,
         text,
         results,
@@ -100,11 +180,7 @@ fn read_oath_evidence(root: &Path, file: &OathFile) -> OathEvidence {
 
 /// The text of a document a version-2 result names (spec 70 §70.4.5).
 fn read_document(root: &Path, oath_path: &str, result_path: &str, doc: &str) -> DocumentText {
-    let plain = !doc.is_empty()
-        && Path::new(doc)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)));
-    if !plain {
+    if !is_plain(doc) {
         return DocumentText::Unreadable(
             ErrorRecord::new(
                 Code::InvalidResult,

@@ -14,9 +14,9 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
-use varar_runner::internal::config::{CONFIG_FILE_NAME, ConfigError};
-use varar_runner::internal::discovery::DiscoveryError;
-use varar_runner::internal::store::ResultFileError;
+use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
+use varar_runner::discovery::DiscoveryError;
+use varar_runner::store::ResultFileError;
 
 use crate::root::RootError;
 
@@ -193,6 +193,33 @@ impl ErrorRecord {
                 .with_path(display_path(path, base)),
             other => ErrorRecord::new(Code::InputError, other.to_string()),
         }
+    }
+}
+
+/// The problems that stopped a command, each printed on a line of its own
+/// (`error[code]: message`) by `main`; as one error, the first of them and
+/// how many more there are.
+#[derive(Clone, Debug, Default, PartialEq, Eq, thiserror::Error)]
+#[error("{}", one_line(.0))]
+pub struct ErrorRecords(pub Vec<ErrorRecord>);
+
+impl From<ErrorRecord> for ErrorRecords {
+    fn from(record: ErrorRecord) -> Self {
+        ErrorRecords(vec![record])
+    }
+}
+
+impl From<Vec<ErrorRecord>> for ErrorRecords {
+    fn from(records: Vec<ErrorRecord>) -> Self {
+        ErrorRecords(records)
+    }
+}
+
+fn one_line(records: &[ErrorRecord]) -> String {
+    match records {
+        [] => "no problem recorded".to_owned(),
+        [only] => only.to_string(),
+        [first, rest @ ..] => format!("{first} (and {} more)", rest.len()),
     }
 }
 

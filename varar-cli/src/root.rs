@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_runner::internal::config::CONFIG_FILE_NAME;
+use varar_runner::config::CONFIG_FILE_NAME;
 
 /// Why no project root was found.
 #[derive(Debug, thiserror::Error)]
@@ -40,6 +40,25 @@ pub enum RootError {
         #[source]
         source: std::io::Error,
     },
+}
+
+/// Where a command looks for its project: the `--root` it was given, or
+/// up from the current directory. It is resolved ([`ProjectRoot::resolve`])
+/// when the project is read, so that a command that reports its problems
+/// in its own format (`gate --format json`) reports this one there too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectRoot {
+    /// `--root DIR`, as given (relative to `cwd`).
+    pub explicit: Option<PathBuf>,
+    /// The current directory.
+    pub cwd: PathBuf,
+}
+
+impl ProjectRoot {
+    /// The project root ([`resolve`]).
+    pub fn resolve(&self) -> Result<PathBuf, RootError> {
+        resolve(self.explicit.as_deref(), &self.cwd)
+    }
 }
 
 /// The project root: `explicit` (checked), else the nearest ancestor of

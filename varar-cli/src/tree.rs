@@ -1,19 +1,19 @@
 //! Reading a results tree for `merge` and `diff` (shell): a directory laid
 //! out like `.varar/` (a project's own, or a CI shard's downloaded
 //! artifact), every `<oathPath>.json` under it read with the one strict
-//! reader (`varar_runner::internal::store::read_run_result_in`). The harness's
-//! sidecar locks (`.locks/`), its `.gitignore`, pending `.new` candidates
-//! and temporary files are not results and are skipped.
+//! reader (`varar_runner::store::read_run_result_in`). Which files of a
+//! tree are results is the store's business (`result_files`: the sidecar
+//! locks, the `.gitignore`, pending `.new` candidates and temporaries are
+//! not).
 //!
 //! A tree is read whole or not at all: every file that cannot be read or
 //! is refused becomes a record, and the caller then uses none of it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use varar_runner::internal::discovery::cmp_oath_paths;
-use varar_runner::internal::results::OathResults;
-use varar_runner::internal::store::read_run_result_in;
-use walkdir::WalkDir;
+use varar_core::results::OathResults;
+use varar_runner::discovery::cmp_oath_paths;
+use varar_runner::store::{read_run_result_in, result_files};
 
 use crate::records::{Code, ErrorRecord, display_path};
 
@@ -56,19 +56,10 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
     }
     let mut files = Vec::new();
     let mut errors = Vec::new();
-    let walk = WalkDir::new(dir)
-        .follow_links(true)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| !(e.depth() == 1 && e.file_name() == ".locks" && e.file_type().is_dir()));
-    for entry in walk {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(e) => {
-                let at = e
-                    .path()
-                    .map(Path::to_path_buf)
-                    .unwrap_or_else(|| dir.to_path_buf());
+    for entry in result_files(dir) {
+        let (oath_path, path) = match entry {
+            Ok(found) => found,
+            Err((at, e)) => {
                 let at = display_path(&at, base);
                 errors.push(
                     ErrorRecord::new(Code::InputError, format!("cannot list `{at}`: {e}"))
@@ -77,15 +68,9 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
-            continue;
-        }
-        let Some(oath_path) = oath_path_of(dir, entry.path()) else {
-            continue;
-        };
         match read_run_result_in(dir, &oath_path) {
             Ok(Some(results)) => files.push(TreeFile {
-                shown: display_path(entry.path(), base),
+                shown: display_path(&path, base),
                 oath_path,
                 results,
             }),
@@ -99,20 +84,6 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
     }
     files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
     Ok(Tree { shown, files })
-}
-
-/// The oathPath a file under `dir` holds the results of: its relative
-/// path, `/`-separated, without the `.json` suffix; `None` for anything
-/// that is not a result file.
-fn oath_path_of(dir: &Path, file: &Path) -> Option<String> {
-    let rel: PathBuf = file.strip_prefix(dir).ok()?.to_path_buf();
-    let segments: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_str().map(str::to_owned))
-        .collect::<Option<_>>()?;
-    let joined = segments.join("/");
-    let oath_path = joined.strip_suffix(".json")?;
-    (!oath_path.is_empty()).then(|| oath_path.to_owned())
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::{BASKET, Project, SHELF, files_under, text};
-use varar_runner::internal::hash::source_hash;
+use varar_core::hash::source_hash;
 
 #[test]
 fn report_writes_the_site_under_target_and_prints_index_html() {

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use common::*;
 use serde_json::Value;
-use varar_runner::internal::hash::source_hash;
+use varar_core::hash::source_hash;
 
 /// `gate --format json`, validated against the committed schema, its
 /// `exitCode` equal to the process's.

@@ -6,9 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_cli::lsp::analysis::{Workspace, plan_document};
-use varar_cli::lsp::index::StepIndex;
-use varar_cli::lsp::oaths::Oaths;
+use varar_cli::language_server::analysis::{PlanContext, plan_document};
+use varar_cli::language_server::oaths::Oaths;
+use varar_cli::language_server::step_index::StepIndex;
 use varar_conformance::bundles::BUNDLES;
 
 fn conformance() -> PathBuf {
@@ -56,12 +56,12 @@ fn every_bundle_plans_as_its_golden_through_the_servers_discovery() {
         let corpus = conformance().join("corpus/bundles").join(bundle);
         let text = read(&corpus.join("example.md"));
         let oaths = Oaths::from_disk([("example.md".to_string(), text)]);
-        let workspace = Workspace {
+        let context = PlanContext {
             index: &index,
             lock: None,
             oaths: &oaths,
         };
-        let analysis = plan_document(&workspace, "example.md")
+        let analysis = plan_document(&context, "example.md")
             .unwrap_or_else(|| panic!("{bundle}: example.md is an oath"));
         let golden: serde_json::Value =
             serde_json::from_str(&read(&corpus.join("golden/plan.json")))

@@ -9,7 +9,7 @@ use std::path::Path;
 
 use lsp_client::{Client, bakery, uri};
 use serde_json::{Value, json};
-use varar_runner::internal::hash::source_hash;
+use varar_core::hash::source_hash;
 
 fn utf16_offset(text: &str, needle: &str) -> u32 {
     let byte = text

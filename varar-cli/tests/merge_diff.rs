@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use serde_json::Value;
-use varar_runner::internal::hash::source_hash;
+use varar_core::hash::source_hash;
 
 // ---- merge -----------------------------------------------------------------
 
@@ -55,7 +55,7 @@ fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
         "version": 1, "oathPath": "varar/basket.md", "sourceHash": source_hash(BASKET),
         "examples": serde_json::from_str::<Value>(PASSED_BASKET).unwrap_or_default()
     });
-    let expected = varar_runner::internal::results::parse_run_result(union.to_string().as_bytes())
+    let expected = varar_core::results::parse_run_result(union.to_string().as_bytes())
         .map_err(|e| e.to_string())
         .and_then(|r| r.to_text().map_err(|e| e.to_string()))
         .unwrap_or_else(|e| panic!("{e}"));

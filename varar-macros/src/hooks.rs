@@ -180,6 +180,18 @@ fn unwrap(output: &Output, span: proc_macro2::Span) -> TokenStream {
     }
 }
 
+/// What every hook's expansion shares: the function's name and call, the
+/// unwrapping of its `Result`, and the registration's common fields.
+struct Parts<'a> {
+    ident: &'a syn::Ident,
+    ty: &'a Type,
+    is_async: bool,
+    unwrap: TokenStream,
+    await_: TokenStream,
+    asyncness: TokenStream,
+    common: TokenStream,
+}
+
 fn emit(
     hook: Hook,
     func: &ItemFn,
@@ -196,160 +208,26 @@ fn emit(
         syn::ReturnType::Type(_, t) => t.span(),
         syn::ReturnType::Default => func.sig.paren_token.span.close(),
     };
-    let unwrap = unwrap(output, ret_span);
-    let await_ = if is_async { quote!(.await) } else { quote!() };
-    let asyncness = if is_async { quote!(async) } else { quote!() };
-    let common = quote! {
-        name: #name,
-        type_id: ::core::any::TypeId::of::<__VararT>,
-        type_name: ::core::any::type_name::<__VararT>,
-        file: ::core::file!(),
-        line: #line,
-        module_path: ::core::module_path!(),
+    let parts = Parts {
+        ident,
+        ty,
+        is_async,
+        unwrap: unwrap(output, ret_span),
+        await_: if is_async { quote!(.await) } else { quote!() },
+        asyncness: if is_async { quote!(async) } else { quote!() },
+        common: quote! {
+            name: #name,
+            type_id: ::core::any::TypeId::of::<__VararT>,
+            type_name: ::core::any::type_name::<__VararT>,
+            file: ::core::file!(),
+            line: #line,
+            module_path: ::core::module_path!(),
+        },
     };
     let body = match hook {
-        Hook::Resource => {
-            let kind = if is_async {
-                quote!(Async(__varar_boxed))
-            } else {
-                quote!(Sync(__varar_build))
-            };
-            let boxed = if is_async {
-                quote! {
-                    fn __varar_boxed() -> ::varar::__private::BoxFuture<'static, __VararShared> {
-                        ::std::boxed::Box::pin(__varar_build())
-                    }
-                }
-            } else {
-                quote!()
-            };
-            let assert = quote_spanned! {ty.span()=>
-                struct __VararR;
-                impl ::varar::__private::SharedResource for __VararR {
-                    type Value = #ty;
-                }
-            };
-            quote! {
-                #assert
-                type __VararT = <__VararR as ::varar::__private::SharedResource>::Value;
-                type __VararShared = ::core::result::Result<
-                    ::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>,
-                    ::std::string::String,
-                >;
-                #asyncness fn __varar_build() -> __VararShared {
-                    let __varar_out = #ident() #await_;
-                    #unwrap
-                    let __varar_value: __VararT = __varar_out;
-                    ::core::result::Result::Ok(::varar::__private::share::<__VararR>(__varar_value))
-                }
-                #boxed
-                ::varar::__private::inventory::submit! {
-                    ::varar::__private::ResourceDef {
-                        build: ::varar::__private::ResourceBuild::#kind,
-                        unwrap: ::varar::__private::unwrap_shared::<__VararR>,
-                        #common
-                    }
-                }
-            }
-        }
-        Hook::State => {
-            let needs: Vec<&Type> = params.iter().map(|p| signature::strip_ref(&p.ty)).collect();
-            let vars: Vec<_> = (0..needs.len())
-                .map(|i| quote::format_ident!("__varar_r{}", i))
-                .collect();
-            let kind = if is_async {
-                quote!(Async(__varar_boxed))
-            } else {
-                quote!(Sync(__varar_build))
-            };
-            let boxed = if is_async {
-                quote! {
-                    fn __varar_boxed<'a>(
-                        __varar_lent: &'a ::varar::__private::Lent,
-                    ) -> ::varar::__private::BoxFuture<'a, ::varar::__private::Built> {
-                        ::std::boxed::Box::pin(__varar_build(__varar_lent))
-                    }
-                }
-            } else {
-                quote!()
-            };
-            let assert = quote_spanned! {ty.span()=>
-                struct __VararS;
-                impl ::varar::__private::ExampleState for __VararS {
-                    type Value = #ty;
-                }
-            };
-            quote! {
-                #assert
-                type __VararT = <__VararS as ::varar::__private::ExampleState>::Value;
-                #asyncness fn __varar_build(
-                    __varar_lent: &::varar::__private::Lent,
-                ) -> ::varar::__private::Built {
-                    #(let #vars: &#needs = __varar_lent.get::<#needs>()?;)*
-                    let __varar_out = #ident(#(#vars),*) #await_;
-                    #unwrap
-                    let __varar_value: __VararT = __varar_out;
-                    ::core::result::Result::Ok(::varar::__private::own::<__VararS>(__varar_value))
-                }
-                #boxed
-                ::varar::__private::inventory::submit! {
-                    ::varar::__private::StateDef {
-                        needs: &[#(::varar::__private::Need {
-                            type_id: ::core::any::TypeId::of::<#needs>,
-                            type_name: ::core::any::type_name::<#needs>,
-                        }),*],
-                        build: ::varar::__private::StateBuild::#kind,
-                        #common
-                    }
-                }
-            }
-        }
-        Hook::Teardown => {
-            let finish = if output.fallible {
-                quote! { #unwrap let () = __varar_out; ::core::result::Result::Ok(()) }
-            } else {
-                quote! { let () = __varar_out; ::core::result::Result::Ok(()) }
-            };
-            let call = if is_async {
-                quote! {
-                    ::varar::__private::TeardownCall::Pending(::std::boxed::Box::pin(async move {
-                        let __varar_out = #ident(__varar_value).await;
-                        #finish
-                    }))
-                }
-            } else {
-                quote! {
-                    ::varar::__private::TeardownCall::Done((|| {
-                        let __varar_out = #ident(__varar_value);
-                        #finish
-                    })())
-                }
-            };
-            let assert = quote_spanned! {ty.span()=>
-                const _: () = ::varar::__private::a_state_must_be_send::<#ty>();
-            };
-            quote! {
-                #assert
-                type __VararT = #ty;
-                fn __varar_run(
-                    __varar_boxed: ::std::boxed::Box<dyn ::core::any::Any + ::core::marker::Send>,
-                ) -> ::varar::__private::TeardownCall {
-                    let __varar_value: #ty = match ::varar::__private::take::<#ty>(__varar_boxed) {
-                        ::core::result::Result::Ok(v) => v,
-                        ::core::result::Result::Err(m) => {
-                            return ::varar::__private::TeardownCall::Done(::core::result::Result::Err(m));
-                        }
-                    };
-                    #call
-                }
-                ::varar::__private::inventory::submit! {
-                    ::varar::__private::TeardownDef {
-                        run: __varar_run,
-                        #common
-                    }
-                }
-            }
-        }
+        Hook::Resource => emit_resource(&parts),
+        Hook::State => emit_state(&parts, params),
+        Hook::Teardown => emit_teardown(&parts, output),
     };
     quote! {
         #func
@@ -358,6 +236,183 @@ fn emit(
         const _: () = {
             #body
         };
+    }
+}
+
+/// `#[varar::resource]`: built once, shared as `Arc<dyn Any>`.
+fn emit_resource(parts: &Parts<'_>) -> TokenStream {
+    let Parts {
+        ident,
+        ty,
+        is_async,
+        unwrap,
+        await_,
+        asyncness,
+        common,
+    } = parts;
+    let is_async = *is_async;
+    let kind = if is_async {
+        quote!(Async(__varar_boxed))
+    } else {
+        quote!(Sync(__varar_build))
+    };
+    let boxed = if is_async {
+        quote! {
+            fn __varar_boxed() -> ::varar::__private::BoxFuture<'static, __VararShared> {
+                ::std::boxed::Box::pin(__varar_build())
+            }
+        }
+    } else {
+        quote!()
+    };
+    let assert = quote_spanned! {ty.span()=>
+        struct __VararR;
+        impl ::varar::__private::SharedResource for __VararR {
+            type Value = #ty;
+        }
+    };
+    quote! {
+        #assert
+        type __VararT = <__VararR as ::varar::__private::SharedResource>::Value;
+        type __VararShared = ::core::result::Result<
+            ::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>,
+            ::std::string::String,
+        >;
+        #asyncness fn __varar_build() -> __VararShared {
+            let __varar_out = #ident() #await_;
+            #unwrap
+            let __varar_value: __VararT = __varar_out;
+            ::core::result::Result::Ok(::varar::__private::share::<__VararR>(__varar_value))
+        }
+        #boxed
+        ::varar::__private::inventory::submit! {
+            ::varar::__private::ResourceDef {
+                build: ::varar::__private::ResourceBuild::#kind,
+                unwrap: ::varar::__private::unwrap_shared::<__VararR>,
+                #common
+            }
+        }
+    }
+}
+
+/// `#[varar::state]`: built per example from the resources it takes.
+fn emit_state(parts: &Parts<'_>, params: &[&syn::PatType]) -> TokenStream {
+    let Parts {
+        ident,
+        ty,
+        is_async,
+        unwrap,
+        await_,
+        asyncness,
+        common,
+    } = parts;
+    let is_async = *is_async;
+    let needs: Vec<&Type> = params.iter().map(|p| signature::strip_ref(&p.ty)).collect();
+    let vars: Vec<_> = (0..needs.len())
+        .map(|i| quote::format_ident!("__varar_r{}", i))
+        .collect();
+    let kind = if is_async {
+        quote!(Async(__varar_boxed))
+    } else {
+        quote!(Sync(__varar_build))
+    };
+    let boxed = if is_async {
+        quote! {
+            fn __varar_boxed<'a>(
+                __varar_lent: &'a ::varar::__private::Lent,
+            ) -> ::varar::__private::BoxFuture<'a, ::varar::__private::Built> {
+                ::std::boxed::Box::pin(__varar_build(__varar_lent))
+            }
+        }
+    } else {
+        quote!()
+    };
+    let assert = quote_spanned! {ty.span()=>
+        struct __VararS;
+        impl ::varar::__private::ExampleState for __VararS {
+            type Value = #ty;
+        }
+    };
+    quote! {
+        #assert
+        type __VararT = <__VararS as ::varar::__private::ExampleState>::Value;
+        #asyncness fn __varar_build(
+            __varar_lent: &::varar::__private::Lent,
+        ) -> ::varar::__private::Built {
+            #(let #vars: &#needs = __varar_lent.get::<#needs>()?;)*
+            let __varar_out = #ident(#(#vars),*) #await_;
+            #unwrap
+            let __varar_value: __VararT = __varar_out;
+            ::core::result::Result::Ok(::varar::__private::own::<__VararS>(__varar_value))
+        }
+        #boxed
+        ::varar::__private::inventory::submit! {
+            ::varar::__private::StateDef {
+                needs: &[#(::varar::__private::Need {
+                    type_id: ::core::any::TypeId::of::<#needs>,
+                    type_name: ::core::any::type_name::<#needs>,
+                }),*],
+                build: ::varar::__private::StateBuild::#kind,
+                #common
+            }
+        }
+    }
+}
+
+/// `#[varar::teardown]`: takes the value back and runs to completion.
+fn emit_teardown(parts: &Parts<'_>, output: &Output) -> TokenStream {
+    let Parts {
+        ident,
+        ty,
+        is_async,
+        unwrap,
+        common,
+        ..
+    } = parts;
+    let is_async = *is_async;
+    let finish = if output.fallible {
+        quote! { #unwrap let () = __varar_out; ::core::result::Result::Ok(()) }
+    } else {
+        quote! { let () = __varar_out; ::core::result::Result::Ok(()) }
+    };
+    let call = if is_async {
+        quote! {
+            ::varar::__private::TeardownCall::Pending(::std::boxed::Box::pin(async move {
+                let __varar_out = #ident(__varar_value).await;
+                #finish
+            }))
+        }
+    } else {
+        quote! {
+            ::varar::__private::TeardownCall::Done((|| {
+                let __varar_out = #ident(__varar_value);
+                #finish
+            })())
+        }
+    };
+    let assert = quote_spanned! {ty.span()=>
+        const _: () = ::varar::__private::a_state_must_be_send::<#ty>();
+    };
+    quote! {
+        #assert
+        type __VararT = #ty;
+        fn __varar_run(
+            __varar_boxed: ::std::boxed::Box<dyn ::core::any::Any + ::core::marker::Send>,
+        ) -> ::varar::__private::TeardownCall {
+            let __varar_value: #ty = match ::varar::__private::take::<#ty>(__varar_boxed) {
+                ::core::result::Result::Ok(v) => v,
+                ::core::result::Result::Err(m) => {
+                    return ::varar::__private::TeardownCall::Done(::core::result::Result::Err(m));
+                }
+            };
+            #call
+        }
+        ::varar::__private::inventory::submit! {
+            ::varar::__private::TeardownDef {
+                run: __varar_run,
+                #common
+            }
+        }
     }
 }
 

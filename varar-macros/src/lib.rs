@@ -4,8 +4,6 @@
 //! Use them through the `varar` facade crate, which documents them. Each
 //! entry point hands off to its module (parse → validate → emit) and turns a
 //! `syn::Error` into compile errors under the offending tokens.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 use proc_macro::TokenStream;
 

@@ -307,8 +307,6 @@
 //! * Output printed by steps is not captured per test.
 //! * A timed-out blocking step's thread cannot be stopped: it is abandoned
 //!   until the process exits, and the state it holds is not torn down.
-#![forbid(unsafe_code)]
-#![warn(missing_docs)]
 
 pub use varar_macros::{parameter, resource, sensor, state, stimulus, teardown};
 pub use varar_runner::{DocString, Parameter, Row, Runner, Table, run};

@@ -6,7 +6,7 @@
 //! Every bundle registers into the same `inventory`, so a bundle's registry
 //! is built from the definitions under its own module only.
 
-use varar_runner::internal::registry::Registry;
+use varar_runner::LinkedSteps;
 
 /// The corpus bundle directory names, in corpus order.
 pub const BUNDLES: &[&str] = &[
@@ -134,11 +134,11 @@ fn module_of(bundle: &str) -> Option<String> {
 
 /// The registry of one bundle (by its corpus directory name, e.g.
 /// `01-roman-numerals`): its parameter types and steps, and nobody else's.
-pub fn registry_for(bundle: &str) -> Result<Registry, String> {
+pub fn registry_for(bundle: &str) -> Result<LinkedSteps, String> {
     let module = module_of(bundle).ok_or_else(|| format!("unknown bundle `{bundle}`"))?;
     let prefix = format!("{}::{module}", module_path!());
     let nested = format!("{prefix}::");
-    Registry::from_inventory(|path| path == prefix || path.starts_with(&nested))
+    LinkedSteps::from_inventory(|path| path == prefix || path.starts_with(&nested))
         .map_err(|e| e.to_string())
 }
 
@@ -153,7 +153,7 @@ mod tests {
                 Ok(r) => r,
                 Err(e) => panic!("{bundle}: {e}"),
             };
-            let json = registry.to_json();
+            let json = registry.registry().to_json();
             let steps = json["steps"].as_array().map_or(0, Vec::len);
             assert!(steps > 0, "{bundle} has no steps");
         }
@@ -169,7 +169,7 @@ mod tests {
             let golden: serde_json::Value =
                 serde_json::from_str(&golden).unwrap_or_else(|e| panic!("{bundle}: {e}"));
             let registry = registry_for(bundle).unwrap_or_else(|e| panic!("{bundle}: {e}"));
-            assert_eq!(registry.to_json(), golden, "{bundle}");
+            assert_eq!(registry.registry().to_json(), golden, "{bundle}");
         }
     }
 

@@ -11,9 +11,9 @@ use std::path::Path;
 
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
-use varar_runner::internal::results::OathResults;
-use varar_runner::internal::results::parse_run_result;
-use varar_runner::internal::store::{read_run_result, replace_run_result};
+use varar_core::results::OathResults;
+use varar_core::results::parse_run_result;
+use varar_runner::store::{read_run_result, replace_run_result};
 
 use crate::Corpus;
 use crate::golden::first_difference;

@@ -1,19 +1,33 @@
 //! `cargo varar diff OLD NEW`: read both results trees and compare them
-//! ([`crate::diff`]). Reads only; writes nothing.
+//! ([`crate::tree_diff`]). Reads only; writes nothing.
 
-use std::path::Path;
-
-use super::{Output, json};
-use crate::cli::{DiffArgs, Format};
-use crate::diff::{DiffReport, compare, text};
+use super::output::{Output, json};
+use crate::cli::{DiffRun, Format};
 use crate::records::display_path;
 use crate::tree::read_tree;
+use crate::tree_diff::{DiffReport, compare, text};
 
-/// Run `cargo varar diff` from `cwd`.
-pub fn run(args: &DiffArgs, cwd: &Path) -> Result<Output, serde_json::Error> {
-    let base = args.root.base(cwd);
-    let (old, new) = (base.join(&args.old), base.join(&args.new));
-    let report = match (read_tree(&old, &base), read_tree(&new, &base)) {
+/// Why `diff` printed no comparison. A tree that cannot be read is not
+/// one: it is a report (`error`, exit 2) in the format asked for.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum DiffError {
+    /// The comparison could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl DiffError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
+/// Run `cargo varar diff`.
+pub fn run(run: &DiffRun) -> Result<Output, DiffError> {
+    let (old, new, base) = (&run.old, &run.new, &run.base);
+    let report = match (read_tree(old, base), read_tree(new, base)) {
         (Ok(old), Ok(new)) => compare(&old, &new),
         (old_read, new_read) => {
             let errors = [old_read.err(), new_read.err()]
@@ -21,10 +35,10 @@ pub fn run(args: &DiffArgs, cwd: &Path) -> Result<Output, serde_json::Error> {
                 .flatten()
                 .flatten()
                 .collect();
-            DiffReport::unusable(display_path(&old, &base), display_path(&new, &base), errors)
+            DiffReport::unusable(display_path(old, base), display_path(new, base), errors)
         }
     };
-    let stdout = match args.format {
+    let stdout = match run.format {
         Format::Text => text::render(&report),
         Format::Json => json(&report)?,
     };

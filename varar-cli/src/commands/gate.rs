@@ -1,24 +1,42 @@
 //! `cargo varar gate`: read the project's evidence ([`crate::project`]),
-//! judge it ([`crate::gate`]) and return the verdict as text or JSON.
+//! judge it ([`crate::verdict`]) and return the verdict as text or JSON.
 //! Reads only; writes nothing.
 
-use std::path::Path;
+use super::output::{Output, json};
+use crate::cli::{Format, GateRun};
+use crate::project::read_evidence;
+use crate::root::ProjectRoot;
+use crate::verdict::{GateReport, SCHEMA, evaluate_with, render_text};
 
-use super::{Output, json};
-use crate::cli::{Format, GateArgs};
-use crate::gate::{GateReport, SCHEMA, evaluate_with, render_text};
-use crate::project::read_project;
+/// Why `gate` printed no verdict. A project that cannot be judged is not
+/// one: it is a verdict (`error`, exit 2) in the format asked for.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GateError {
+    /// The verdict could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
 
-/// Run `cargo varar gate` from `cwd`.
-pub fn run(args: &GateArgs, cwd: &Path) -> Result<Output, serde_json::Error> {
-    if args.schema {
-        return Ok(Output {
-            stdout: SCHEMA.to_owned(),
-            ..Output::default()
-        });
+impl GateError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
     }
-    let report = verdict(args.root.root.as_deref(), cwd);
-    let stdout = match args.format {
+}
+
+/// `cargo varar gate --schema`.
+pub fn schema() -> Output {
+    Output {
+        stdout: SCHEMA.to_owned(),
+        ..Output::default()
+    }
+}
+
+/// Run `cargo varar gate`.
+pub fn run(run: &GateRun) -> Result<Output, GateError> {
+    let report = verdict(&run.project);
+    let stdout = match run.format {
         Format::Text => render_text(&report),
         Format::Json => json(&report)?,
     };
@@ -29,9 +47,9 @@ pub fn run(args: &GateArgs, cwd: &Path) -> Result<Output, serde_json::Error> {
     })
 }
 
-/// The verdict on the project at `--root` (or found from `cwd`).
-pub fn verdict(root: Option<&Path>, cwd: &Path) -> GateReport {
-    match read_project(root, cwd) {
+/// The verdict on the project at `project`.
+pub fn verdict(project: &ProjectRoot) -> GateReport {
+    match read_evidence(project) {
         Ok(project) => evaluate_with(&project.oaths, &project.linked_only),
         Err(error) => GateReport::unusable(error),
     }

@@ -1,81 +1,95 @@
 //! `cargo varar junit [--out FILE]`: read the project's evidence
-//! ([`crate::project`]), convert it ([`crate::junit`]) and print the XML or
-//! write it atomically to `--out` (shell). When any input is unusable,
-//! nothing is printed or written and the command exits 2.
+//! ([`crate::project`]), convert it ([`crate::junit_xml`]) and print the
+//! XML or write it atomically to `--out` (shell). When any input is
+//! unusable, nothing is printed or written and the command exits 2.
 
-use std::path::Path;
+use varar_runner::store::{StoreError, write_atomic};
 
-use varar_runner::internal::store::{StoreError, write_atomic};
+use super::output::Output;
+use crate::cli::{JunitOut, JunitRun};
+use crate::junit_xml::{Junit, build_with};
+use crate::project::read_evidence;
+use crate::records::{Code, ErrorRecord, ErrorRecords};
 
-use super::Output;
-use crate::cli::JunitArgs;
-use crate::junit::build_with;
-use crate::project::read_project;
-use crate::records::{Code, ErrorRecord, display_path};
+/// Why no JUnit XML was printed or written: every problem, as records.
+#[derive(Debug, thiserror::Error)]
+#[error(transparent)]
+pub struct JunitError(#[from] pub ErrorRecords);
 
-/// Run `cargo varar junit` from `cwd`.
-pub fn run(args: &JunitArgs, cwd: &Path) -> Output {
-    match convert(args, cwd) {
-        Ok(output) => output,
-        Err(errors) => Output {
-            stdout: String::new(),
-            stderr: errors.iter().map(ToString::to_string).collect(),
-            exit_code: 2,
-        },
+impl JunitError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+
+    /// The problems.
+    pub fn records(&self) -> &[ErrorRecord] {
+        &self.0.0
     }
 }
 
-fn convert(args: &JunitArgs, cwd: &Path) -> Result<Output, Vec<ErrorRecord>> {
-    let project = read_project(args.root.root.as_deref(), cwd).map_err(|e| vec![e])?;
-    let junit = build_with(&project.oaths, &project.linked_only)?;
+/// Run `cargo varar junit`.
+pub fn run(run: &JunitRun) -> Result<Output, JunitError> {
+    let project = read_evidence(&run.project).map_err(ErrorRecords::from)?;
+    let junit = build_with(&project.oaths, &project.linked_only).map_err(ErrorRecords::from)?;
     let mut stderr: Vec<String> = junit
         .warnings
         .iter()
         .map(|w| format!("warning: {w}"))
         .collect();
     let xml = junit.report.to_string().map_err(|e| {
-        vec![ErrorRecord::new(
+        ErrorRecords::from(ErrorRecord::new(
             Code::OutputError,
             format!("cannot serialise the JUnit report: {e}"),
-        )]
+        ))
     })?;
-    let Some(out) = &args.out else {
+    let Some(out) = &run.out else {
         return Ok(Output {
             stdout: xml,
             stderr,
             exit_code: 0,
         });
     };
-    let path = cwd.join(out);
-    let shown = display_path(&path, cwd);
-    let failed = |reason: String| {
-        vec![
-            ErrorRecord::new(
-                Code::OutputError,
-                format!("cannot write `{shown}`: {reason}"),
-            )
-            .with_path(shown.clone()),
-        ]
-    };
-    if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
-    }
-    write_atomic(&path, xml.as_bytes()).map_err(|e| {
-        failed(match e {
-            StoreError::Write { source, .. } => source.to_string(),
-            other => other.to_string(),
-        })
-    })?;
-    let r = &junit.report;
-    stderr.push(format!(
-        "wrote `{shown}`: {} test suite(s), {} test case(s), {} failure(s)",
-        r.test_suites.len(),
-        r.tests,
-        r.failures
-    ));
+    write(out, &xml)?;
+    stderr.push(written(out, &junit));
     Ok(Output {
         stdout: String::new(),
         stderr,
         exit_code: 0,
     })
+}
+
+/// Write the XML to `--out`, its parent directories created.
+fn write(out: &JunitOut, xml: &str) -> Result<(), ErrorRecords> {
+    let failed = |reason: String| {
+        ErrorRecords::from(
+            ErrorRecord::new(
+                Code::OutputError,
+                format!("cannot write `{}`: {reason}", out.shown),
+            )
+            .with_path(out.shown.clone()),
+        )
+    };
+    if let Some(parent) = out.path.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
+    }
+    write_atomic(&out.path, xml.as_bytes()).map_err(|e| {
+        failed(match e {
+            StoreError::Write { source, .. } => source.to_string(),
+            other => other.to_string(),
+        })
+    })?;
+    Ok(())
+}
+
+/// The note on what was written.
+fn written(out: &JunitOut, junit: &Junit) -> String {
+    let r = &junit.report;
+    format!(
+        "wrote `{}`: {} test suite(s), {} test case(s), {} failure(s)",
+        out.shown,
+        r.test_suites.len(),
+        r.tests,
+        r.failures
+    )
 }

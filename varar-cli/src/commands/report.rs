@@ -5,14 +5,15 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_runner::internal::config::{ConfigError, load_config};
-use varar_runner::internal::discovery::{DiscoveryError, discover, read_oath};
-use varar_runner::internal::lock::Baseline;
-use varar_runner::internal::store::{ResultFileError, StoreError, read_lock, read_run_result};
+use varar_core::lock::Baseline;
+use varar_runner::discovery::DiscoveryError;
+use varar_runner::store::{ResultFileError, StoreError};
 
-use crate::cli::ReportArgs;
-use crate::report::{OathInput, ProjectInput, ResultsInput, render_site};
-use crate::root::{self, RootError};
+use super::output::Output;
+use crate::cli::ReportRun;
+use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
+use crate::project::{ProjectError, ProjectSnapshot, read_project};
+use crate::root::RootError;
 use crate::site::{SiteError, write_site};
 
 /// The default output directory, under the project root (criterion's
@@ -26,12 +27,9 @@ pub enum ReportError {
     /// No project root.
     #[error(transparent)]
     Root(#[from] RootError),
-    /// The config is invalid.
+    /// The project could not be read.
     #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Discovery failed.
-    #[error(transparent)]
-    Discovery(#[from] DiscoveryError),
+    Project(#[from] ProjectError),
     /// The site could not be written.
     #[error(transparent)]
     Site(#[from] SiteError),
@@ -80,6 +78,13 @@ pub enum Warning {
     },
 }
 
+impl ReportError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
 /// What a report run did.
 #[derive(Debug)]
 pub struct ReportOutcome {
@@ -97,58 +102,34 @@ impl ReportOutcome {
     pub fn exit_code(&self) -> u8 {
         if self.problems.is_empty() { 0 } else { 2 }
     }
+
+    /// What `main` prints: the path of `index.html`, each problem and
+    /// warning.
+    pub fn into_output(self) -> Output {
+        let problems = self.problems.iter().map(|p| format!("error: {p}"));
+        let warnings = self.warnings.iter().map(|w| format!("warning: {w}"));
+        Output {
+            stdout: format!("{}\n", self.index.display()),
+            stderr: problems.chain(warnings).collect(),
+            exit_code: self.exit_code(),
+        }
+    }
 }
 
-/// Run `cargo varar report` from `cwd`.
-pub fn run(args: &ReportArgs, cwd: &Path) -> Result<ReportOutcome, ReportError> {
-    let root = root::resolve(args.root.root.as_deref(), cwd)?;
-    let out = match &args.out {
-        Some(out) => cwd.join(out),
-        None => root.join(DEFAULT_OUT),
-    };
-    let config = load_config(&root)?;
-    let oaths = discover(&root, &config)?;
-    let mut problems = Vec::new();
-    let mut warnings = Vec::new();
-    let mut input = ProjectInput {
-        name: root
-            .canonicalize()
-            .ok()
-            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
-            .unwrap_or_else(|| root.display().to_string()),
-        oaths: Vec::with_capacity(oaths.len()),
-        lock: None,
-    };
-    match read_lock(&root) {
-        Ok(Baseline::Present { lock, .. }) => input.lock = Some(lock),
-        Ok(Baseline::Unsupported { version }) => warnings.push(Warning::LockVersion { version }),
-        Ok(_) => {}
-        Err(source) => warnings.push(Warning::Lock { source }),
-    }
-    for oath in &oaths {
-        let text = read_oath(oath).map_err(|e| {
-            let reason = e.to_string();
-            problems.push(InputProblem::Oath(e));
-            reason
-        });
-        let results = match read_run_result(&root, &oath.oath_path) {
-            Ok(None) => ResultsInput::Missing,
-            Ok(Some(results)) => ResultsInput::Read(results),
-            Err(e) => {
-                let reason = e.to_string();
-                problems.push(InputProblem::Results(e));
-                ResultsInput::Unreadable(reason)
-            }
-        };
-        input.oaths.push(OathInput {
-            oath_path: oath.oath_path.clone(),
-            text,
-            results,
-        });
-    }
+/// Run `cargo varar report`.
+pub fn run(run: &ReportRun) -> Result<Output, ReportError> {
+    outcome(run).map(ReportOutcome::into_output)
+}
+
+/// Run `cargo varar report`: read the project, render the site, write it.
+pub fn outcome(run: &ReportRun) -> Result<ReportOutcome, ReportError> {
+    let root = run.project.resolve()?;
+    let out = run.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT));
+    let snapshot = read_project(&root)?;
+    let (input, problems, mut warnings) = report_input(snapshot);
     let site = render_site(&input);
     let index = write_site(&out, &site)?;
-    if args.open
+    if run.open
         && let Err(source) = open(&index)
     {
         warnings.push(Warning::Open {
@@ -161,6 +142,52 @@ pub fn run(args: &ReportArgs, cwd: &Path) -> Result<ReportOutcome, ReportError> 
         problems,
         warnings,
     })
+}
+
+/// What the report is made of, from what was read: every input that could
+/// not be used is a problem (drawn as unreadable in the site), an unusable
+/// baseline a warning.
+fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, Vec<Warning>) {
+    let mut problems = Vec::new();
+    let mut warnings = Vec::new();
+    let root = &snapshot.root;
+    let mut input = ProjectInput {
+        name: root
+            .canonicalize()
+            .ok()
+            .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+            .unwrap_or_else(|| root.display().to_string()),
+        oaths: Vec::with_capacity(snapshot.oaths.len()),
+        lock: None,
+    };
+    match snapshot.baseline {
+        Ok(Baseline::Present { lock, .. }) => input.lock = Some(lock),
+        Ok(Baseline::Unsupported { version }) => warnings.push(Warning::LockVersion { version }),
+        Ok(_) => {}
+        Err(source) => warnings.push(Warning::Lock { source }),
+    }
+    for oath in snapshot.oaths {
+        let text = oath.text.map_err(|e| {
+            let reason = e.to_string();
+            problems.push(InputProblem::Oath(e));
+            reason
+        });
+        let results = match oath.results {
+            Ok(None) => ResultsInput::Missing,
+            Ok(Some(results)) => ResultsInput::Read(results),
+            Err(e) => {
+                let reason = e.to_string();
+                problems.push(InputProblem::Results(e));
+                ResultsInput::Unreadable(reason)
+            }
+        };
+        input.oaths.push(OathInput {
+            oath_path: oath.file.oath_path,
+            text,
+            results,
+        });
+    }
+    (input, problems, warnings)
 }
 
 /// Open `path` with `$BROWSER` when set, else the platform's opener.

@@ -1,5 +1,5 @@
 use super::*;
-use crate::report::SiteFile;
+use crate::html_report::SiteFile;
 
 fn site(files: &[(&str, &str)]) -> Site {
     Site {

@@ -9,7 +9,7 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-use varar_runner::internal::hash::source_hash;
+use varar_core::hash::source_hash;
 
 pub const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 pub const SHELF: &str = "# The shelf\n\nI stock 3 buns.\n";

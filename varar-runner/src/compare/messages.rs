@@ -1,6 +1,6 @@
 //! The wiring messages of spec 30 §30.2.1: problems only a Rust port can
 //! have, reported as `thrown` failures. (The return-shape messages of
-//! §30.4 are the `Display` of [`crate::failure::Shape`].) They take part in
+//! §30.4 are the `Display` of [`varar_core::failure::Shape`].) They take part in
 //! `error`-fence substring matching, so their wording is observable.
 
 /// Wiring: the document gives `m` slots but the function takes `k`.

@@ -3,13 +3,11 @@
 //! to `Ok(())` or an unlocated [`Problem`].
 
 pub mod messages;
-#[cfg(test)]
-pub(crate) mod testing;
 
-use crate::doc;
-use crate::failure::{CellDiff, Problem, Shape};
-use crate::plan::{PlannedDocString, PlannedStep, RowBinding};
 use crate::step::{JsType, Observed, ObservedRow, Returned};
+use varar_core::doc;
+use varar_core::failure::{CellDiff, Problem, Shape};
+use varar_core::plan::{PlannedDocString, PlannedStep, RowBinding};
 
 /// The slots a sensor must answer: its parameters, then one for the trailing
 /// table or doc string (spec 30 §30.2).
@@ -272,9 +270,9 @@ pub fn check_row(binding: &RowBinding, last_return: &Returned) -> Result<(), Pro
 /// §30.3.6): short escapes, `\u00XX` for other controls, everything else raw.
 pub fn json_quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    crate::json_text::write_string(&mut out, s);
+    varar_core::json::write_string(&mut out, s);
     out
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -10,154 +10,27 @@
 //! clock: a deadline comes in through the driver, and progress goes out
 //! through [`Progress`], both supplied by the shell.
 
-mod drive;
-mod quiet;
+mod context;
 mod states;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
-pub use drive::{
-    BuiltIn, Deadline, Driver, Interrupted, catch_future, explain_panic, guarded, panic_message,
-};
-pub use quiet::{in_step, record_panic, trim_backtrace};
+#[cfg(test)]
+pub use context::StepTarget;
+pub use context::{Context, Progress, StepLookup, Steps, Unwatched};
+pub use varar_core::outcome::{ExampleRun, StepOutcome};
 
 use crate::compare::{self, messages};
-use crate::data::{DocString, Table};
-use crate::failure::{Attached, Failure, Problem, Shape};
-use crate::lifecycle::{Lifecycle, Make, ResourceStore, Route};
-use crate::plan::{Expectation, PlannedExample, PlannedStep};
-use crate::registry::Registry;
-use crate::source::Span;
+use crate::drive::{
+    BuiltIn, Driver, Interrupted, catch_future, explain_panic, panic_message, take_panic_site,
+    timed_out, while_in_step,
+};
+use crate::linked::LinkedSteps;
 use crate::step::{ArgValue, Handler, Invocation, Returned, Role, Trailing, World};
-
-/// What the executor needs to know about the step definition a planned step
-/// was matched to.
-#[derive(Clone, Copy, Debug)]
-pub struct StepTarget<'a> {
-    /// Stimulus or sensor.
-    pub role: Role,
-    /// The expression as written (for messages).
-    pub expression: &'a str,
-    /// The step's source file: the key of its state.
-    pub file: &'a str,
-    /// The entry point; `None` for a definition known only by its expression.
-    pub handler: Option<Handler>,
-    /// What the function takes after its captures.
-    pub trailing: Trailing,
-    /// Where its state parameter comes from; `None` when it takes none.
-    pub route: Option<Route>,
-}
-
-/// Looks up step definitions by the registry index planning recorded in
-/// [`PlannedStep::step`].
-pub trait StepLookup {
-    /// The definition at `index`, if there is one.
-    fn target(&self, index: usize) -> Option<StepTarget<'_>>;
-}
-
-/// Without registered factories or resources, a state comes from `Default`.
-impl StepLookup for Registry {
-    fn target(&self, index: usize) -> Option<StepTarget<'_>> {
-        self.steps.get(index).map(|s| StepTarget {
-            role: s.spec.role,
-            expression: &s.spec.expression,
-            file: &s.spec.file,
-            handler: s.spec.handler,
-            trailing: s.spec.trailing,
-            route: s.spec.state.and_then(|p| {
-                (p.default)().map(|ctor| Route::State {
-                    type_id: (p.type_id)(),
-                    type_name: (p.type_name)(),
-                    make: Make::Default(ctor),
-                })
-            }),
-        })
-    }
-}
-
-/// The registry with its checked resources and factories.
-#[derive(Clone, Copy)]
-pub struct Steps<'a> {
-    /// The steps.
-    pub registry: &'a Registry,
-    /// Their routes, factories, resources and teardowns.
-    pub lifecycle: &'a Lifecycle,
-}
-
-impl StepLookup for Steps<'_> {
-    fn target(&self, index: usize) -> Option<StepTarget<'_>> {
-        self.registry.target(index).map(|t| StepTarget {
-            route: self.lifecycle.route(index),
-            ..t
-        })
-    }
-}
-
-impl StepLookup for [StepTarget<'_>] {
-    fn target(&self, index: usize) -> Option<StepTarget<'_>> {
-        self.get(index).copied()
-    }
-}
-
-/// Where an example has got to, for the shell's timeout and `SLOW` notice.
-pub trait Progress: Sync {
-    /// Step `index` is about to be prepared and run.
-    fn step(&self, index: usize);
-    /// The steps are over; teardowns are running.
-    fn tearing_down(&self) {}
-}
-
-/// A [`Progress`] nobody watches.
-pub struct Unwatched;
-
-impl Progress for Unwatched {
-    fn step(&self, _: usize) {}
-}
-
-/// What an example runs with besides its steps.
-pub struct Context<'a, D: Driver> {
-    /// Factories and teardowns (none when `None`).
-    pub lifecycle: Option<&'a Lifecycle>,
-    /// The run's resources.
-    pub resources: Option<&'a ResourceStore>,
-    /// Drives futures and knows the deadline.
-    pub driver: &'a D,
-    /// Told which step runs.
-    pub progress: &'a dyn Progress,
-}
-
-/// How one planned step ended (the trace's step `outcome`).
-#[derive(Clone, Debug, PartialEq)]
-pub enum StepOutcome {
-    /// It ran without failure.
-    Passed,
-    /// It failed, or a row-check failure was attributed to it.
-    Failed(Failure),
-    /// An earlier step failed, so it never ran.
-    Skipped,
-}
-
-/// The outcome of one planned example.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ExampleRun {
-    /// One outcome per planned step, in step order. A failure here is the
-    /// step's own, even when the example was expected to fail.
-    pub steps: Vec<StepOutcome>,
-    /// The example's failure after expected-failure inversion; `None` when
-    /// the example passes. A failing teardown is the failure only when the
-    /// example had none of its own.
-    pub failure: Option<Failure>,
-    /// Every failed state teardown (`teardown of <S> failed: …`), shown
-    /// after the example's own failure.
-    pub teardown: Vec<String>,
-}
-
-impl ExampleRun {
-    /// Whether the example passes (after inversion).
-    pub fn passed(&self) -> bool {
-        self.failure.is_none()
-    }
-}
+use varar_core::data::{DocString, Table};
+use varar_core::failure::{Attached, Failure, Problem, Shape};
+use varar_core::plan::{Expectation, PlannedExample, PlannedStep};
+use varar_core::source::Span;
 
 /// Run one planned example against the registered steps (spec 30 §30.1.1),
 /// with states from `Default`, on the built-in executor and without a
@@ -176,9 +49,14 @@ pub fn execute<R: StepLookup + ?Sized>(example: &PlannedExample, registry: &R) -
     )
 }
 
-/// The `timed out` message of spec 60.7.
-pub fn timed_out(limit: &str, step_text: &str) -> String {
-    format!("timed out after {limit} in step \"{step_text}\"")
+/// Run one planned example against the linked steps (spec 30 §30.1.1),
+/// with states from `Default` (no resources, no factories), on the built-in
+/// executor and without a deadline: what the conformance trace and the
+/// bench run outside the harness. Handler errors and panics fail only this
+/// example; call [`crate::install_quiet_panic_hook`] first to keep the
+/// caught panics from printing.
+pub fn execute_linked(example: &PlannedExample, steps: &LinkedSteps) -> ExampleRun {
+    execute(example, steps)
 }
 
 /// Run one planned example in `context` (spec 30 §30.1.1, spec 60).
@@ -394,7 +272,7 @@ fn call<D: Driver>(
 ) -> Result<Returned, Problem> {
     let result = match handler {
         Handler::Sync(f) => {
-            quiet::while_in_step(|| catch_unwind(AssertUnwindSafe(|| f(world, invocation))))
+            while_in_step(|| catch_unwind(AssertUnwindSafe(|| f(world, invocation))))
         }
         Handler::Async(f) => match driver.block_on(catch_future(f(world, invocation))) {
             Ok(result) => result,
@@ -409,7 +287,7 @@ fn call<D: Driver>(
         Ok(Err(error)) => Err(Problem::thrown(error.message)),
         Err(payload) => Err(Problem::Thrown {
             message: explain_panic(panic_message(payload.as_ref()), driver.without_tokio()),
-            panic: quiet::take_panic_site(),
+            panic: take_panic_site(),
         }),
     }
 }

@@ -2,7 +2,8 @@
 //! needs them (a lent resource, a factory's value or `Default`), torn down
 //! after the example in reverse order of creation.
 
-use super::{Context, Driver, catch_future, explain_panic, guarded, panic_message, timed_out};
+use super::context::Context;
+use crate::drive::{Driver, catch_future, explain_panic, guarded, panic_message, timed_out};
 use crate::lifecycle::{Acquired, Lifecycle, Make, ResourceStore, Route, StateSpec};
 use crate::step::{Built, Lent, StateBuild, Stored, TeardownCall, World, type_label};
 

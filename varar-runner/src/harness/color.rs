@@ -2,7 +2,7 @@
 
 use libtest_mimic::{Arguments, ColorSetting};
 
-use crate::render::Styles;
+use varar_core::render::Styles;
 
 /// What the environment says about colour, read once by the shell.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

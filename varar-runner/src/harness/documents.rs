@@ -12,10 +12,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::discovery::{OathFile, read_oath};
-use crate::hash::source_hash;
-use crate::plan::{Diagnostic, Plan};
-use crate::results::DocumentHash;
-use crate::workspace::Workspace;
+use varar_core::hash::source_hash;
+use varar_core::plan::{Diagnostic, Plan};
+use varar_core::results::DocumentHash;
+use varar_core::workspace::Workspace;
 
 /// Every discovered oath's text as read once by this run.
 #[derive(Default)]

@@ -14,20 +14,20 @@ use std::sync::{Arc, Mutex};
 use libtest_mimic::{Failed, Trial};
 
 use super::documents::{Diagnostics, Texts};
-use super::names::{UniqueNames, example_item};
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::OathFile;
-use crate::drift::{detect_drift, fresh_entry, held_by_ambiguity, oath_candidates};
-use crate::hash::source_hash;
-use crate::lock::{Baseline, OathRecord};
-use crate::plan::{Diagnostic, Plan, PlannedExample, plan_oath};
-use crate::render::{Styles, report};
-use crate::results::{
+use varar_core::drift::{detect_drift, fresh_entry, held_by_ambiguity, oath_candidates};
+use varar_core::hash::source_hash;
+use varar_core::lock::{Baseline, OathRecord};
+use varar_core::names::{UniqueNames, diagnostic_item, drift_item, example_item, read_error_item};
+use varar_core::plan::{Diagnostic, Plan, PlannedExample, plan_oath};
+use varar_core::render::{Styles, report};
+use varar_core::results::{
     DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results, example_result,
 };
-use crate::source::{Source, Tables};
-use crate::workspace::Workspace;
+use varar_core::source::{Source, Tables};
+use varar_core::workspace::{Document, Workspace};
 
 /// What enumeration produced.
 pub(crate) struct Prepared {
@@ -102,7 +102,7 @@ impl OathRun {
     fn report(
         &self,
         example: &PlannedExample,
-        failure: &crate::failure::Failure,
+        failure: &varar_core::failure::Failure,
         styles: &Styles,
     ) -> String {
         let source = Source::with_tables(&self.text, Arc::clone(&self.tables));
@@ -152,83 +152,106 @@ enum Pass<'a> {
 
 /// Plan every oath, then build the trials.
 pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &Watch) -> Prepared {
-    let registry = &shared.registry;
-    let workspace = inputs.workspace;
     let mut prepared = Prepared {
         trials: Vec::new(),
         records: Vec::new(),
         oaths: Vec::new(),
     };
-    let mut names = UniqueNames::default();
+    let mut build = Build {
+        inputs: &inputs,
+        shared,
+        watch,
+        names: UniqueNames::default(),
+        hashes: std::collections::HashMap::new(),
+    };
+    let (passes, mut diagnostics) = plan_selected(&inputs, shared);
+    for pass in passes {
+        match pass {
+            Pass::Unreadable(oath, message) => build.unreadable(oath, message, &mut prepared),
+            Pass::Planned(oath, plan) => build.oath(oath, plan, &mut diagnostics, &mut prepared),
+        }
+    }
+    // Diagnostics written in documents this run did not plan (a run of one
+    // item planned only the oath that reaches them).
+    for document in diagnostics.documents() {
+        let found = diagnostics.take(&document);
+        for (name, message) in diagnostic_items(&document, found, &inputs) {
+            prepared
+                .trials
+                .push(failing(build.names.claim(name), message));
+        }
+    }
+    prepared
+}
+
+/// The first pass: every selected oath planned, and the diagnostics
+/// gathered by the document they are written in.
+fn plan_selected<'a>(inputs: &Inputs<'a, '_>, shared: &RunShared) -> (Vec<Pass<'a>>, Diagnostics) {
+    let registry = shared.steps.registry();
     let mut diagnostics = Diagnostics::default();
-    let mut planned = Vec::with_capacity(inputs.oaths.len());
-    let mut hashes = std::collections::HashMap::new();
+    let mut passes = Vec::with_capacity(inputs.oaths.len());
     for &oath in inputs.oaths {
         match inputs.texts.get(&oath.oath_path) {
             Some(Ok(_)) => {}
             Some(Err(message)) => {
-                planned.push(Pass::Unreadable(oath, message.clone()));
+                passes.push(Pass::Unreadable(oath, message.clone()));
                 continue;
             }
             None => continue,
         }
-        let Ok(plan) = plan_oath(workspace, &oath.oath_path, registry) else {
+        let Ok(plan) = plan_oath(inputs.workspace, &oath.oath_path, registry) else {
             continue;
         };
         diagnostics.add(&oath.oath_path, &plan);
-        planned.push(Pass::Planned(oath, plan));
+        passes.push(Pass::Planned(oath, plan));
     }
-    for pass in planned {
-        let (oath, plan) = match pass {
-            Pass::Planned(oath, plan) => (oath, plan),
-            Pass::Unreadable(oath, message) => {
-                let name = names.claim(format!("{}::varar:read-error", oath.oath_path));
-                prepared.trials.push(failing(name, message));
-                prepared.records.push(OathRecord {
-                    oath_path: oath.oath_path.clone(),
-                    entry: None,
-                    drifted: false,
-                });
-                continue;
-            }
-        };
+    (passes, diagnostics)
+}
+
+/// The second pass's state: what every oath's items are built with.
+struct Build<'i, 'a, 'w> {
+    inputs: &'i Inputs<'a, 'w>,
+    shared: &'i Arc<RunShared>,
+    watch: &'i Watch,
+    names: UniqueNames,
+    /// `sourceHash` of the other documents, computed once each.
+    hashes: std::collections::HashMap<String, String>,
+}
+
+impl Build<'_, '_, '_> {
+    /// An oath that could not be read: one failing item, its lock entry
+    /// kept as it was.
+    fn unreadable(&mut self, oath: &OathFile, message: String, prepared: &mut Prepared) {
+        let name = self.names.claim(read_error_item(&oath.oath_path));
+        prepared.trials.push(failing(name, message));
+        prepared.records.push(OathRecord {
+            oath_path: oath.oath_path.clone(),
+            entry: None,
+            drifted: false,
+        });
+    }
+
+    /// A planned oath's items: its examples, the diagnostics written in it,
+    /// then its drift; and its lock record and result sink.
+    fn oath(
+        &mut self,
+        oath: &OathFile,
+        plan: Plan,
+        diagnostics: &mut Diagnostics,
+        prepared: &mut Prepared,
+    ) {
+        let inputs = self.inputs;
         let path = &oath.oath_path;
-        let (Some(document), Some(text)) = (workspace.document(path), inputs.texts.text(path))
+        let (Some(document), Some(text)) =
+            (inputs.workspace.document(path), inputs.texts.text(path))
         else {
-            continue;
+            return;
         };
         let text = Arc::clone(text);
         let hash = source_hash(&text);
-        let entry = inputs.baseline.entry(path);
-        let cands = oath_candidates(workspace, document, &plan, registry, entry.is_some());
-        let (drifts, held) = if inputs.update {
-            (Vec::new(), false)
-        } else {
-            (
-                detect_drift(entry, &cands),
-                held_by_ambiguity(entry, &cands),
-            )
-        };
-        prepared.records.push(OathRecord {
-            oath_path: path.clone(),
-            entry: Some(fresh_entry(&hash, &cands)),
-            drifted: !drifts.is_empty() || held,
-        });
-        let listing = inputs.purpose == Purpose::List;
-        let drift_items: Vec<(String, String)> = drifts
-            .iter()
-            .map(|d| {
-                let name = format!("{path}::varar:drift:{}", d.line);
-                let message = if listing {
-                    String::new()
-                } else {
-                    report::drift(path, document.source(), d, inputs.styles)
-                };
-                (name, message)
-            })
-            .collect();
-
-        let documents = inputs.texts.documents_of(&plan, &mut hashes);
+        let (record, drift_items) = self.drift(path, document, &plan, &hash);
+        prepared.records.push(record);
+        let documents = inputs.texts.documents_of(&plan, &mut self.hashes);
         let document_texts = documents
             .iter()
             .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
@@ -244,33 +267,68 @@ pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &W
             results: Mutex::new(Vec::new()),
         });
         for (index, example) in plan.examples.into_iter().enumerate() {
-            let name = names.claim(example_item(path, &example.scope_stack, &example.name));
+            let name = self
+                .names
+                .claim(example_item(path, &example.scope_stack, &example.name));
             let steps = example.steps.iter().map(|s| s.text.clone()).collect();
-            let progress = watch.add(&name, steps);
+            let progress = self.watch.add(&name, steps);
             prepared.trials.push(example_trial(
                 name,
                 index,
                 Arc::new(example),
                 Arc::clone(&run),
-                (Arc::clone(shared), progress),
+                (Arc::clone(self.shared), progress),
                 inputs.styles.clone(),
             ));
         }
-        let own = diagnostic_items(path, diagnostics.take(path), &inputs);
+        let own = diagnostic_items(path, diagnostics.take(path), inputs);
         for (name, message) in own.into_iter().chain(drift_items) {
-            prepared.trials.push(failing(names.claim(name), message));
+            prepared
+                .trials
+                .push(failing(self.names.claim(name), message));
         }
         prepared.oaths.push(run);
     }
-    // Diagnostics written in documents this run did not plan (a run of one
-    // item planned only the oath that reaches them).
-    for document in diagnostics.documents() {
-        let found = diagnostics.take(&document);
-        for (name, message) in diagnostic_items(&document, found, &inputs) {
-            prepared.trials.push(failing(names.claim(name), message));
-        }
+
+    /// The oath's lock record and its drift items (none under update).
+    fn drift(
+        &self,
+        path: &str,
+        document: &Document<'_>,
+        plan: &Plan,
+        hash: &str,
+    ) -> (OathRecord, Vec<(String, String)>) {
+        let inputs = self.inputs;
+        let registry = self.shared.steps.registry();
+        let entry = inputs.baseline.entry(path);
+        let cands = oath_candidates(inputs.workspace, document, plan, registry, entry.is_some());
+        let (drifts, held) = if inputs.update {
+            (Vec::new(), false)
+        } else {
+            (
+                detect_drift(entry, &cands),
+                held_by_ambiguity(entry, &cands),
+            )
+        };
+        let record = OathRecord {
+            oath_path: path.to_owned(),
+            entry: Some(fresh_entry(hash, &cands)),
+            drifted: !drifts.is_empty() || held,
+        };
+        let listing = inputs.purpose == Purpose::List;
+        let items = drifts
+            .iter()
+            .map(|d| {
+                let message = if listing {
+                    String::new()
+                } else {
+                    report::drift(path, document.source(), d, inputs.styles)
+                };
+                (drift_item(path, d.line), message)
+            })
+            .collect();
+        (record, items)
     }
-    prepared
 }
 
 /// The items of the diagnostics written in `document` (spec 40 §7.4):
@@ -288,11 +346,7 @@ fn diagnostic_items(
     found
         .iter()
         .map(|d| {
-            let name = format!(
-                "{document}::varar:diagnostic:{}:{}",
-                d.code.as_str(),
-                d.span.start_line
-            );
+            let name = diagnostic_item(document, d.code, d.span.start_line);
             let message = match source {
                 Some(source) => report::diagnostic(document, source, d, inputs.styles),
                 None => String::new(),

@@ -11,8 +11,8 @@
 use std::backtrace::{Backtrace, BacktraceStatus};
 use std::sync::Once;
 
-use crate::execute::{in_step, record_panic, trim_backtrace};
-use crate::failure::PanicSite;
+use crate::drive::{in_step, record_panic, trim_backtrace};
+use varar_core::failure::PanicSite;
 
 static INSTALL: Once = Once::new();
 

@@ -12,7 +12,7 @@ use std::future::Future;
 use std::time::{Duration, Instant};
 
 use super::timeout::Limit;
-use crate::execute::{BuiltIn, Deadline, Driver, Interrupted};
+use crate::drive::{BuiltIn, Deadline, Driver, Interrupted};
 
 /// The end of one example's time.
 pub(crate) struct Clock {
@@ -58,7 +58,7 @@ pub(crate) struct RuntimeHandle {
 impl Runtime {
     /// Start the runtime (a no-op without the `tokio` feature, or when
     /// `start` is false, e.g. for `--list`).
-    pub(crate) fn start(start: bool) -> Result<Runtime, String> {
+    pub(crate) fn start(start: bool) -> Result<Runtime, std::io::Error> {
         #[cfg(feature = "tokio")]
         {
             let runtime = if start {
@@ -66,8 +66,7 @@ impl Runtime {
                     tokio::runtime::Builder::new_multi_thread()
                         .enable_all()
                         .thread_name("varar-runtime")
-                        .build()
-                        .map_err(|e| format!("cannot start the tokio runtime: {e}"))?,
+                        .build()?,
                 )
             } else {
                 None

@@ -17,11 +17,8 @@
 use libtest_mimic::Arguments;
 
 use crate::discovery::OathFile;
-use crate::workspace::Workspace;
-
-/// The kind libtest-mimic prints before every item name (`[varar] name`),
-/// which nextest may hand back to `--exact`.
-const KIND_PREFIX: &str = "[varar] ";
+use varar_core::names::{ItemKind, ItemName};
+use varar_core::workspace::Workspace;
 
 /// What a run needs to plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -69,7 +66,7 @@ impl Selection {
     ) -> Vec<&'a OathFile> {
         let mut reaching = std::collections::BTreeSet::new();
         if let Selection::Item(name) = self
-            && name.contains("::varar:diagnostic:")
+            && ItemName::parse(name).kind == ItemKind::Diagnostic
         {
             for oath in discovered.iter().filter(|o| self.wants(&o.oath_path)) {
                 reaching.extend(workspace.reaching(&oath.oath_path));
@@ -87,13 +84,7 @@ impl Selection {
         match self {
             Selection::All => true,
             Selection::Nothing => false,
-            Selection::Item(name) => {
-                let owns = |n: &str| {
-                    n.strip_prefix(path)
-                        .is_some_and(|rest| rest.starts_with("::"))
-                };
-                owns(name) || name.strip_prefix(KIND_PREFIX).is_some_and(owns)
-            }
+            Selection::Item(name) => ItemName::parse(name).belongs_to(path),
         }
     }
 }

@@ -55,6 +55,9 @@ pub enum TimeoutError {
         /// The value as set.
         value: String,
     },
+    /// `Runner::timeout(Duration::ZERO)`.
+    #[error("Runner::timeout: the limit must be above zero")]
+    ZeroInCode,
 }
 
 /// Parse a `VARAR_TIMEOUT` value: `None` when unset or empty.
@@ -103,18 +106,15 @@ pub fn parse_limit(value: Option<&str>) -> Result<Option<Limit>, TimeoutError> {
 pub(crate) fn resolve_limit(
     code: Option<Duration>,
     env: Result<String, std::env::VarError>,
-) -> Result<Option<Limit>, String> {
+) -> Result<Option<Limit>, TimeoutError> {
     match (code, env) {
-        (Some(d), _) if d.is_zero() => {
-            Err("Runner::timeout: the limit must be above zero".to_string())
-        }
+        (Some(d), _) if d.is_zero() => Err(TimeoutError::ZeroInCode),
         (Some(d), _) => Ok(Some(Limit::from_duration(d))),
-        (None, Ok(value)) => parse_limit(Some(&value)).map_err(|e| e.to_string()),
+        (None, Ok(value)) => parse_limit(Some(&value)),
         (None, Err(std::env::VarError::NotPresent)) => Ok(None),
         (None, Err(std::env::VarError::NotUnicode(v))) => Err(TimeoutError::Malformed {
             value: v.to_string_lossy().into_owned(),
-        }
-        .to_string()),
+        }),
     }
 }
 
@@ -136,7 +136,7 @@ mod tests {
         assert!(resolve_limit(None, Ok("2 m".to_string())).is_err());
         assert_eq!(
             resolve_limit(Some(Duration::ZERO), Err(std::env::VarError::NotPresent)),
-            Err("Runner::timeout: the limit must be above zero".to_string())
+            Err(TimeoutError::ZeroInCode)
         );
     }
 

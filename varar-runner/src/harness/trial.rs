@@ -16,11 +16,12 @@ use super::pool::Pool;
 use super::runtime::{Clock, RuntimeHandle};
 use super::timeout::Limit;
 use super::watch::ExampleProgress;
-use crate::execute::{Context, ExampleRun, StepOutcome, Steps, execute_with, invert, timed_out};
-use crate::failure::{Failure, Problem};
+use crate::drive::timed_out;
+use crate::execute::{Context, ExampleRun, StepOutcome, Steps, execute_with, invert};
 use crate::lifecycle::{Lifecycle, ResourceStore};
-use crate::plan::PlannedExample;
-use crate::registry::Registry;
+use crate::linked::LinkedSteps;
+use varar_core::failure::{Failure, Problem};
+use varar_core::plan::PlannedExample;
 
 /// How long a trial waits past the limit for the example to report itself
 /// (an async step is cancelled and its states torn down in that time).
@@ -28,7 +29,7 @@ const GRACE: Duration = Duration::from_millis(250);
 
 /// What every example of a run shares.
 pub(crate) struct RunShared {
-    pub registry: Arc<Registry>,
+    pub steps: Arc<LinkedSteps>,
     pub lifecycle: Arc<Lifecycle>,
     pub resources: Arc<ResourceStore>,
     pub runtime: RuntimeHandle,
@@ -92,7 +93,7 @@ fn execute_here(
     clock: Option<&Clock>,
 ) -> ExampleRun {
     let steps = Steps {
-        registry: &shared.registry,
+        steps: &shared.steps,
         lifecycle: &shared.lifecycle,
     };
     shared.runtime.with_driver(clock, |driver| {

@@ -11,8 +11,8 @@
 use std::any::Any;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-use super::ResourceSpec;
-use crate::execute::{Driver, catch_future, explain_panic, guarded, panic_message};
+use super::model::ResourceSpec;
+use crate::drive::{Driver, catch_future, explain_panic, guarded, panic_message};
 use crate::step::{ResourceBuild, TeardownCall, type_label};
 
 type Shared = Arc<dyn Any + Send + Sync>;

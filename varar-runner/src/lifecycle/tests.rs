@@ -1,8 +1,12 @@
 use std::sync::Arc;
 
+use std::any::{Any, TypeId};
+
+use super::model::ResourceSpec;
 use super::*;
-use crate::execute::BuiltIn;
+use crate::drive::BuiltIn;
 use crate::step::Lent;
+use crate::step::{Access, DefaultCtor, ResourceBuild, StateBuild, StateParam, TeardownCall};
 
 struct Shop;
 struct Customer;

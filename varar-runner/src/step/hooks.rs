@@ -10,7 +10,7 @@
 use std::any::{Any, TypeId};
 use std::sync::Arc;
 
-use super::BoxFuture;
+use super::result::BoxFuture;
 
 /// How a step takes its state (spec 50 §50.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -4,7 +4,7 @@
 use std::any::Any;
 use std::marker::PhantomData;
 
-use super::DefaultCtor;
+use super::hooks::{DefaultCtor, unwrap_resource};
 
 /// Asks whether `T: Default` without requiring it (autoref
 /// specialisation): `(&&Probe::<T>::new()).default_ctor()` finds
@@ -77,11 +77,11 @@ pub fn share<R: SharedResource>(value: R::Value) -> std::sync::Arc<dyn Any + Sen
     std::sync::Arc::new(value)
 }
 
-/// [`super::unwrap_resource`] for the type a resource function builds.
+/// [`unwrap_resource`] for the type a resource function builds.
 pub fn unwrap_shared<R: SharedResource>(
     shared: std::sync::Arc<dyn Any + Send + Sync>,
 ) -> Result<Box<dyn Any + Send>, std::sync::Arc<dyn Any + Send + Sync>> {
-    super::unwrap_resource::<R::Value>(shared)
+    unwrap_resource::<R::Value>(shared)
 }
 
 /// A built state, type-erased for the example's world.

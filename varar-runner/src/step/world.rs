@@ -10,7 +10,8 @@
 
 use std::any::TypeId;
 
-use super::{StepError, Stored, type_label};
+use super::hooks::{Stored, type_label};
+use super::result::StepError;
 
 struct Slot {
     file: String,

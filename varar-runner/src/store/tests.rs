@@ -1,8 +1,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
 
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
 use super::*;
-use crate::lock::{LockEntry, OathRecord, reconcile};
+use varar_core::lock::{Baseline, LOCK_FILE_NAME, LockEntry, OathRecord, reconcile};
+use varar_core::results::OathResults;
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
@@ -393,7 +397,7 @@ fn rereading_parses_only_a_lock_that_changed() {
     // Same bytes: the earlier reading comes back as it was, unparsed (this
     // one's lock does not even match the bytes, which shows it).
     let earlier = Baseline::Present {
-        lock: crate::lock::Lock::default(),
+        lock: varar_core::lock::Lock::default(),
         bytes: bytes.clone(),
     };
     assert_eq!(ok(reread_lock(root, earlier.clone())), earlier);
@@ -418,14 +422,14 @@ fn run_results_are_read_strictly_and_absent_files_are_none() {
     let root = dir.path();
     assert!(matches!(read_run_result(root, "varar/a.md"), Ok(None)));
     // What the harness writes reads back.
-    let fresh = crate::results::OathResults {
+    let fresh = varar_core::results::OathResults {
         version: 1,
         oath_path: "varar/a.md".into(),
         source_hash: "fnv1a:00000000".into(),
         documents: Vec::new(),
-        examples: vec![crate::results::ExampleResult {
+        examples: vec![varar_core::results::ExampleResult {
             name: "n".into(),
-            status: crate::results::Status::Passed,
+            status: varar_core::results::Status::Passed,
             lines: vec![3],
             failure: None,
         }],
@@ -478,4 +482,45 @@ fn any_results_tree_reads_like_the_project_s_own() {
         read_run_result_in(&tree, "../a.md"),
         Err(ResultFileError::BadOathPath { .. })
     ));
+}
+
+#[test]
+fn a_results_tree_lists_its_result_files_and_nothing_else() {
+    let dir = tmp();
+    let tree = dir.path().join("shard");
+    let write = |rel: &str| {
+        let path = tree.join(rel);
+        ok(std::fs::create_dir_all(path.parent().unwrap_or(&tree)));
+        ok(std::fs::write(path, "{}"));
+    };
+    assert!(ok(create_ignored_dir(&tree.join("nested/deeper"))));
+    assert!(!ok(create_ignored_dir(&tree.join("nested/deeper"))));
+    assert_eq!(
+        ok(std::fs::read_to_string(
+            tree.join("nested/deeper/.gitignore")
+        )),
+        "*\n"
+    );
+    for rel in [
+        "varar/b.md.json",
+        "varar/a/c.md.json",
+        ".locks/varar/b.md.json.lock",
+        "varar/b.md.json.new",
+        "varar/.varar-tmp-x1y2",
+        ".json",
+    ] {
+        write(rel);
+    }
+    let found: Vec<String> = result_files(&tree)
+        .into_iter()
+        .filter_map(Result::ok)
+        .map(|(oath_path, _)| oath_path)
+        .collect();
+    assert_eq!(found, ["varar/a/c.md", "varar/b.md"]);
+    assert_eq!(
+        oath_path_of(&tree, &tree.join("varar/b.md.json")).as_deref(),
+        Some("varar/b.md")
+    );
+    assert_eq!(result_path_shown("varar/b.md"), ".varar/varar/b.md.json");
+    assert!(result_path_in(&tree, "../escape.md").is_err());
 }

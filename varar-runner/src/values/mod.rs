@@ -15,8 +15,8 @@
 //! as `Infinity`, `-0` as `0`), `None` as `null`, and anything else in a
 //! Rust-like debug form (deliberately outside conformance).
 
-use crate::data::{DocString, Table};
 use std::marker::PhantomData;
+use varar_core::data::{DocString, Table};
 
 use crate::step::{ArgValue, Invocation, JsType, Observed, Parameter, StepError, TrailingData};
 

@@ -4,8 +4,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::data::{DocString, Row, Table};
 use crate::step::{ArgValue, JsType, Observed, ObservedRow};
+use varar_core::data::{DocString, Row, Table};
 
 /// Shared `Observed` body of the string-like types.
 fn text_equals(text: &str, expected: &ArgValue) -> Result<bool, String> {

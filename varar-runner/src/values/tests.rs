@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::*;
-use crate::data::{DocString, Row, Table};
 use crate::step::{ArgValue, Invocation, Observed, ObservedRow, Parameter};
+use varar_core::data::{DocString, Row, Table};
 
 fn inv(args: &[ArgValue]) -> Invocation<'_> {
     Invocation {

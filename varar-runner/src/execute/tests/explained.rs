@@ -61,7 +61,7 @@ fn issue10_7_a_panic_records_where_in_the_step_it_happened() {
         .map(|s| s.location.clone())
         .unwrap_or_default();
     assert!(
-        location.contains("execute/tests.rs:"),
+        location.contains("execute/tests/mod.rs:"),
         "the panic's own file:line:col, got {location:?}"
     );
     // An `Err` is not a panic: it has no site.

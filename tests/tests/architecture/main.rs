@@ -1,0 +1,180 @@
+//! The architecture of the workspace, checked (issue 18): no module
+//! cycles in any crate, and a pure core in every crate that has one. Both
+//! read the crates' sources with `syn`, following `mod` declarations from
+//! each crate root, so test code is never read and every compiled line is.
+
+mod cycles;
+mod modules;
+mod purity;
+
+use std::path::{Path, PathBuf};
+
+/// Every package of the workspace with Rust sources of its own.
+const PACKAGES: &[&str] = &[
+    "varar",
+    "varar-core",
+    "varar-expression",
+    "varar-macros",
+    "varar-runner",
+    "varar-cli",
+    "conformance",
+    "bench",
+];
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
+}
+
+fn trees() -> Vec<modules::CrateTree> {
+    PACKAGES
+        .iter()
+        .flat_map(|p| modules::read_package(&repo(), p).unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn no_crate_has_a_module_cycle() {
+    let mut report = Vec::new();
+    let trees = trees();
+    assert!(trees.len() >= 10, "only {} crate roots found", trees.len());
+    for tree in &trees {
+        let edges = cycles::edges(tree);
+        for (cycle, members) in cycles::cycles(&edges) {
+            let also = if members.len() + 1 > cycle.len() {
+                format!(" (the files {} depend on each other)", members.join(", "))
+            } else {
+                String::new()
+            };
+            report.push(format!("{}: {}{also}", tree.dir, cycle.join(" → ")));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "module cycles (a file that names what another defines, round and round):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn every_core_is_pure() {
+    let trees = trees();
+    let mut report = Vec::new();
+    for shell in purity::SHELLS {
+        let tree = trees
+            .iter()
+            .find(|t| t.dir == shell.root)
+            .unwrap_or_else(|| panic!("no crate root {}", shell.root));
+        let (findings, checked) =
+            purity::check_crate(tree, shell).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            checked >= 5,
+            "{}: only {checked} core files found",
+            shell.root
+        );
+        report.extend(
+            findings
+                .iter()
+                .map(|f| format!("{} uses {}", f.file, f.what)),
+        );
+    }
+    assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+#[test]
+fn the_purity_check_reads_syntax_and_skips_only_test_code() {
+    let source = r#"
+        use std::fs;
+        use std::{env::var, io::Write as _};
+        use std::time::Instant;
+
+        fn core() {
+            let _ = std::process::id();
+            std::panic::set_hook(Box::new(|_| {}));
+            println!("hi");
+        }
+
+        #[cfg(test)]
+        mod tests {
+            fn fine() { std::fs::read("x"); println!("ok"); }
+        }
+
+        struct S;
+        impl S {
+            #[cfg(test)]
+            fn helper() { std::env::set_var("A", "1"); }
+            fn real(&self) { eprintln!("no"); }
+        }
+
+        #[cfg(all(test, unix))]
+        fn also_test() { std::fs::remove_file("x"); }
+    "#;
+    let findings = purity::check_source("x.rs", source).unwrap_or_else(|e| panic!("{e}"));
+    let mut what: Vec<&str> = findings.iter().map(|f| f.what.as_str()).collect();
+    what.sort();
+    let mut want = [
+        "`std::fs` (names std::fs)",
+        "`std::env::var` (names std::env)",
+        "`std::time::Instant` (names Instant)",
+        "`std::process::id` (names std::process)",
+        "`std::panic::set_hook` (names set_hook)",
+        "`println!`",
+        "`eprintln!`",
+    ];
+    want.sort();
+    assert_eq!(what, want);
+}
+
+#[test]
+fn the_cycle_check_finds_a_cycle_through_a_parent_and_names_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("pkg/src/lib.rs", "mod plan;\nmod registry;\n");
+    // plan/mod.rs only declares and re-exports: not part of a cycle.
+    write(
+        "pkg/src/plan/mod.rs",
+        "mod model;\nmod units;\npub use model::*;\n",
+    );
+    write("pkg/src/plan/model.rs", "pub struct Plan;\n");
+    // units → registry → plan::Plan (model): no cycle yet.
+    write(
+        "pkg/src/plan/units.rs",
+        "use crate::registry::Registry;\nfn f(_: Registry) {}\n",
+    );
+    write(
+        "pkg/src/registry.rs",
+        "pub struct Registry(crate::plan::Plan);\n",
+    );
+    let trees = modules::read_package(dir.path(), "pkg").unwrap_or_else(|e| panic!("{e}"));
+    assert!(cycles::cycles(&cycles::edges(&trees[0])).is_empty());
+    // The registry now reaches into units: registry ↔ units.
+    write(
+        "pkg/src/registry.rs",
+        "pub struct Registry(crate::plan::Plan);\nfn g() { super::plan::units::f; }\n",
+    );
+    write(
+        "pkg/src/plan/units.rs",
+        "use crate::registry::Registry;\npub fn f(_: Registry) {}\n",
+    );
+    let trees = modules::read_package(dir.path(), "pkg").unwrap_or_else(|e| panic!("{e}"));
+    let found: Vec<Vec<String>> = cycles::cycles(&cycles::edges(&trees[0]))
+        .into_iter()
+        .map(|(cycle, _)| cycle)
+        .collect();
+    assert_eq!(
+        found,
+        [vec![
+            "pkg/src/plan/units.rs".to_owned(),
+            "pkg/src/registry.rs".to_owned(),
+            "pkg/src/plan/units.rs".to_owned(),
+        ]]
+    );
+}

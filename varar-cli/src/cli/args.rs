@@ -1,0 +1,241 @@
+//! The raw command line, declared with clap's derive API: one subcommand
+//! per module of [`crate::commands`], and `--root DIR` on every one of
+//! them. Nothing here is checked beyond what clap checks; a command never
+//! sees these values, only the [`Invocation`](super::Invocation) made from
+//! them.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// `cargo varar`: the oaths of a package and their results, without running
+/// anything.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo varar",
+    bin_name = "cargo varar",
+    version,
+    about = "The oaths of a package and their run results, without running any test."
+)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Render the oaths and their last run results as a static HTML site.
+    Report(ReportArgs),
+    /// May this change merge? Exit 0 when every selected oath has a fresh
+    /// result with only passed examples, 1 when an example failed, 2 when
+    /// the evidence is missing, stale or unreadable.
+    Gate(GateArgs),
+    /// Write the run results as JUnit XML for CI servers.
+    Junit(JunitArgs),
+    /// Combine the results trees of several CI shards into one, as if one
+    /// run had produced it.
+    Merge(MergeArgs),
+    /// What changed between two runs' results: regressed, fixed, added,
+    /// removed, still failing. Exit 1 when something regressed.
+    Diff(DiffArgs),
+    /// A language server for editors, over stdin/stdout: step sentences
+    /// highlighted, diagnostics before running anything, go to the step
+    /// function, hover, find references, create a missing step.
+    Lsp(LspArgs),
+}
+
+/// Output for people or for machines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Short text for people.
+    #[default]
+    Text,
+    /// One JSON object with a `version`, camelCase keys.
+    Json,
+}
+
+/// `cargo varar gate`.
+#[derive(Debug, Args)]
+pub struct GateArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people, or JSON for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the JSON Schema of `--format json` and exit.
+    #[arg(long)]
+    pub schema: bool,
+}
+
+/// `cargo varar junit`.
+#[derive(Debug, Args)]
+pub struct JunitArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Write the XML to FILE (atomically; parent directories are created)
+    /// instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `cargo varar merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The directory relative paths are taken from [default: the current
+    /// directory]; merge needs no config.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// When shards disagree on an example's outcome, keep the failure
+    /// instead of refusing to merge.
+    #[arg(long)]
+    pub prefer_failed: bool,
+    /// The results tree to write (like `.varar/`); it must not be, contain
+    /// or lie inside an input.
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// The results trees to combine (each laid out like `.varar/`).
+    #[arg(value_name = "DIR", required = true)]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// `cargo varar diff`.
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The directory relative paths are taken from [default: the current
+    /// directory]; diff needs no config.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people (Markdown, fits a PR comment), or JSON for bots.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The earlier results tree (the base branch, last night).
+    #[arg(value_name = "OLD")]
+    pub old: PathBuf,
+    /// The later results tree (the change, tonight).
+    #[arg(value_name = "NEW")]
+    pub new: PathBuf,
+}
+
+/// `cargo varar lsp`.
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// Talk over stdin/stdout (the only transport; accepted because
+    /// editor clients pass it).
+    #[arg(long)]
+    pub stdio: bool,
+}
+
+/// The option every command takes.
+#[derive(Debug, Args)]
+pub struct RootArgs {
+    /// The project root, where varar.config.json lives [default: the
+    /// nearest directory at or above the current one that holds one].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+/// `cargo varar report`.
+#[derive(Debug, Args)]
+pub struct ReportArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Where to write the site; only a new or empty directory, or a
+    /// previous report, is accepted [default: target/varar/report under the
+    /// root].
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Open index.html in a browser afterwards ($BROWSER if set, else the
+    /// system's opener).
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// The arguments as clap should see them: cargo runs `cargo-varar varar
+/// report …` for `cargo varar report …`, so a first argument `varar` is
+/// dropped; `cargo-varar report …` run directly works too.
+pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString> {
+    let mut args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "varar") {
+        args.remove(1);
+    }
+    args
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
+        Cli::try_parse_from(normalize_args(args.iter().map(OsString::from)))
+    }
+
+    #[test]
+    fn cargo_s_extra_argument_is_dropped() {
+        for args in [
+            &["cargo-varar", "varar", "report", "--open"][..],
+            &["cargo-varar", "report", "--open"][..],
+        ] {
+            let cli = parse(args).unwrap_or_else(|e| panic!("{e}"));
+            let Command::Report(r) = cli.command else {
+                panic!("not report")
+            };
+            assert!(r.open && r.out.is_none() && r.root.root.is_none());
+        }
+        let cli =
+            parse(&["x", "report", "--root", "a", "--out", "b"]).unwrap_or_else(|e| panic!("{e}"));
+        let Command::Report(r) = cli.command else {
+            panic!("not report")
+        };
+        assert_eq!(r.root.root, Some(PathBuf::from("a")));
+        assert_eq!(r.out, Some(PathBuf::from("b")));
+        assert!(parse(&["x", "report", "--nope"]).is_err());
+        assert!(parse(&["x"]).is_err());
+    }
+
+    #[test]
+    fn the_ci_commands_parse_their_arguments() {
+        let ok = |args: &[&str]| parse(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let Command::Gate(g) = ok(&["x", "varar", "gate", "--format", "json"]).command else {
+            panic!("not gate")
+        };
+        assert_eq!((g.format, g.schema), (Format::Json, false));
+        let Command::Gate(g) = ok(&["x", "gate", "--schema"]).command else {
+            panic!("not gate")
+        };
+        assert_eq!((g.format, g.schema), (Format::Text, true));
+        let Command::Junit(j) = ok(&["x", "junit", "--out", "j.xml"]).command else {
+            panic!("not junit")
+        };
+        assert_eq!(j.out, Some(PathBuf::from("j.xml")));
+        let Command::Merge(m) = ok(&["x", "merge", "--prefer-failed", "o", "a", "b"]).command
+        else {
+            panic!("not merge")
+        };
+        assert!(m.prefer_failed);
+        assert_eq!(m.out, PathBuf::from("o"));
+        assert_eq!(m.dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        let Command::Diff(d) = ok(&["x", "diff", "old", "new", "--format", "json"]).command else {
+            panic!("not diff")
+        };
+        assert_eq!((d.old, d.new), (PathBuf::from("old"), PathBuf::from("new")));
+        let Command::Lsp(l) = ok(&["x", "varar", "lsp", "--stdio"]).command else {
+            panic!("not lsp")
+        };
+        assert!(l.stdio);
+        assert!(matches!(ok(&["x", "lsp"]).command, Command::Lsp(_)));
+        for bad in [
+            &["x", "lsp", "--tcp"][..],
+            &["x", "merge", "o"][..],
+            &["x", "diff", "old"][..],
+            &["x", "gate", "--format", "xml"][..],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
+}

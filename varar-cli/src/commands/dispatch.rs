@@ -1,0 +1,89 @@
+//! Running an invocation: the command it names, its error made the one
+//! error of the command line.
+
+use super::diff::{self, DiffError};
+use super::gate::{self, GateError};
+use super::junit::{self, JunitError};
+use super::lsp::{self, LspError};
+use super::merge::{self, MergeError};
+use super::output::Output;
+use super::report::{self, ReportError};
+use crate::cli::{InvalidArguments, Invocation};
+use crate::records::ErrorRecord;
+use crate::root::RootError;
+
+/// Why `cargo varar` failed: one variant per command, plus what can fail
+/// before or after any command. `Display` is one line, its sources the
+/// reasons; `main` prints the chain once (or, for [`Self::records`], one
+/// record per line).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommandError {
+    /// The current directory could not be determined.
+    #[error(transparent)]
+    CurrentDir(RootError),
+    /// The arguments do not fit together.
+    #[error(transparent)]
+    Arguments(#[from] InvalidArguments),
+    /// `report`.
+    #[error("no report was written")]
+    Report(#[from] ReportError),
+    /// `gate`.
+    #[error(transparent)]
+    Gate(#[from] GateError),
+    /// `junit`.
+    #[error(transparent)]
+    Junit(#[from] JunitError),
+    /// `merge`.
+    #[error(transparent)]
+    Merge(#[from] MergeError),
+    /// `diff`.
+    #[error(transparent)]
+    Diff(#[from] DiffError),
+    /// `lsp`.
+    #[error("the language server stopped")]
+    Lsp(#[from] LspError),
+    /// The output could not be printed.
+    #[error("cannot write to stdout")]
+    Stdout(#[source] std::io::Error),
+}
+
+impl CommandError {
+    /// The exit code of the command that failed.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CommandError::Arguments(e) => e.exit_code(),
+            CommandError::Report(e) => e.exit_code(),
+            CommandError::Gate(e) => e.exit_code(),
+            CommandError::Junit(e) => e.exit_code(),
+            CommandError::Merge(e) => e.exit_code(),
+            CommandError::Diff(e) => e.exit_code(),
+            CommandError::Lsp(e) => e.exit_code(),
+            CommandError::CurrentDir(_) | CommandError::Stdout(_) => 2,
+        }
+    }
+
+    /// The problems as records, when the command failed on records
+    /// (`junit`, `merge`, arguments that do not fit): printed one per line.
+    pub fn records(&self) -> Option<&[ErrorRecord]> {
+        match self {
+            CommandError::Arguments(e) => Some(e.records()),
+            CommandError::Junit(e) => Some(e.records()),
+            CommandError::Merge(e) => Some(e.records()),
+            _ => None,
+        }
+    }
+}
+
+/// Run `invocation`.
+pub fn run(invocation: &Invocation) -> Result<Output, CommandError> {
+    Ok(match invocation {
+        Invocation::Report(run) => report::run(run)?,
+        Invocation::GateSchema => gate::schema(),
+        Invocation::Gate(run) => gate::run(run)?,
+        Invocation::Junit(run) => junit::run(run)?,
+        Invocation::Merge(run) => merge::run(run)?,
+        Invocation::Diff(run) => diff::run(run)?,
+        Invocation::Lsp => lsp::run()?,
+    })
+}

@@ -1,0 +1,297 @@
+//! The site assembled (pure): one page per oath (its text parsed, its
+//! fresh results placed on it, rendered), the index and the style sheet.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use varar_core::doc::Doc;
+use varar_core::hash::source_hash;
+use varar_core::lock::LockEntry;
+use varar_core::parse::parse;
+use varar_core::results::{OathResults, Status};
+use varar_core::source::Source;
+
+use super::html::{self, State};
+use super::links::{Links, page_path};
+use super::model::{
+    Counts, Freshness, OathInput, OathSummary, ProjectInput, ResultsInput, Site, SiteFile,
+};
+use super::overlay::{self, Foreign, Overlay};
+use super::{index_page, markdown, page};
+use crate::evidence::linked_only_among;
+
+fn counts_of(results: &OathResults) -> Counts {
+    let failed = results
+        .examples
+        .iter()
+        .filter(|e| e.status == Status::Failed)
+        .count();
+    Counts {
+        passed: results.examples.len() - failed,
+        failed,
+        not_run: None,
+    }
+}
+
+/// Build the site.
+pub fn render_site(input: &ProjectInput) -> Site {
+    let oaths: BTreeSet<String> = input.oaths.iter().map(|o| o.oath_path.clone()).collect();
+    let hashes: BTreeMap<&str, String> = input
+        .oaths
+        .iter()
+        .filter_map(|o| Some((o.oath_path.as_str(), source_hash(o.text.as_ref().ok()?))))
+        .collect();
+    let foreign = foreign_failures(input, &hashes);
+    let linked = linked_only(input);
+    let mut files = Vec::with_capacity(input.oaths.len() + 2);
+    let mut summaries = Vec::with_capacity(input.oaths.len());
+    for o in &input.oaths {
+        let links = Links {
+            from: &o.oath_path,
+            oaths: &oaths,
+        };
+        let linked = linked.contains(&o.oath_path);
+        let fresh = fresh(o, &hashes);
+        let (summary, body) = oath_page(input, o, fresh, &foreign, &links, linked);
+        let path = page_path(&o.oath_path);
+        files.push(SiteFile {
+            contents: html::page(
+                &format!("{} — {}", summary.title, input.name),
+                &html::root_prefix(&path),
+                &body,
+            ),
+            path,
+        });
+        summaries.push(summary);
+    }
+    let mut site = vec![
+        SiteFile {
+            path: "index.html".to_owned(),
+            contents: index_page::render(&input.name, &summaries),
+        },
+        SiteFile {
+            path: "style.css".to_owned(),
+            contents: html::STYLE_CSS.to_owned(),
+        },
+    ];
+    site.extend(files);
+    Site { files: site }
+}
+
+/// Failures recorded by one oath whose offsets point into another
+/// document, by that document: drawn on its page when the result's hash of
+/// it matches its text now (spec 70 §70.4.4, §70.4.5).
+fn foreign_failures<'a>(
+    input: &'a ProjectInput,
+    hashes: &BTreeMap<&str, String>,
+) -> BTreeMap<&'a str, Vec<Foreign<'a>>> {
+    let mut foreign: BTreeMap<&str, Vec<Foreign<'_>>> = BTreeMap::new();
+    for o in &input.oaths {
+        let Some(results) = fresh(o, hashes) else {
+            continue;
+        };
+        for e in &results.examples {
+            let Some(f) = &e.failure else { continue };
+            let Some(doc) = f.doc_path.as_deref() else {
+                continue;
+            };
+            let recorded = results.documents.iter().find(|d| d.path == doc);
+            if recorded.is_some_and(|d| hashes.get(doc) == Some(&d.source_hash)) {
+                foreign.entry(doc).or_default().push(Foreign {
+                    oath_path: &o.oath_path,
+                    example: &e.name,
+                    failure: f,
+                });
+            }
+        }
+    }
+    foreign
+}
+
+/// The oaths without a result file that need none (spec 70 §70.4.5): they
+/// run only inside the oaths that link to them, as `gate` and `junit` see it.
+fn linked_only(input: &ProjectInput) -> BTreeSet<String> {
+    let Some(lock) = &input.lock else {
+        return BTreeSet::new();
+    };
+    let missing: Vec<&str> = input
+        .oaths
+        .iter()
+        .filter(|o| matches!(o.results, ResultsInput::Missing))
+        .map(|o| o.oath_path.as_str())
+        .collect();
+    if missing.is_empty() {
+        return BTreeSet::new();
+    }
+    let texts = input
+        .oaths
+        .iter()
+        .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)));
+    linked_only_among(texts, &missing, lock)
+}
+
+/// The summary and page body of one oath; `linked`: it has no result file
+/// and needs none.
+fn oath_page(
+    input: &ProjectInput,
+    o: &OathInput,
+    fresh: Option<&OathResults>,
+    foreign: &BTreeMap<&str, Vec<Foreign<'_>>>,
+    links: &Links<'_>,
+    linked: bool,
+) -> (OathSummary, String) {
+    let text = match &o.text {
+        Ok(text) => text,
+        Err(reason) => return unreadable_page(o, reason),
+    };
+    let hash = source_hash(text);
+    let source = Source::new(text);
+    let doc: Doc = parse(&o.oath_path, &source);
+    let parsed = ParsedOath {
+        lock: input
+            .lock
+            .as_ref()
+            .and_then(|l| l.oaths.get(&o.oath_path))
+            .filter(|entry| entry.source_hash == hash),
+        foreign: others(foreign, o),
+        source,
+        doc,
+        hash,
+    };
+    let (freshness, counts, overlay) = results_on(o, fresh, &parsed, linked);
+    let rendered = markdown::render(text, &overlay, links);
+    let (state, status) = state_of(&freshness, &counts);
+    let summary = OathSummary {
+        oath_path: o.oath_path.clone(),
+        title: rendered
+            .title
+            .clone()
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| o.oath_path.clone()),
+        freshness,
+        counts,
+        state,
+        status,
+    };
+    let stale_examples = match (&o.results, &summary.freshness) {
+        (ResultsInput::Read(r), Freshness::Stale { .. }) => Some(r),
+        _ => None,
+    };
+    let body = page::render(&summary, &overlay, &rendered, links, stale_examples);
+    (summary, body)
+}
+
+/// The summary and page body of an oath that could not be read.
+fn unreadable_page(o: &OathInput, reason: &str) -> (OathSummary, String) {
+    let summary = OathSummary {
+        oath_path: o.oath_path.clone(),
+        title: o.oath_path.clone(),
+        freshness: Freshness::NoText,
+        counts: Counts::default(),
+        state: State::Unreadable,
+        status: "oath unreadable",
+    };
+    let body = page::unreadable_oath(&summary, reason);
+    (summary, body)
+}
+
+/// An oath's text, parsed, with what may be drawn on it besides its own
+/// results.
+struct ParsedOath<'a> {
+    source: Source<'a>,
+    doc: Doc,
+    /// The hash of the text.
+    hash: String,
+    /// Failures other oaths recorded in this text.
+    foreign: &'a [Foreign<'a>],
+    /// The lock entry, when it is of this very text.
+    lock: Option<&'a LockEntry>,
+}
+
+/// How the oath's results relate to its text, its counts, and what is
+/// drawn on it: only fresh results are drawn, and "not run" is counted
+/// only against a fresh lock entry.
+fn results_on(
+    o: &OathInput,
+    fresh: Option<&OathResults>,
+    parsed: &ParsedOath<'_>,
+    linked: bool,
+) -> (Freshness, Counts, Overlay) {
+    let draw = |own: Option<&OathResults>, lock: Option<&LockEntry>| {
+        overlay::build(&parsed.source, &parsed.doc, own, parsed.foreign, lock)
+    };
+    match &o.results {
+        ResultsInput::Missing => {
+            let overlay = draw(None, parsed.lock);
+            let counts = Counts {
+                not_run: parsed.lock.map(|_| not_run(&overlay)),
+                ..Counts::default()
+            };
+            let freshness = if linked {
+                Freshness::Linked
+            } else {
+                Freshness::NoResults
+            };
+            (freshness, counts, overlay)
+        }
+        ResultsInput::Unreadable(reason) => (
+            Freshness::Unreadable(reason.clone()),
+            Counts::default(),
+            draw(None, None),
+        ),
+        ResultsInput::Read(results) => match fresh {
+            Some(results) => {
+                let overlay = draw(Some(results), parsed.lock);
+                let counts = Counts {
+                    not_run: parsed.lock.map(|_| not_run(&overlay)),
+                    ..counts_of(results)
+                };
+                (Freshness::Fresh, counts, overlay)
+            }
+            None => (
+                Freshness::Stale {
+                    recorded: results.source_hash.clone(),
+                    now: parsed.hash.clone(),
+                },
+                counts_of(results),
+                draw(None, None),
+            ),
+        },
+    }
+}
+
+/// The oath's overall state, and in words.
+fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
+    match freshness {
+        Freshness::NoText => (State::Unreadable, "oath unreadable"),
+        Freshness::Unreadable(_) => (State::Unreadable, "results unreadable"),
+        Freshness::NoResults => (State::NotRun, "not run"),
+        Freshness::Linked => (State::NotRun, "runs where linked"),
+        Freshness::Stale { .. } => (State::Stale, "stale results"),
+        Freshness::Fresh if counts.failed > 0 => (State::Failed, "failed"),
+        Freshness::Fresh if counts.passed > 0 => (State::Passed, "passed"),
+        Freshness::Fresh => (State::NotRun, "no example ran"),
+    }
+}
+
+/// The results of `o` if they are of its text as it is now.
+fn fresh<'a>(o: &'a OathInput, hashes: &BTreeMap<&str, String>) -> Option<&'a OathResults> {
+    match (&o.results, hashes.get(o.oath_path.as_str())) {
+        (ResultsInput::Read(r), Some(h)) if &r.source_hash == h => Some(r),
+        _ => None,
+    }
+}
+
+fn others<'a>(foreign: &'a BTreeMap<&str, Vec<Foreign<'a>>>, o: &OathInput) -> &'a [Foreign<'a>] {
+    foreign
+        .get(o.oath_path.as_str())
+        .map(Vec::as_slice)
+        .unwrap_or_default()
+}
+
+fn not_run(overlay: &Overlay) -> usize {
+    overlay
+        .blocks
+        .values()
+        .filter(|b| b.state == State::NotRun)
+        .count()
+}

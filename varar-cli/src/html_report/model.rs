@@ -1,0 +1,109 @@
+//! What the report is made of and what it says (pure): the project's
+//! inputs, the site's files, and each oath's freshness, counts and summary.
+
+use varar_core::lock::Lock;
+use varar_core::results::OathResults;
+
+use super::html::State;
+
+/// Everything the report is made of.
+#[derive(Debug, Default)]
+pub struct ProjectInput {
+    /// A name for the project (its directory name), shown in titles.
+    pub name: String,
+    /// Every oath the config selects, in discovery order.
+    pub oaths: Vec<OathInput>,
+    /// The drift baseline, when it could be read; it tells which
+    /// paragraphs are examples that did not run.
+    pub lock: Option<Lock>,
+}
+
+/// One selected oath.
+#[derive(Debug)]
+pub struct OathInput {
+    /// Its oathPath.
+    pub oath_path: String,
+    /// Its text, or why it could not be read.
+    pub text: Result<String, String>,
+    /// Its run results.
+    pub results: ResultsInput,
+}
+
+/// What `.varar/` holds for an oath.
+#[derive(Debug)]
+pub enum ResultsInput {
+    /// No result file: nothing ran.
+    Missing,
+    /// A result file the strict reader refused, and why (path and reason).
+    Unreadable(String),
+    /// A result file, read.
+    Read(OathResults),
+}
+
+/// One file of the site.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiteFile {
+    /// `/`-separated path under the output directory.
+    pub path: String,
+    /// The content.
+    pub contents: String,
+}
+
+/// The whole site.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Site {
+    /// Every file, `index.html` first.
+    pub files: Vec<SiteFile>,
+}
+
+/// How an oath's results relate to its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Freshness {
+    /// The oath could not be read.
+    NoText,
+    /// No result file.
+    NoResults,
+    /// No result file, and none is needed: every step of the oath runs
+    /// inside the oaths that link to its sections (spec 70 §70.4.5).
+    Linked,
+    /// A result file the reader refused.
+    Unreadable(String),
+    /// Results of another version of the text.
+    Stale {
+        /// The hash the results record.
+        recorded: String,
+        /// The hash of the text now.
+        now: String,
+    },
+    /// Results of this very text.
+    Fresh,
+}
+
+/// Counts of one oath or of the whole project.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Examples that passed.
+    pub passed: usize,
+    /// Examples that failed.
+    pub failed: usize,
+    /// Example paragraphs of the fresh baseline with no result (`None`:
+    /// unknown, because the baseline or the results do not fit the text).
+    pub not_run: Option<usize>,
+}
+
+/// What the index says about one oath.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OathSummary {
+    /// Its oathPath.
+    pub oath_path: String,
+    /// Its first heading, else its path.
+    pub title: String,
+    /// How its results relate to it.
+    pub freshness: Freshness,
+    /// Its counts.
+    pub counts: Counts,
+    /// Its overall state.
+    pub state: State,
+    /// The state in words.
+    pub status: &'static str,
+}

@@ -1,0 +1,450 @@
+//! How run results land on an oath's text (spec 30 §30.6, §30.8; 70 §70.4).
+//!
+//! The report has no step registry, so it cannot plan; it parses the oath
+//! (the same parser as the harness, which needs no steps) and places each
+//! result by the lines it records:
+//!
+//! - **Blocks.** An example result covers every candidate (paragraph, list
+//!   item or blockquote with its tables and fences) whose lines contain one
+//!   of its `lines` (the start lines of its steps). A candidate covered by
+//!   several results (the rows of a header-bound table) takes all of them.
+//!   A candidate that the fresh `varar.lock.json` records as an example but
+//!   that no result covers is *not run*.
+//! - **Rows.** A result whose line is a data row of a table attached to its
+//!   candidate is that row's example (header-bound rows have exactly that
+//!   one line, spec 30 §30.8.3).
+//! - **Spans.** A failure is drawn at each of its `cells` (from/to), else at
+//!   its `anchor`, else on its whole `line` (the precedence of §30.6); an
+//!   offset past the end of the text skips to the next rule. A failure with
+//!   a `docPath` belongs to that document: the running oath's page names
+//!   it, and the other document's page draws it (when the result's
+//!   `documents` hash matches that document as it is now).
+//!
+//! Only fresh results reach this module: a stale result draws nothing.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use varar_core::doc::{Attachment, Candidate, Doc, TextKind};
+use varar_core::lock::LockEntry;
+use varar_core::results::{ExampleResult, OathResults, ResultFailure, Status};
+use varar_core::source::Source;
+
+use super::html::State;
+
+/// Everything the renderer draws on one oath's text.
+#[derive(Debug, Default)]
+pub struct Overlay {
+    /// Marked text blocks, by the start line of the candidate's text block.
+    pub blocks: BTreeMap<u32, BlockMark>,
+    /// States of the tables and fences of marked candidates, by start line.
+    pub attachments: BTreeMap<u32, State>,
+    /// Start lines of tables whose rows are examples (header-bound).
+    pub row_tables: BTreeSet<u32>,
+    /// The state of each header-bound row, by its line.
+    pub rows: BTreeMap<u32, State>,
+    /// Highlighted spans as byte ranges of the text, sorted by start.
+    pub regions: Vec<Region>,
+    /// Every failure shown on the page; `Note::number` is its index + 1.
+    pub notes: Vec<Note>,
+    /// One row per example result, in the file's order.
+    pub examples: Vec<ExampleRow>,
+}
+
+/// Which element a candidate's text block is, so the renderer marks the
+/// right one when several start on the same line (`> - item`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BlockKind {
+    /// A paragraph.
+    Paragraph,
+    /// A list item.
+    ListItem,
+    /// A blockquote.
+    Blockquote,
+}
+
+/// The mark of one candidate's text block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BlockMark {
+    /// The element kind of the text block.
+    pub kind: BlockKind,
+    /// Passed, failed or not run.
+    pub state: State,
+    /// The label shown on the block (`passed`, `2 of 3 examples failed`).
+    pub label: String,
+    /// Notes with no span of their own, shown at the end of the block.
+    pub notes: Vec<usize>,
+}
+
+/// A highlighted span.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Region {
+    /// First byte.
+    pub start: usize,
+    /// Byte after the last.
+    pub end: usize,
+    /// Index into [`Overlay::notes`].
+    pub note: usize,
+}
+
+/// One failure as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Note {
+    /// The failing example's name.
+    pub example: String,
+    /// 1-based line in this document (0 when unknown).
+    pub line: u32,
+    /// What failed.
+    pub detail: Detail,
+    /// For a failure drawn here but recorded by another oath: that oath.
+    pub origin: Option<String>,
+    /// For a failure recorded here that belongs to another document: it.
+    pub elsewhere: Option<String>,
+}
+
+/// The words of a failure.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// A mismatched cell: the text written in the oath and what the step
+    /// produced.
+    Cell {
+        /// `source[from..to]`.
+        expected: String,
+        /// The rendered actual value.
+        actual: String,
+    },
+    /// Any other failure: its message.
+    Message(String),
+}
+
+/// One example result in the page's summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExampleRow {
+    /// Its name.
+    pub name: String,
+    /// Passed or failed.
+    pub state: State,
+    /// Its first step line (`lines[0]`), if any.
+    pub line: Option<u32>,
+    /// The start line of the first block it covers (the block's anchor).
+    pub block: Option<u32>,
+    /// Its notes.
+    pub notes: Vec<usize>,
+}
+
+/// A failure recorded by another oath's result whose `docPath` is this
+/// document, already checked to be fresh against it.
+#[derive(Clone, Copy, Debug)]
+pub struct Foreign<'a> {
+    /// The oath whose result holds the failure.
+    pub oath_path: &'a str,
+    /// The failing example's name.
+    pub example: &'a str,
+    /// The failure (its offsets point into this document).
+    pub failure: &'a ResultFailure,
+}
+
+/// The first and last line of a candidate (text block and attachments).
+fn line_range(c: &Candidate) -> (u32, u32) {
+    let s = c.span;
+    let last = if s.end_col == 1 && s.end_line > s.start_line {
+        s.end_line - 1
+    } else {
+        s.end_line
+    };
+    (s.start_line, last)
+}
+
+fn kind_of(c: &Candidate) -> BlockKind {
+    match c.body.text.kind {
+        TextKind::Paragraph => BlockKind::Paragraph,
+        TextKind::ListItem { .. } => BlockKind::ListItem,
+        TextKind::Blockquote => BlockKind::Blockquote,
+    }
+}
+
+fn state_of(status: Status) -> State {
+    match status {
+        Status::Passed => State::Passed,
+        Status::Failed => State::Failed,
+    }
+}
+
+/// Place `own` (fresh results of this oath), `foreign` failures and the
+/// fresh lock entry on the parsed oath.
+pub fn build(
+    source: &Source<'_>,
+    doc: &Doc,
+    own: Option<&OathResults>,
+    foreign: &[Foreign<'_>],
+    lock: Option<&LockEntry>,
+) -> Overlay {
+    let mut overlay = Overlay::default();
+    let placed = place_own(&mut overlay, source, doc, own);
+    mark_covered(&mut overlay, doc, &placed.covering);
+    add_block_notes(&mut overlay, doc, placed.notes);
+    if let Some(entry) = lock {
+        mark_not_run(&mut overlay, doc, entry, &placed.covering);
+    }
+    for f in foreign {
+        place_failure(
+            &mut overlay,
+            source,
+            f.example,
+            f.failure,
+            Some(f.oath_path),
+        );
+    }
+    overlay.regions.sort_by_key(|r| (r.start, r.end));
+    overlay
+}
+
+/// Where the oath's own results landed.
+#[derive(Default)]
+struct OwnPlacement {
+    /// Candidate index → the states of the examples covering it.
+    covering: BTreeMap<usize, Vec<State>>,
+    /// Each example's notes, by the first candidate it covers.
+    notes: Vec<(usize, Vec<usize>)>,
+}
+
+/// Place every example result of `own`: the candidates and rows it
+/// covers, its failure's notes and regions, its row in the summary.
+fn place_own(
+    overlay: &mut Overlay,
+    source: &Source<'_>,
+    doc: &Doc,
+    own: Option<&OathResults>,
+) -> OwnPlacement {
+    let ranges: Vec<(u32, u32)> = doc.examples.iter().map(line_range).collect();
+    let mut placed = OwnPlacement::default();
+    for example in own.map(|r| r.examples.as_slice()).unwrap_or_default() {
+        let state = state_of(example.status);
+        let candidates = cover(overlay, doc, &ranges, example, &mut placed.covering);
+        let notes = match (&example.failure, example.status) {
+            (Some(f), Status::Failed) => place_failure(overlay, source, &example.name, f, None),
+            _ => Vec::new(),
+        };
+        // A header-bound row links to its row, any other example to its block.
+        let row = example
+            .lines
+            .first()
+            .filter(|l| overlay.rows.contains_key(l))
+            .copied();
+        let block = row.or_else(|| {
+            candidates
+                .first()
+                .map(|&ci| doc.examples[ci].body.text.span.start_line)
+        });
+        overlay.examples.push(ExampleRow {
+            name: example.name.clone(),
+            state,
+            line: example.lines.first().copied(),
+            block,
+            notes: notes.clone(),
+        });
+        if let Some(&first) = candidates.first() {
+            placed.notes.push((first, notes));
+        }
+    }
+    placed
+}
+
+/// The candidates `example` covers (those holding one of its lines), each
+/// recorded once in `covering` with its state; a line that is a data row
+/// of an attached table marks that row.
+fn cover(
+    overlay: &mut Overlay,
+    doc: &Doc,
+    ranges: &[(u32, u32)],
+    example: &ExampleResult,
+    covering: &mut BTreeMap<usize, Vec<State>>,
+) -> Vec<usize> {
+    let state = state_of(example.status);
+    let candidate_of = |line: u32| ranges.iter().position(|&(a, b)| a <= line && line <= b);
+    let mut candidates: Vec<usize> = Vec::new();
+    for &line in &example.lines {
+        let Some(ci) = candidate_of(line) else {
+            continue;
+        };
+        if !candidates.contains(&ci) {
+            candidates.push(ci);
+            covering.entry(ci).or_default().push(state);
+        }
+        for a in &doc.examples[ci].body.attachments {
+            if let Attachment::Table(t) = a
+                && t.rows.iter().any(|r| r.span.start_line == line)
+            {
+                overlay.row_tables.insert(t.span.start_line);
+                overlay.rows.insert(line, state);
+            }
+        }
+    }
+    candidates
+}
+
+/// Mark every covered candidate's text block and attachments: failed if
+/// any example covering it failed, with a label counting them.
+fn mark_covered(overlay: &mut Overlay, doc: &Doc, covering: &BTreeMap<usize, Vec<State>>) {
+    for (ci, states) in covering {
+        let c = &doc.examples[*ci];
+        let failed = states.iter().filter(|s| **s == State::Failed).count();
+        let state = if failed > 0 {
+            State::Failed
+        } else {
+            State::Passed
+        };
+        let label = match (states.len(), failed) {
+            (1, 0) => "passed".to_owned(),
+            (1, _) => "failed".to_owned(),
+            (n, 0) => format!("{n} examples passed"),
+            (n, f) => format!("{f} of {n} examples failed"),
+        };
+        overlay.blocks.insert(
+            c.body.text.span.start_line,
+            BlockMark {
+                kind: kind_of(c),
+                state,
+                label,
+                notes: Vec::new(),
+            },
+        );
+        for a in &c.body.attachments {
+            overlay.attachments.insert(a.span().start_line, state);
+        }
+    }
+}
+
+/// Notes without a span of their own appear at the end of their block.
+fn add_block_notes(overlay: &mut Overlay, doc: &Doc, notes: Vec<(usize, Vec<usize>)>) {
+    for (ci, notes) in notes {
+        let line = doc.examples[ci].body.text.span.start_line;
+        let unplaced: Vec<usize> = notes
+            .into_iter()
+            .filter(|n| !overlay.regions.iter().any(|r| r.note == *n))
+            .collect();
+        if let Some(mark) = overlay.blocks.get_mut(&line) {
+            mark.notes.extend(unplaced);
+        }
+    }
+}
+
+/// Mark *not run* every candidate the fresh lock records as an example
+/// that no result covers.
+fn mark_not_run(
+    overlay: &mut Overlay,
+    doc: &Doc,
+    entry: &LockEntry,
+    covering: &BTreeMap<usize, Vec<State>>,
+) {
+    for recorded in &entry.examples {
+        let found = doc
+            .examples
+            .iter()
+            .enumerate()
+            .find(|(_, c)| i64::from(c.body.text.span.start_line) == recorded.line);
+        if let Some((ci, c)) = found
+            && !covering.contains_key(&ci)
+        {
+            overlay.blocks.insert(
+                c.body.text.span.start_line,
+                BlockMark {
+                    kind: kind_of(c),
+                    state: State::NotRun,
+                    label: "not run".to_owned(),
+                    notes: Vec::new(),
+                },
+            );
+            for a in &c.body.attachments {
+                overlay
+                    .attachments
+                    .insert(a.span().start_line, State::NotRun);
+            }
+        }
+    }
+}
+
+/// Add the notes and regions of one failure; returns the notes' indices.
+fn place_failure(
+    overlay: &mut Overlay,
+    source: &Source<'_>,
+    example: &str,
+    failure: &ResultFailure,
+    origin: Option<&str>,
+) -> Vec<usize> {
+    let note = |line: u32, detail: Detail, elsewhere: Option<String>| Note {
+        example: example.to_owned(),
+        line,
+        detail,
+        origin: origin.map(str::to_owned),
+        elsewhere,
+    };
+    let message = || Detail::Message(failure.message.clone());
+    if origin.is_none()
+        && let Some(doc_path) = &failure.doc_path
+    {
+        // Its offsets belong to another document: never draw them here.
+        let n = push_note(
+            overlay,
+            note(failure.line, message(), Some(doc_path.clone())),
+        );
+        return vec![n];
+    }
+    let len = source.len_utf16();
+    let cells: Vec<_> = failure.cells.iter().filter(|c| c.to <= len).collect();
+    let mut added = Vec::new();
+    if !cells.is_empty() {
+        for cell in cells {
+            let detail = Detail::Cell {
+                expected: source.slice_utf16(cell.from, cell.to).to_owned(),
+                actual: cell.actual.clone(),
+            };
+            let n = push_note(overlay, note(source.line_of(cell.from), detail, None));
+            add_region(overlay, source, (cell.from, cell.to), n);
+            added.push(n);
+        }
+    } else if let Some(anchor) = failure.anchor.filter(|a| a.to > a.from && a.to <= len) {
+        let n = push_note(overlay, note(source.line_of(anchor.from), message(), None));
+        add_region(overlay, source, (anchor.from, anchor.to), n);
+        added.push(n);
+    } else {
+        let n = push_note(overlay, note(failure.line, message(), None));
+        if let Some(range) = whole_line(source, failure.line) {
+            add_region(overlay, source, range, n);
+        }
+        added.push(n);
+    }
+    added
+}
+
+/// Add `note`; returns its index.
+fn push_note(overlay: &mut Overlay, note: Note) -> usize {
+    overlay.notes.push(note);
+    overlay.notes.len() - 1
+}
+
+/// Highlight the UTF-16 range `from..to` (when not empty) for `note`.
+fn add_region(overlay: &mut Overlay, source: &Source<'_>, (from, to): (u32, u32), note: usize) {
+    if to > from {
+        overlay.regions.push(Region {
+            start: source.byte_of_utf16(from),
+            end: source.byte_of_utf16(to),
+            note,
+        });
+    }
+}
+
+/// The UTF-16 range of a 1-based line without its line ending.
+fn whole_line(source: &Source<'_>, line: u32) -> Option<(u32, u32)> {
+    let from = source.line_start(line)?;
+    let text = source.text();
+    let next = source.line_start(line + 1).unwrap_or(source.len_utf16());
+    let mut to = next;
+    let end_byte = source.byte_of_utf16(to);
+    let line_text = &text[source.byte_of_utf16(from)..end_byte];
+    let trimmed = line_text.trim_end_matches(['\n', '\r']);
+    to -= (line_text.len() - trimmed.len()) as u32;
+    Some((from, to))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,333 @@
+//! The site as a whole: freshness, counts, states and escaping.
+
+use varar_core::hash::source_hash;
+use varar_core::lock::{Lock, LockEntry, LockExample};
+use varar_core::results::OathResults;
+
+use super::support::{CHECKOUT, SHARED, checkout_results, failed, passed, range_of, results_of};
+use crate::html_report::*;
+
+const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
+
+fn oath(path: &str, text: &str, results: ResultsInput) -> OathInput {
+    OathInput {
+        oath_path: path.into(),
+        text: Ok(text.into()),
+        results,
+    }
+}
+
+fn file<'a>(site: &'a Site, path: &str) -> &'a str {
+    site.files
+        .iter()
+        .find(|f| f.path == path)
+        .map(|f| f.contents.as_str())
+        .unwrap_or_else(|| {
+            panic!(
+                "no {path} in {:?}",
+                site.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+            )
+        })
+}
+
+fn basket_results(text: &str) -> OathResults {
+    let (from, to) = range_of(BASKET, "3", 0);
+    let mut r = results_of(
+        "varar/basket.md",
+        text,
+        vec![
+            failed(
+                "I add 2. The total is 3",
+                vec![3],
+                &[(from, to, "2")],
+                Some((from, to)),
+            ),
+            passed("I add 1. The total is 1", vec![5]),
+        ],
+    );
+    r.source_hash = source_hash(text);
+    r
+}
+
+#[test]
+fn fresh_results_are_drawn_and_stale_ones_are_not() {
+    let fresh = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![oath(
+            "varar/basket.md",
+            BASKET,
+            ResultsInput::Read(basket_results(BASKET)),
+        )],
+        lock: None,
+    });
+    let page = file(&fresh, "oaths/varar/basket.md.html");
+    assert!(page.contains("<mark "), "{page}");
+    assert!(!page.contains("These results are stale"), "{page}");
+
+    // The same results against an edited text: stale, nothing drawn, the
+    // counts of that run still shown.
+    let edited = format!("{BASKET}\nA new paragraph.\n");
+    let stale = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![oath(
+            "varar/basket.md",
+            &edited,
+            ResultsInput::Read(basket_results(BASKET)),
+        )],
+        lock: None,
+    });
+    let page = file(&stale, "oaths/varar/basket.md.html");
+    assert!(page.contains("These results are stale."), "{page}");
+    assert!(!page.contains("<mark "), "{page}");
+    assert!(!page.contains("class=\"varar-example "), "{page}");
+    assert!(
+        page.contains("2 examples ran: 1 passed, 1 failed"),
+        "{page}"
+    );
+    let index = file(&stale, "index.html");
+    assert!(index.contains("stale results"), "{index}");
+    assert!(
+        index.contains("<dt>oaths with stale results</dt><dd>1</dd>"),
+        "{index}"
+    );
+    assert!(
+        index.contains("<dt>examples failed</dt><dd>1</dd>"),
+        "{index}"
+    );
+}
+
+#[test]
+fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
+    let lock = Lock {
+        oaths: [(
+            "varar/b.md".to_owned(),
+            LockEntry {
+                source_hash: source_hash("I add 1.\n\nI add 2.\n"),
+                examples: vec![
+                    LockExample {
+                        name: "I add 1".into(),
+                        line: 1,
+                    },
+                    LockExample {
+                        name: "I add 2".into(),
+                        line: 3,
+                    },
+                ],
+            },
+        )]
+        .into(),
+    };
+    let site = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![
+            oath(
+                "varar/a.md",
+                BASKET,
+                ResultsInput::Read(basket_results(BASKET)),
+            ),
+            oath(
+                "varar/b.md",
+                "I add 1.\n\nI add 2.\n",
+                ResultsInput::Missing,
+            ),
+            oath(
+                "varar/c.md",
+                "# C\n",
+                ResultsInput::Unreadable(
+                    "`.varar/varar/c.md.json` is not a valid run result: unsupported version 9"
+                        .into(),
+                ),
+            ),
+            OathInput {
+                oath_path: "varar/d.md".into(),
+                text: Err("cannot read `varar/d.md`: invalid UTF-8 at byte 3".into()),
+                results: ResultsInput::Missing,
+            },
+        ],
+        lock: Some(lock),
+    });
+    let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "index.html",
+            "style.css",
+            "oaths/varar/a.md.html",
+            "oaths/varar/b.md.html",
+            "oaths/varar/c.md.html",
+            "oaths/varar/d.md.html"
+        ]
+    );
+    let index = file(&site, "index.html");
+    let rows: Vec<usize> = ["varar/a.md", "varar/b.md", "varar/c.md", "varar/d.md"]
+        .iter()
+        .map(|p| {
+            index
+                .find(&format!("href=\"oaths/{p}.html\""))
+                .unwrap_or(usize::MAX)
+        })
+        .collect();
+    assert!(
+        rows.windows(2).all(|w| w[0] < w[1]),
+        "rows in path order: {rows:?}"
+    );
+    for status in [
+        "✗</span> failed",
+        "○</span> not run",
+        "⚠</span> results unreadable",
+        "⚠</span> oath unreadable",
+    ] {
+        assert!(index.contains(status), "{status} missing in\n{index}");
+    }
+    assert!(
+        index.contains("<dt>examples not run</dt><dd>2</dd>"),
+        "{index}"
+    );
+    assert!(
+        index.contains("<dt>oaths without results</dt><dd>2</dd>")
+            || index.contains("<dt>oaths without results</dt><dd>1</dd>"),
+        "{index}"
+    );
+    assert!(
+        index.contains("unsupported version 9"),
+        "the reason is shown: {index}"
+    );
+    let b = file(&site, "oaths/varar/b.md.html");
+    assert!(b.contains("class=\"varar-example varar-not-run\""), "{b}");
+    let c = file(&site, "oaths/varar/c.md.html");
+    assert!(
+        c.contains("The results of this oath are unreadable."),
+        "{c}"
+    );
+    let d = file(&site, "oaths/varar/d.md.html");
+    assert!(d.contains("This oath could not be read."), "{d}");
+}
+
+#[test]
+fn titles_names_and_messages_are_escaped_everywhere() {
+    let text = "# Tea <script>alert(1)</script> & *cake*\n\nI add 2. The total is 3.\n";
+    let (from, to) = range_of(text, "3", 0);
+    let mut ex = failed(
+        "<img src=x onerror=alert(1)>",
+        vec![3],
+        &[(from, to, "<b>2</b>")],
+        Some((from, to)),
+    );
+    if let Some(f) = ex.failure.as_mut() {
+        f.message = "<script>alert(2)</script>".into();
+    }
+    let site = render_site(&ProjectInput {
+        name: "<q>".into(),
+        oaths: vec![oath(
+            "varar/<x>.md",
+            text,
+            ResultsInput::Read(results_of("varar/<x>.md", text, vec![ex])),
+        )],
+        lock: None,
+    });
+    for f in &site.files {
+        for banned in ["<script", "<img", "<b>", "<x>", "<q>"] {
+            assert!(
+                !f.contents.contains(banned),
+                "{banned} in {}:\n{}",
+                f.path,
+                f.contents
+            );
+        }
+    }
+    let index = file(&site, "index.html");
+    assert!(
+        index.contains(">Tea alert(1) &amp; cake</a>"),
+        "title text only: {index}"
+    );
+}
+
+#[test]
+fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
+    let (checkout, shared) = (CHECKOUT, SHARED);
+    let build = |shared_hash: String| {
+        let r = checkout_results(shared_hash);
+        render_site(&ProjectInput {
+            name: "p".into(),
+            oaths: vec![
+                oath("varar/checkout.md", checkout, ResultsInput::Read(r)),
+                oath("varar/shared.md", shared, ResultsInput::Missing),
+            ],
+            lock: None,
+        })
+    };
+    let site = build(source_hash(shared));
+    let checkout_page = file(&site, "oaths/varar/checkout.md.html");
+    assert!(!checkout_page.contains("<mark "), "{checkout_page}");
+    assert!(
+        checkout_page.contains("href=\"../../oaths/varar/shared.md.html#L5\""),
+        "{checkout_page}"
+    );
+    let shared_page = file(&site, "oaths/varar/shared.md.html");
+    assert!(shared_page.contains("<mark "), "{shared_page}");
+    assert!(
+        shared_page
+            .contains("of <a href=\"../../oaths/varar/checkout.md.html\">varar/checkout.md</a>"),
+        "{shared_page}"
+    );
+    // shared.md changed since the run: its offsets are not trusted.
+    let site = build("fnv1a:00000000".into());
+    assert!(!file(&site, "oaths/varar/shared.md.html").contains("<mark "));
+}
+
+#[test]
+fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
+    let lock = |shared_examples: Vec<LockExample>| {
+        let mut lock = Lock::default();
+        lock.oaths.insert(
+            "varar/shared.md".into(),
+            LockEntry {
+                source_hash: source_hash(SHARED),
+                examples: shared_examples,
+            },
+        );
+        lock
+    };
+    let build = |lock: Option<Lock>| {
+        render_site(&ProjectInput {
+            name: "p".into(),
+            oaths: vec![
+                oath(
+                    "varar/checkout.md",
+                    CHECKOUT,
+                    ResultsInput::Read(checkout_results(source_hash(SHARED))),
+                ),
+                oath("varar/shared.md", SHARED, ResultsInput::Missing),
+            ],
+            lock,
+        })
+    };
+    // The last full run recorded no example of its own: it runs inside
+    // checkout.md, as gate and junit see it too.
+    let site = build(Some(lock(Vec::new())));
+    let index = file(&site, "index.html");
+    assert!(index.contains("runs where linked"), "{index}");
+    assert!(
+        index.contains("<dt>oaths without results</dt><dd>0</dd>"),
+        "{index}"
+    );
+    let page = file(&site, "oaths/varar/shared.md.html");
+    assert!(page.contains("Runs where it is linked."), "{page}");
+    // A baseline that records an example of its own, or none at all: the
+    // missing result file is a missing result.
+    for lock in [
+        Some(lock(vec![LockExample {
+            name: "I add 2".into(),
+            line: 5,
+        }])),
+        None,
+    ] {
+        let site = build(lock);
+        let index = file(&site, "index.html");
+        assert!(!index.contains("runs where linked"), "{index}");
+        assert!(
+            index.contains("<dt>oaths without results</dt><dd>1</dd>"),
+            "{index}"
+        );
+    }
+}

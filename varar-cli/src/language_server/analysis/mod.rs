@@ -1,0 +1,30 @@
+//! One oath as the editor sees it (pure): its text planned by the engine
+//! among the other oaths of its project, with what the editor features need
+//! derived from the plan once.
+//!
+//! [`plan_documents`] is the **only** place the server calls the engine's
+//! planner and drift detection, through the same entry point as the
+//! harness for oaths that reuse sections by link (`plan_oath` on a
+//! workspace, spec 70), so the server and `cargo test` cannot disagree.
+//!
+//! A plan's steps are not all written in the oath planned: a reference
+//! block splices in the steps of a section of another document. The
+//! analysis keeps the two apart: [`Analysis::steps`] are the oath's own
+//! (their spans are in its text, so tokens, hover and definition use
+//! them), [`Analysis::spliced`] are the others, with their document. What
+//! the plans of *other* oaths find in this document's text (the steps of
+//! its sections they splice, the diagnostics they raise there) arrives
+//! later, in [`Analysis::reuses`], from [`reuses`].
+
+mod contribution;
+mod model;
+mod planning;
+mod uses;
+
+pub use contribution::{Contribution, SplicedStep, contribution};
+pub use model::{Analysis, LinkUse, ParamUse, PlanContext, Reuses, SentenceInfo, Spliced, StepUse};
+pub use planning::{plan_document, plan_documents};
+pub use uses::reuses;
+
+#[cfg(test)]
+mod tests;

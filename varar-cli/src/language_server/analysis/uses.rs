@@ -1,0 +1,214 @@
+//! What an analysis derives from its plan (pure): the sentences steps
+//! matched, split by the document they are written in, the reference
+//! blocks, the sentences of every text block, and what other oaths' plans
+//! find in a document ([`reuses`]).
+
+use varar_core::doc::Doc;
+use varar_core::plan::{Plan, PlannedStep};
+use varar_core::sentences::split_sentences;
+use varar_core::source::{Source, Span, utf16_len};
+use varar_core::workspace::Document;
+
+use super::model::{Analysis, LinkUse, ParamUse, Reuses, SentenceInfo, Spliced, StepUse};
+
+/// The plan's steps written in the oath itself (once per span, in document
+/// order), and those written in other documents (once per document and
+/// span).
+pub(super) fn step_uses(
+    doc: &Doc,
+    plan: &Plan,
+    source: &Source<'_>,
+) -> (Vec<StepUse>, Vec<Spliced>) {
+    let mut own: Vec<StepUse> = Vec::new();
+    let mut spliced: Vec<Spliced> = Vec::new();
+    for example in &plan.examples {
+        for step in &example.steps {
+            if let Some(doc_path) = &step.doc_path {
+                if !spliced
+                    .iter()
+                    .any(|s| &s.doc_path == doc_path && s.step.span == step.match_span)
+                {
+                    spliced.push(Spliced {
+                        doc_path: doc_path.clone(),
+                        step: step_use(step, step.match_span),
+                    });
+                }
+                continue;
+            }
+            let span = if example.row.is_some() {
+                match sentence_of_row(doc, example.span, step, source) {
+                    Some(span) => span,
+                    None => continue,
+                }
+            } else {
+                step.match_span
+            };
+            if own.iter().any(|s| s.span == span) {
+                continue;
+            }
+            own.push(step_use(step, span));
+        }
+    }
+    own.sort_by_key(|s| s.span.start_offset);
+    (own, spliced)
+}
+
+fn step_use(step: &PlannedStep, span: Span) -> StepUse {
+    StepUse {
+        step: step.step,
+        span,
+        text: step.text.clone(),
+        params: step
+            .args
+            .iter()
+            .zip(step.param_spans.iter().zip(&step.inner_spans))
+            .map(|(arg, (span, inner))| ParamUse {
+                span: *span,
+                inner: *inner,
+                parameter_type: arg.parameter_type.clone(),
+                raw: arg.raw.clone(),
+                value: arg.value.clone(),
+            })
+            .collect(),
+        reused_by: Vec::new(),
+    }
+}
+
+/// A row example's step keeps the sentence's text but not its range: find
+/// the bound (last) occurrence of that text in the block above the table.
+fn sentence_of_row(doc: &Doc, row: Span, step: &PlannedStep, source: &Source<'_>) -> Option<Span> {
+    let candidate = doc
+        .examples
+        .iter()
+        .find(|c| c.span.start_offset <= row.start_offset && row.end_offset <= c.span.end_offset)?;
+    let block = &candidate.body.text;
+    let byte = block.text.rfind(&step.text)?;
+    let start = utf16_len(&block.text[..byte]);
+    let end = start + utf16_len(&step.text);
+    Some(source.span(block.lift(start), block.lift(end)))
+}
+
+/// The reference blocks of a document, each with the range of its link
+/// (the block text trimmed: it starts with `[` and ends with `)`).
+pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> {
+    let doc = document.doc();
+    let source = document.source();
+    document
+        .references()
+        .filter_map(|(i, reference)| {
+            let candidate = doc.examples.get(i)?;
+            let block = &candidate.body.text;
+            let start = block.text.find('[')?;
+            let end = block.text.rfind(')')? + 1;
+            let from = block.lift(utf16_len(&block.text[..start]));
+            let to = block.lift(utf16_len(&block.text[..end]));
+            Some(LinkUse {
+                span: source.span(from, to),
+                block: candidate.span,
+                reference: reference.clone(),
+                consumed: consumed.get(i).copied().unwrap_or(false),
+            })
+        })
+        .collect()
+}
+
+/// Every sentence of every text block but the reference blocks, with
+/// whether a step (of this plan, or of one that splices it) matched it.
+pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<SentenceInfo> {
+    let steps = analysis.all_steps();
+    let mut out = Vec::new();
+    for candidate in &analysis.doc.examples {
+        if analysis
+            .links
+            .iter()
+            .any(|l| l.block.start_offset == candidate.span.start_offset)
+        {
+            continue;
+        }
+        let block = &candidate.body.text;
+        let split = split_sentences(&block.text);
+        let several = split.len() > 1;
+        let count = split.len();
+        for (i, sentence) in split.into_iter().enumerate() {
+            let span = source.span(block.lift(sentence.start), block.lift(sentence.end));
+            let matched = steps.iter().any(|s| {
+                s.span.start_offset < span.end_offset && span.start_offset < s.span.end_offset
+            });
+            out.push(SentenceInfo {
+                text: sentence.text,
+                span,
+                matched,
+                last_of_several: several && i + 1 == count,
+            });
+        }
+    }
+    out
+}
+
+/// What the plans of `others` find in the text of `document` (an
+/// oathPath): the steps they splice from it, once per span with every oath
+/// that runs it, and their diagnostics whose span lies in it.
+pub fn reuses(document: &str, others: &[&Analysis]) -> Reuses {
+    let mut steps: Vec<StepUse> = Vec::new();
+    let mut diagnostics = Vec::new();
+    for other in others {
+        if other.oath_path == document {
+            continue;
+        }
+        for spliced in other.spliced.iter().filter(|s| s.doc_path == document) {
+            let span = spliced.step.span;
+            let i = match steps.iter().position(|s| s.span == span) {
+                Some(i) => i,
+                None => {
+                    steps.push(spliced.step.clone());
+                    steps.len() - 1
+                }
+            };
+            if !steps[i].reused_by.contains(&other.oath_path) {
+                steps[i].reused_by.push(other.oath_path.clone());
+            }
+        }
+        diagnostics.extend(
+            other
+                .plan
+                .diagnostics
+                .iter()
+                .filter(|d| d.doc_path.as_deref() == Some(document))
+                .map(|d| (other.oath_path.clone(), d.clone())),
+        );
+    }
+    steps.sort_by_key(|s| s.span.start_offset);
+    for step in &mut steps {
+        step.reused_by.sort();
+    }
+    Reuses { steps, diagnostics }
+}
+
+/// Merge `reuses` into the steps of `own` that have the same span (a
+/// section of this file spliced here and elsewhere): those get the other
+/// oaths in `reused_by` and leave the reuses.
+pub(super) fn merge(own: &mut [StepUse], reuses: &mut Reuses) {
+    for step in own.iter_mut() {
+        step.reused_by.clear();
+    }
+    reuses
+        .steps
+        .retain(|r| match own.iter_mut().find(|s| s.span == r.span) {
+            Some(s) => {
+                s.reused_by.clone_from(&r.reused_by);
+                false
+            }
+            None => true,
+        });
+}
+
+impl Analysis {
+    /// Take what the plans of other oaths find in this text (from
+    /// [`reuses`]), replacing what was taken before.
+    pub fn set_reuses(&mut self, mut reuses: Reuses) {
+        merge(&mut self.steps, &mut reuses);
+        self.reuses = reuses;
+        let source = Source::new(&self.text);
+        self.sentences = sentences(self, &source);
+    }
+}

@@ -1,0 +1,74 @@
+//! `cargo varar lsp`: a language server for oaths, over stdio.
+//!
+//! It knows the Rust steps without compiling them: it reads the package's
+//! Rust sources with `syn` ([`syntax`], [`step_index`], [`rust_sources`]) and plans
+//! every open oath with the same engine code as `cargo test`
+//! ([`analysis::plan_documents`]), so the editor and the harness cannot
+//! disagree. On top of each plan:
+//!
+//! - [`tokens`]: semantic tokens for step sentences, their parameters and
+//!   reference links (the legend is documented there, for theme authors);
+//! - [`diagnostics`]: ambiguous steps, `error` fences without a step, drift
+//!   against the committed `varar.lock.json`, and the failures of the last
+//!   run while its `.varar/` result is fresh;
+//! - [`navigation`]: go to definition (sentence → step function, custom
+//!   parameter → its parse function), hover, find references (step
+//!   function → every sentence it matches);
+//! - [`actions`]: "create the step" for a sentence no step matches;
+//! - [`completion`]: step expressions as snippets while writing a sentence.
+//!
+//! The shell is [`server`] (the protocol loop, file watching),
+//! `server_state` (what the loop keeps, the way out to the editor),
+//! `handlers` (requests), `sync` (planning and publishing),
+//! [`project_state`] (a project's files) and [`rust_sources`] (where its
+//! steps are); everything else is pure: text in, values out.
+//!
+//! # Which files
+//!
+//! A Markdown file is an oath when the `varar.config.json` at or above it
+//! selects it (`docs.include`/`docs.exclude`); other Markdown gets nothing,
+//! so a README keeps its plain Markdown highlighting. Steps come from the
+//! package next to the config (see [`rust_sources`]). Rust files and oaths
+//! are re-read when they change on disk (`workspace/didChangeWatchedFiles`
+//! for `**/*.rs` and `**/*.md`, registered when the editor supports it;
+//! otherwise on every open and save) or are saved, one file at a time,
+//! never per keystroke.
+//!
+//! # Reuse by link (spec 70)
+//!
+//! An oath is planned among every oath of its package ([`oaths`]: the
+//! files, with the editor's text for the open ones) by the engine's
+//! workspace-aware `plan_oath`, as the harness plans it
+//! ([`analysis::plan_documents`]). Only the documents a plan can depend on
+//! (those its links reach, those that link to it) are put in the engine's
+//! workspace, and a plan is redone only when one of them, or the steps,
+//! changed ([`oaths::Deps`]). `sync` (part of the shell) re-plans the open
+//! oaths after every change, gives each what the plans of the oaths that
+//! splice its sections find in it (their sentences, their diagnostics), and
+//! publishes diagnostics on the document that holds them, once. Spliced
+//! steps never produce a token or a diagnostic in the referring oath: their
+//! spans are in another document. Links get [`tokens::REFERENCE`],
+//! definition ([`navigation::reference_definition`]) and hover
+//! ([`navigation::link_hover`]).
+
+pub mod actions;
+pub mod analysis;
+pub mod capabilities;
+pub mod completion;
+pub mod diagnostics;
+mod handlers;
+pub mod navigation;
+pub mod oaths;
+pub mod position;
+pub mod project_state;
+pub mod rust_sources;
+pub mod server;
+mod server_state;
+pub mod step_index;
+mod sync;
+pub mod syntax;
+#[cfg(test)]
+mod tests;
+pub mod tokens;
+
+pub use server_state::ServerError;

@@ -1,0 +1,269 @@
+//! The oaths of a project as the server plans them (pure): every oath the
+//! config selects, by oathPath, with the text planning sees (the editor's
+//! while the oath is open, else the file's) and the sections its reference
+//! blocks name (reuse by link, spec 70).
+//!
+//! Planning one oath needs only some of them: the oath, every document its
+//! links reach (transitively: their sections are spliced), and every
+//! document that links to it (their links decide which of its sections are
+//! consumed, spec 70 §70.2.2). [`Oaths::workspace`] builds the engine's
+//! workspace over just those, so an edit costs the same in a project of ten
+//! oaths as in one of a thousand, and [`Oaths::deps`] says when a plan made
+//! earlier still holds: the texts it read and the links that consume its
+//! sections are unchanged.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use varar_core::workspace::{Document, Workspace};
+
+/// A reference block's target: the oath and the section (`""`: the whole
+/// file).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Link {
+    /// The oathPath it points at.
+    pub path: String,
+    /// The normalised fragment.
+    pub slug: String,
+}
+
+#[derive(Clone, Debug)]
+struct Entry {
+    text: String,
+    /// Increases with every change of any entry; a removed and re-added
+    /// oath never gets an old version back.
+    version: u64,
+    /// Where its reference blocks point, each once, sorted.
+    links: Vec<Link>,
+    /// Open in the editor: the file on disk does not count.
+    open: bool,
+}
+
+/// What a plan of one oath was made from: when it is unchanged, the plan
+/// still holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Deps {
+    /// The registry generation.
+    pub generation: u64,
+    /// The version of the oath and of every document its links reach.
+    pub versions: Vec<(String, u64)>,
+    /// The slugs of the oath that some link names (its consumed sections).
+    pub consumed: BTreeSet<String>,
+}
+
+/// Every oath of a project, with its text and links.
+#[derive(Clone, Debug, Default)]
+pub struct Oaths {
+    entries: BTreeMap<String, Entry>,
+    version: u64,
+}
+
+impl Oaths {
+    /// Oaths read from disk: `(oathPath, text)`.
+    pub fn from_disk(texts: impl IntoIterator<Item = (String, String)>) -> Oaths {
+        let mut oaths = Oaths::default();
+        for (path, text) in texts {
+            oaths.disk(&path, Some(text));
+        }
+        oaths
+    }
+
+    /// The editor opened the oath with `text`. Returns whether the text
+    /// planning sees changed.
+    pub fn open(&mut self, path: &str, text: &str) -> bool {
+        let changed = self.put(path, text);
+        if let Some(entry) = self.entries.get_mut(path) {
+            entry.open = true;
+        }
+        changed
+    }
+
+    /// The editor's text of an open oath changed (a no-op for an oath that
+    /// is not open). Returns whether the text changed.
+    pub fn edit(&mut self, path: &str, text: &str) -> bool {
+        if !self.entries.get(path).is_some_and(|e| e.open) {
+            return false;
+        }
+        self.put(path, text)
+    }
+
+    /// The editor closed the oath: the file's text counts again (`None`:
+    /// it is gone or unreadable, and so is the oath). Returns whether the
+    /// text changed.
+    pub fn close(&mut self, path: &str, disk: Option<String>) -> bool {
+        if let Some(entry) = self.entries.get_mut(path) {
+            entry.open = false;
+        }
+        self.disk(path, disk)
+    }
+
+    /// The file of an oath changed on disk (`None`: deleted or unreadable).
+    /// Ignored while the oath is open. Returns whether the text changed.
+    pub fn disk(&mut self, path: &str, text: Option<String>) -> bool {
+        if self.entries.get(path).is_some_and(|e| e.open) {
+            return false;
+        }
+        match text {
+            Some(text) => self.put(path, &text),
+            None => {
+                let removed = self.entries.remove(path).is_some();
+                if removed {
+                    self.version += 1;
+                }
+                removed
+            }
+        }
+    }
+
+    fn put(&mut self, path: &str, text: &str) -> bool {
+        if self.entries.get(path).is_some_and(|e| e.text == text) {
+            return false;
+        }
+        self.version += 1;
+        let open = self.entries.get(path).is_some_and(|e| e.open);
+        self.entries.insert(
+            path.to_string(),
+            Entry {
+                text: text.to_string(),
+                version: self.version,
+                links: links_of(path, text),
+                open,
+            },
+        );
+        true
+    }
+
+    /// The text of an oath.
+    pub fn text(&self, path: &str) -> Option<&str> {
+        self.entries.get(path).map(|e| e.text.as_str())
+    }
+
+    /// Whether the oath is open in the editor.
+    pub fn is_open(&self, path: &str) -> bool {
+        self.entries.get(path).is_some_and(|e| e.open)
+    }
+
+    /// Every oathPath, sorted.
+    pub fn paths(&self) -> impl Iterator<Item = &str> {
+        self.entries.keys().map(String::as_str)
+    }
+
+    /// How many oaths there are.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether there is none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Where the reference blocks of an oath point.
+    pub fn links(&self, path: &str) -> &[Link] {
+        self.entries.get(path).map_or(&[], |e| e.links.as_slice())
+    }
+
+    /// Every oath the links of `path` reach, directly or through the
+    /// documents they reach (`path` itself only through a cycle).
+    pub fn reaches(&self, path: &str) -> BTreeSet<String> {
+        self.walk(path, |oaths, p| {
+            oaths.links(p).iter().map(|l| l.path.clone()).collect()
+        })
+    }
+
+    /// Every oath that reaches `path` through links.
+    pub fn reached_by(&self, path: &str) -> BTreeSet<String> {
+        self.walk(path, |oaths, p| oaths.linking_to(p))
+    }
+
+    /// The oaths with a reference block naming `path` (any section).
+    pub fn linking_to(&self, path: &str) -> Vec<String> {
+        self.entries
+            .iter()
+            .filter(|(_, e)| e.links.iter().any(|l| l.path == path))
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
+
+    fn walk(&self, from: &str, next: impl Fn(&Oaths, &str) -> Vec<String>) -> BTreeSet<String> {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.to_string()];
+        while let Some(p) = todo.pop() {
+            for n in next(self, &p) {
+                if self.entries.contains_key(&n) && seen.insert(n.clone()) {
+                    todo.push(n);
+                }
+            }
+        }
+        seen
+    }
+
+    /// What a plan of `path` made now would be made from.
+    pub fn deps(&self, path: &str, generation: u64) -> Deps {
+        let mut versions: Vec<(String, u64)> = std::iter::once(path.to_string())
+            .chain(self.reaches(path))
+            .filter_map(|p| Some((p.clone(), self.entries.get(&p)?.version)))
+            .collect();
+        versions.sort();
+        versions.dedup();
+        let consumed = self
+            .entries
+            .values()
+            .flat_map(|e| e.links.iter())
+            .filter(|l| l.path == path)
+            .map(|l| l.slug.clone())
+            .collect();
+        Deps {
+            generation,
+            versions,
+            consumed,
+        }
+    }
+
+    /// The engine's workspace for planning `paths`: each of them, every
+    /// document they reach, and every document that links to one of them.
+    /// Plans of `paths` against it equal plans against the workspace of
+    /// every oath (nothing else can be spliced into them or consume them).
+    pub fn workspace(&self, paths: &[&str]) -> Workspace<'_> {
+        let mut needed: BTreeSet<String> = BTreeSet::new();
+        for path in paths {
+            needed.insert((*path).to_string());
+            needed.extend(self.reaches(path));
+            needed.extend(self.linking_to(path));
+        }
+        Workspace::build(
+            needed
+                .into_iter()
+                .filter_map(|p| self.entries.get_key_value(&p))
+                .map(|(p, e)| (p.clone(), e.text.as_str())),
+        )
+    }
+
+    /// The engine's workspace of every oath.
+    pub fn whole_workspace(&self) -> Workspace<'_> {
+        Workspace::build(
+            self.entries
+                .iter()
+                .map(|(p, e)| (p.clone(), e.text.as_str())),
+        )
+    }
+}
+
+/// The targets of a text's reference blocks, each once. Only a text with
+/// `](` can hold one, so only those are parsed.
+fn links_of(path: &str, text: &str) -> Vec<Link> {
+    if !text.contains("](") {
+        return Vec::new();
+    }
+    let document = Document::parse(path, text);
+    let links: BTreeSet<Link> = document
+        .references()
+        .map(|(_, r)| Link {
+            path: r.path.clone(),
+            slug: r.slug.clone(),
+        })
+        .collect();
+    links.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests;

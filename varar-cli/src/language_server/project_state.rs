@@ -1,0 +1,321 @@
+//! One project as the server keeps it (shell: reads its files).
+//!
+//! Loaded once when its first oath is opened: the config (which files are
+//! oaths), every oath (reuse by link plans an oath among the others), every
+//! Rust source file (the step index), the committed lock and the `.varar/`
+//! results. Afterwards only what changed is re-read: one oath, one Rust
+//! file, the lock, one result file ([`ProjectState::reload`]).
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
+use varar_core::results::OathResults;
+use varar_runner::config::{CONFIG_FILE_NAME, load_config};
+use varar_runner::discovery::{Globs, OathFile, discover, read_oath};
+use varar_runner::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
+
+use super::oaths::Oaths;
+use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
+use super::step_index::StepIndex;
+
+/// A project: a directory with `varar.config.json` and its package.
+#[derive(Debug)]
+pub struct ProjectState {
+    /// The directory holding the config.
+    pub root: PathBuf,
+    /// Which files are oaths; `None` when the config is unusable.
+    pub globs: Option<Globs>,
+    /// Where its Rust sources are.
+    pub sources: Sources,
+    /// Its steps.
+    pub index: StepIndex,
+    /// Its oaths, as planning sees them (the server puts the editor's text
+    /// of an open oath in).
+    pub oaths: Oaths,
+    /// The committed lock, when it could be read.
+    pub lock: Option<Lock>,
+    /// The last run's results, by oathPath (files the reader refused are
+    /// left out and logged).
+    pub results: BTreeMap<String, OathResults>,
+    /// The modification time of every file read, for clients that do not
+    /// watch files ([`ProjectState::refresh`]).
+    mtimes: HashMap<PathBuf, Option<SystemTime>>,
+}
+
+/// What changed after a file event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Changed {
+    /// The registry changed: re-plan every open oath.
+    pub steps: bool,
+    /// A Rust file's diagnostics may have changed.
+    pub rust: bool,
+    /// The lock or a result changed: re-diagnose every open oath.
+    pub evidence: bool,
+    /// The config or a manifest changed: load the project again.
+    pub project: bool,
+    /// The text of an oath that is not open changed (or it appeared or
+    /// went): re-plan what depends on it.
+    pub oaths: bool,
+}
+
+impl Changed {
+    /// Both changes at once.
+    pub fn merge(self, other: Changed) -> Changed {
+        Changed {
+            steps: self.steps || other.steps,
+            rust: self.rust || other.rust,
+            evidence: self.evidence || other.evidence,
+            project: self.project || other.project,
+            oaths: self.oaths || other.oaths,
+        }
+    }
+}
+
+impl ProjectState {
+    /// Load the project at `root`; problems go to `log`.
+    pub fn load(root: &Path, log: &mut Vec<String>) -> ProjectState {
+        let root = rust_sources::normalize(root);
+        let globs = match load_config(&root) {
+            Ok(config) => match Globs::new(&config) {
+                Ok(globs) => Some(globs),
+                Err(e) => {
+                    log.push(e.to_string());
+                    None
+                }
+            },
+            Err(e) => {
+                log.push(e.to_string());
+                None
+            }
+        };
+        let sources = rust_sources::sources(&root);
+        log.extend(sources.warnings.iter().cloned());
+        let files = rust_files(&sources);
+        let index = StepIndex::load(files.into_iter().filter_map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| log.push(format!("cannot read {}: {e}", path.display())))
+                .ok()?;
+            let label = label(&sources, &path);
+            Some((path, label, text))
+        }));
+        let mut project = ProjectState {
+            lock: read_lock_logged(&root, log),
+            results: BTreeMap::new(),
+            mtimes: HashMap::new(),
+            oaths: Oaths::default(),
+            root,
+            globs,
+            sources,
+            index,
+        };
+        let files = project.oath_files(log);
+        project.oaths = Oaths::from_disk(files.iter().filter_map(|oath| match read_oath(oath) {
+            Ok(text) => Some((oath.oath_path.clone(), text)),
+            // Left out of the workspace, as the harness leaves it out.
+            Err(e) => {
+                log.push(e.to_string());
+                None
+            }
+        }));
+        project.load_results(log);
+        project.mtimes = project.stamps();
+        project
+    }
+
+    /// The modification time of every tracked file now.
+    fn stamps(&self) -> HashMap<PathBuf, Option<SystemTime>> {
+        self.tracked()
+            .into_iter()
+            .map(|p| {
+                let m = mtime(&p);
+                (p, m)
+            })
+            .collect()
+    }
+
+    /// Every file whose change the project notices: the oaths, the Rust
+    /// sources, the lock and the result files (directory listings, no
+    /// reading).
+    fn tracked(&self) -> Vec<PathBuf> {
+        let mut files = rust_files(&self.sources);
+        files.extend(self.oath_files(&mut Vec::new()).into_iter().map(|o| o.path));
+        files.push(self.root.join(LOCK_FILE_NAME));
+        let dir = self.root.join(SCRATCH_DIR);
+        if dir.is_dir() {
+            files.extend(
+                walkdir::WalkDir::new(&dir)
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.file_type().is_file())
+                    .map(walkdir::DirEntry::into_path)
+                    .filter(|p| p.extension().is_some_and(|x| x == "json")),
+            );
+        }
+        files
+    }
+
+    /// For clients that do not watch files: re-read every tracked file
+    /// whose modification time changed, appeared or disappeared since the
+    /// last look. Called on open and save, never per keystroke.
+    pub fn refresh(&mut self, log: &mut Vec<String>) -> Changed {
+        let mut changed = Changed::default();
+        let now = self.stamps();
+        let mut paths: Vec<PathBuf> = now
+            .iter()
+            .filter(|(p, m)| self.mtimes.get(*p) != Some(m))
+            .map(|(p, _)| p.clone())
+            .collect();
+        paths.extend(
+            self.mtimes
+                .keys()
+                .filter(|p| !now.contains_key(*p))
+                .cloned(),
+        );
+        paths.sort();
+        for path in paths {
+            changed = changed.merge(self.reload(&path, log));
+        }
+        self.mtimes = now;
+        changed
+    }
+
+    /// The oathPath of `path` if the config selects it.
+    pub fn oath_path(&self, path: &Path) -> Option<String> {
+        let oath = oath_path(&self.root, path)?;
+        self.globs
+            .as_ref()
+            .is_some_and(|g| g.is_match(&oath))
+            .then_some(oath)
+    }
+
+    /// Every oath the config selects, from disk.
+    pub fn oath_files(&self, log: &mut Vec<String>) -> Vec<OathFile> {
+        let config = match load_config(&self.root) {
+            Ok(config) => config,
+            Err(e) => {
+                log.push(e.to_string());
+                return Vec::new();
+            }
+        };
+        discover(&self.root, &config).unwrap_or_else(|e| {
+            log.push(e.to_string());
+            Vec::new()
+        })
+    }
+
+    fn load_results(&mut self, log: &mut Vec<String>) {
+        self.results.clear();
+        let dir = self.root.join(SCRATCH_DIR);
+        if !dir.is_dir() {
+            return;
+        }
+        for entry in walkdir::WalkDir::new(&dir).into_iter().flatten() {
+            let path = entry.path();
+            if entry.file_type().is_file() && path.extension().is_some_and(|x| x == "json") {
+                self.read_result(path, log);
+            }
+        }
+    }
+
+    fn read_result(&mut self, path: &Path, log: &mut Vec<String>) {
+        let Some(oath) = result_oath(&self.root, path) else {
+            return;
+        };
+        match read_run_result_file(path) {
+            Ok(results) if results.oath_path == oath => {
+                self.results.insert(oath, results);
+            }
+            Ok(results) => {
+                self.results.remove(&oath);
+                log.push(format!(
+                    "{} records the oath {}, not {oath}: ignored",
+                    path.display(),
+                    results.oath_path
+                ));
+            }
+            Err(e) => {
+                self.results.remove(&oath);
+                if path.exists() {
+                    log.push(e.to_string());
+                }
+            }
+        }
+    }
+
+    /// Re-read what a changed (created, changed or deleted) file affects.
+    pub fn reload(&mut self, path: &Path, log: &mut Vec<String>) -> Changed {
+        let path = rust_sources::normalize(path);
+        let mut changed = Changed::default();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if path == self.root.join(CONFIG_FILE_NAME)
+            || name == "Cargo.toml" && self.is_manifest(&path)
+        {
+            changed.project = true;
+        } else if path == self.root.join(LOCK_FILE_NAME) {
+            self.lock = read_lock_logged(&self.root, log);
+            changed.evidence = true;
+        } else if path.starts_with(self.root.join(SCRATCH_DIR)) {
+            if path.extension().is_some_and(|x| x == "json") {
+                self.read_result(&path, log);
+                changed.evidence = true;
+            }
+        } else if is_source(&self.sources, &path) {
+            changed.rust = true;
+            changed.steps = match std::fs::read_to_string(&path) {
+                Ok(text) => {
+                    let label = label(&self.sources, &path);
+                    self.index.update(path, label, &text)
+                }
+                Err(_) => self.index.remove(&path),
+            };
+        } else if let Some(oath_path) = self.oath_path(&path) {
+            // One file read, never the tree: an oath that is open keeps the
+            // editor's text.
+            let text = match std::fs::read(&path) {
+                Ok(bytes) => String::from_utf8(bytes)
+                    .map_err(|_| log.push(format!("{}: not UTF-8: left out", path.display())))
+                    .ok(),
+                Err(_) => None,
+            };
+            changed.oaths = self.oaths.disk(&oath_path, text);
+        }
+        changed
+    }
+
+    fn is_manifest(&self, path: &Path) -> bool {
+        path == self.root.join("Cargo.toml")
+            || self
+                .sources
+                .dirs
+                .iter()
+                .any(|d| d.parent().is_some_and(|p| path == p.join("Cargo.toml")))
+    }
+}
+
+fn mtime(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+/// The oathPath a `.varar/<oathPath>.json` file is for.
+fn result_oath(root: &Path, path: &Path) -> Option<String> {
+    oath_path_of(&root.join(SCRATCH_DIR), path)
+}
+
+fn read_lock_logged(root: &Path, log: &mut Vec<String>) -> Option<Lock> {
+    match read_lock(root) {
+        Ok(Baseline::Present { lock, .. }) => Some(lock),
+        Ok(Baseline::Absent) => None,
+        Ok(Baseline::Unsupported { version }) => {
+            log.push(format!(
+                "{LOCK_FILE_NAME} has version {version}: drift is not shown"
+            ));
+            None
+        }
+        Err(e) => {
+            log.push(format!("{e}: drift is not shown"));
+            None
+        }
+    }
+}

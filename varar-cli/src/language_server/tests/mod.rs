@@ -1,0 +1,3 @@
+//! Helpers the language server's modules share in their unit tests.
+
+pub(crate) mod support;

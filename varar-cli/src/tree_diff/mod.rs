@@ -1,0 +1,313 @@
+//! `cargo varar diff OLD NEW`: what changed between two runs' results
+//! (pure; the shell is [`crate::commands::diff`]).
+//!
+//! Examples are matched by oath path and example name; repeated names in
+//! one oath are paired in document order (the first with the first).
+//! Each pair or orphan is one of:
+//!
+//! - `regressed`: passed in OLD, failed in NEW;
+//! - `fixed`: failed in OLD, passed in NEW;
+//! - `added`: only in NEW (with its status);
+//! - `removed`: only in OLD;
+//! - `stillFailing`: failed in both, with whether the message changed;
+//! - unchanged passes are only counted.
+//!
+//! Exit 1 when something regressed **or an added example failed** (a new
+//! failing example is as much a new failure as a regression; seed 003's
+//! historical gate counts "an added adverse testcase" the same way), 0
+//! otherwise, 2 when a tree could not be read. Whether an oath's source
+//! changed between the runs (`sourceHash`, `documents`, `version`) is
+//! reported per oath; it does not prevent the comparison, which is by
+//! name.
+
+pub mod text;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use varar_core::results::{ExampleResult, OathResults, Status};
+use varar_runner::discovery::cmp_oath_paths;
+
+use crate::records::{ErrorRecord, exit_code};
+use crate::tree::Tree;
+
+/// The version of the JSON output.
+pub const VERSION: u32 = 1;
+
+/// The comparison, as printed by `--format json`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffReport {
+    /// [`VERSION`].
+    pub version: u32,
+    /// The verdict in one word.
+    pub status: DiffStatus,
+    /// 0, 1 (regressed) or 2 (unusable input).
+    pub exit_code: u8,
+    /// The OLD tree as given.
+    pub old: String,
+    /// The NEW tree as given.
+    pub new: String,
+    /// Counts of every kind of change.
+    pub summary: Summary,
+    /// Every oath with at least one change, in oathPath order.
+    pub oaths: Vec<OathDiff>,
+    /// Every problem with the inputs.
+    pub errors: Vec<ErrorRecord>,
+}
+
+/// The verdict in one word.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DiffStatus {
+    /// Nothing changed.
+    Unchanged,
+    /// Something changed, nothing regressed (exit 0).
+    Changed,
+    /// Something regressed or a new example fails (exit 1).
+    Regressed,
+    /// An input could not be used (exit 2).
+    Error,
+}
+
+/// How many examples of each kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// Passed → failed.
+    pub regressed: usize,
+    /// Failed → passed.
+    pub fixed: usize,
+    /// Only in NEW.
+    pub added: usize,
+    /// Only in OLD.
+    pub removed: usize,
+    /// Failed → failed.
+    pub still_failing: usize,
+    /// Passed → passed.
+    pub unchanged: usize,
+}
+
+/// The changes of one oath.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OathDiff {
+    /// Its oathPath.
+    pub path: String,
+    /// Whether the oath's source differs between the runs; absent when it
+    /// has results in only one of them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source_changed: Option<bool>,
+    /// Its changes: NEW's examples in document order, then removed ones.
+    pub changes: Vec<Change>,
+}
+
+/// The kind of a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ChangeKind {
+    /// Passed → failed.
+    Regressed,
+    /// Failed → passed.
+    Fixed,
+    /// Only in NEW.
+    Added,
+    /// Only in OLD.
+    Removed,
+    /// Failed → failed.
+    StillFailing,
+}
+
+/// One changed example.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Change {
+    /// What changed.
+    pub kind: ChangeKind,
+    /// The example's name.
+    pub example: String,
+    /// Its outcome in OLD (absent when added).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old: Option<Outcome>,
+    /// Its outcome in NEW (absent when removed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new: Option<Outcome>,
+    /// `stillFailing` only: whether the failure message differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message_changed: Option<bool>,
+}
+
+/// An example's outcome in one run.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    /// `passed` or `failed`.
+    pub status: &'static str,
+    /// Its first line (absent when it has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    /// The failure message, when it failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+impl Outcome {
+    fn of(e: &ExampleResult) -> Outcome {
+        Outcome {
+            status: match e.status {
+                Status::Passed => "passed",
+                Status::Failed => "failed",
+            },
+            line: e
+                .failure
+                .as_ref()
+                .map(|f| f.line)
+                .or(e.lines.first().copied()),
+            message: e.failure.as_ref().map(|f| f.message.clone()),
+        }
+    }
+}
+
+impl DiffReport {
+    /// The report of a comparison that could not read its inputs.
+    pub fn unusable(old: String, new: String, errors: Vec<ErrorRecord>) -> DiffReport {
+        DiffReport {
+            version: VERSION,
+            status: DiffStatus::Error,
+            exit_code: exit_code(&errors, 0),
+            old,
+            new,
+            summary: Summary::default(),
+            oaths: Vec::new(),
+            errors,
+        }
+    }
+}
+
+/// Compare two trees.
+pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
+    let mut pairs: BTreeMap<&str, (Option<&OathResults>, Option<&OathResults>)> = BTreeMap::new();
+    for f in &old.files {
+        pairs.entry(&f.oath_path).or_default().0 = Some(&f.results);
+    }
+    for f in &new.files {
+        pairs.entry(&f.oath_path).or_default().1 = Some(&f.results);
+    }
+    let mut ordered: Vec<_> = pairs.into_iter().collect();
+    ordered.sort_by(|a, b| cmp_oath_paths(a.0, b.0));
+    let mut summary = Summary::default();
+    let mut oaths = Vec::new();
+    let mut adverse = false;
+    for (path, (o, n)) in ordered {
+        let none: &[ExampleResult] = &[];
+        let changes = compare_examples(
+            o.map_or(none, |r| &r.examples),
+            n.map_or(none, |r| &r.examples),
+            &mut summary,
+        );
+        adverse |= changes.iter().any(|c| {
+            c.kind == ChangeKind::Regressed
+                || (c.kind == ChangeKind::Added
+                    && c.new.as_ref().is_some_and(|o| o.status == "failed"))
+        });
+        if changes.is_empty() {
+            continue;
+        }
+        let source_changed = match (o, n) {
+            (Some(o), Some(n)) => Some(
+                o.source_hash != n.source_hash
+                    || o.documents != n.documents
+                    || o.version != n.version,
+            ),
+            _ => None,
+        };
+        oaths.push(OathDiff {
+            path: path.to_owned(),
+            source_changed,
+            changes,
+        });
+    }
+    let (status, exit_code) = match (adverse, oaths.is_empty()) {
+        (true, _) => (DiffStatus::Regressed, 1),
+        (false, true) => (DiffStatus::Unchanged, 0),
+        (false, false) => (DiffStatus::Changed, 0),
+    };
+    DiffReport {
+        version: VERSION,
+        status,
+        exit_code,
+        old: old.shown.clone(),
+        new: new.shown.clone(),
+        summary,
+        oaths,
+        errors: Vec::new(),
+    }
+}
+
+fn compare_examples(
+    old: &[ExampleResult],
+    new: &[ExampleResult],
+    summary: &mut Summary,
+) -> Vec<Change> {
+    let mut used = vec![false; old.len()];
+    let mut changes = Vec::new();
+    for n in new {
+        let found = old
+            .iter()
+            .enumerate()
+            .position(|(i, o)| !used[i] && o.name == n.name);
+        let Some(i) = found else {
+            summary.added += 1;
+            changes.push(Change {
+                kind: ChangeKind::Added,
+                example: n.name.clone(),
+                old: None,
+                new: Some(Outcome::of(n)),
+                message_changed: None,
+            });
+            continue;
+        };
+        used[i] = true;
+        changes.extend(compare_pair(&old[i], n, summary));
+    }
+    for (o, _) in old.iter().zip(&used).filter(|(_, used)| !**used) {
+        summary.removed += 1;
+        changes.push(Change {
+            kind: ChangeKind::Removed,
+            example: o.name.clone(),
+            old: Some(Outcome::of(o)),
+            new: None,
+            message_changed: None,
+        });
+    }
+    changes
+}
+
+/// The change between an example of OLD and its pair in NEW, counted in
+/// `summary`; `None` when it passed in both.
+fn compare_pair(o: &ExampleResult, n: &ExampleResult, summary: &mut Summary) -> Option<Change> {
+    let (kind, message_changed) = match (o.status, n.status) {
+        (Status::Passed, Status::Passed) => {
+            summary.unchanged += 1;
+            return None;
+        }
+        (Status::Passed, Status::Failed) => (ChangeKind::Regressed, None),
+        (Status::Failed, Status::Passed) => (ChangeKind::Fixed, None),
+        (Status::Failed, Status::Failed) => {
+            let message = |e: &ExampleResult| e.failure.as_ref().map(|f| f.message.clone());
+            (ChangeKind::StillFailing, Some(message(o) != message(n)))
+        }
+    };
+    match kind {
+        ChangeKind::Regressed => summary.regressed += 1,
+        ChangeKind::Fixed => summary.fixed += 1,
+        _ => summary.still_failing += 1,
+    }
+    Some(Change {
+        kind,
+        example: n.name.clone(),
+        old: Some(Outcome::of(o)),
+        new: Some(Outcome::of(n)),
+        message_changed,
+    })
+}

@@ -1,0 +1,302 @@
+//! `varar.config.json` and `VARAR_UPDATE` (spec 40 §1, §4.5; STYLE §2.7):
+//! the validated config ([`parse_config`], §1.3 in order) and the closed set
+//! of update modes ([`parse_update_mode`]). Pure: the runner's shell reads
+//! the file and the environment.
+//!
+//! The JSON is read by the one strict reader into a tree that keeps document
+//! order, because §1.3 reports the *first* unknown key in document order; a
+//! key written twice keeps its first position and its last value, as
+//! `JSON.parse` does.
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use crate::json::{self, Node, cmp_utf16, to_pretty_string};
+
+/// File name of the config, in the project root (§1.1).
+pub const CONFIG_FILE_NAME: &str = "varar.config.json";
+
+/// The validated project configuration (§1.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// `docs.include`: a file is an oath iff it matches one of these …
+    pub docs_include: Vec<String>,
+    /// `docs.exclude`: … and none of these.
+    pub docs_exclude: Vec<String>,
+    /// `steps`: carried for parity, unused by the harness.
+    pub steps: Vec<String>,
+    /// `snippets`: language id → step-definition template, unused here.
+    pub snippets: BTreeMap<String, String>,
+    /// The config file's path (it may not exist).
+    pub path: PathBuf,
+    /// Whether the file was absent, so the harness can say so (§7.2).
+    pub missing: bool,
+}
+
+impl Config {
+    /// The empty config of a project without `varar.config.json`.
+    pub fn empty(path: PathBuf) -> Self {
+        Config {
+            docs_include: Vec::new(),
+            docs_exclude: Vec::new(),
+            steps: Vec::new(),
+            snippets: BTreeMap::new(),
+            path,
+            missing: true,
+        }
+    }
+
+    /// The §1.4 projection `{docs: {include, exclude}, steps, snippets}` in
+    /// canonical JSON (keys sorted by UTF-16 units, two-space indent, one
+    /// trailing LF): byte for byte what the corpus goldens hold.
+    pub fn to_canonical_json(&self) -> String {
+        let strings = |v: &[String]| Value::Array(v.iter().cloned().map(Value::String).collect());
+        let mut docs = Map::new();
+        docs.insert("include".into(), strings(&self.docs_include));
+        docs.insert("exclude".into(), strings(&self.docs_exclude));
+        let snippets: Map<String, Value> = self
+            .snippets
+            .iter()
+            .map(|(k, v)| (k.clone(), Value::String(v.clone())))
+            .collect();
+        let mut top = Map::new();
+        top.insert("docs".into(), Value::Object(docs));
+        top.insert("steps".into(), strings(&self.steps));
+        top.insert("snippets".into(), Value::Object(snippets));
+        to_pretty_string(&Value::Object(top), &cmp_utf16)
+    }
+}
+
+/// Why the config could not be loaded. Every message starts with the
+/// config path and `: ` (§1.3).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The file exists but could not be read (reported by the shell that
+    /// reads it).
+    #[error("{}: cannot read: {source}", path.display())]
+    Read {
+        /// The config path.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The bytes are not UTF-8.
+    #[error("{}: invalid JSON: not valid UTF-8 ({source})", path.display())]
+    NotUtf8 {
+        /// The config path.
+        path: PathBuf,
+        /// Where decoding failed.
+        #[source]
+        source: std::str::Utf8Error,
+    },
+    /// The file starts with a UTF-8 byte order mark, which JSON forbids.
+    #[error("{}: invalid JSON: the file starts with a byte order mark (U+FEFF); save it without one", path.display())]
+    Bom {
+        /// The config path.
+        path: PathBuf,
+    },
+    /// The text is not JSON; serde_json's message has line and column.
+    #[error("{}: invalid JSON: {source}", path.display())]
+    InvalidJson {
+        /// The config path.
+        path: PathBuf,
+        /// The parser's error.
+        #[source]
+        source: serde_json::Error,
+    },
+    /// The top level is an array, a scalar or `null`.
+    #[error("{}: top level must be an object", path.display())]
+    NotAnObject {
+        /// The config path.
+        path: PathBuf,
+    },
+    /// A top-level key other than `$schema`, `docs`, `steps`, `snippets`.
+    #[error("{}: unknown key \"{key}\" (known keys: docs, steps, snippets)", path.display())]
+    UnknownKey {
+        /// The config path.
+        path: PathBuf,
+        /// The first unknown key, in document order.
+        key: String,
+    },
+    /// `docs` is neither an object nor `null`.
+    #[error("{}: \"docs\" must be an object", path.display())]
+    DocsNotObject {
+        /// The config path.
+        path: PathBuf,
+    },
+    /// A `docs` key other than `include` and `exclude`.
+    #[error("{}: unknown key \"docs.{key}\" (known: include, exclude)", path.display())]
+    UnknownDocsKey {
+        /// The config path.
+        path: PathBuf,
+        /// The first unknown key inside `docs`.
+        key: String,
+    },
+    /// `docs.include`, `docs.exclude` or `steps` is not an array of strings.
+    #[error("{}: \"{key}\" must be an array of strings", path.display())]
+    NotStringArray {
+        /// The config path.
+        path: PathBuf,
+        /// `docs.include`, `docs.exclude` or `steps`.
+        key: &'static str,
+    },
+    /// `snippets` is not an object whose values are all strings.
+    #[error("{}: \"snippets\" must be an object of strings", path.display())]
+    SnippetsNotStrings {
+        /// The config path.
+        path: PathBuf,
+    },
+}
+
+/// Validate config bytes in the order of §1.3. `path` only names the file.
+pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
+    let path_buf = || path.to_path_buf();
+    let text = std::str::from_utf8(bytes).map_err(|source| ConfigError::NotUtf8 {
+        path: path_buf(),
+        source,
+    })?;
+    if text.starts_with('\u{feff}') {
+        return Err(ConfigError::Bom { path: path_buf() });
+    }
+    let node: Node = serde_json::from_str(text).map_err(|source| ConfigError::InvalidJson {
+        path: path_buf(),
+        source,
+    })?;
+    let Node::Object(_) = &node else {
+        return Err(ConfigError::NotAnObject { path: path_buf() });
+    };
+    let top = node
+        .as_object(json::TOP)
+        .map(|o| o.last_wins())
+        .unwrap_or_default();
+    if let Some((key, _)) = top
+        .iter()
+        .find(|(k, _)| !matches!(*k, "$schema" | "docs" | "steps" | "snippets"))
+    {
+        return Err(ConfigError::UnknownKey {
+            path: path_buf(),
+            key: (*key).to_owned(),
+        });
+    }
+    let mut config = Config::empty(path_buf());
+    config.missing = false;
+    match get(&top, "docs") {
+        None | Some(Node::Null) => {}
+        Some(docs @ Node::Object(_)) => {
+            let docs = docs
+                .as_object("docs")
+                .map(|o| o.last_wins())
+                .unwrap_or_default();
+            if let Some((key, _)) = docs
+                .iter()
+                .find(|(k, _)| !matches!(*k, "include" | "exclude"))
+            {
+                return Err(ConfigError::UnknownDocsKey {
+                    path: path_buf(),
+                    key: (*key).to_owned(),
+                });
+            }
+            config.docs_include = string_array(path, get(&docs, "include"), "docs.include")?;
+            config.docs_exclude = string_array(path, get(&docs, "exclude"), "docs.exclude")?;
+        }
+        Some(_) => return Err(ConfigError::DocsNotObject { path: path_buf() }),
+    }
+    match get(&top, "snippets") {
+        None | Some(Node::Null) => {}
+        Some(snippets @ Node::Object(_)) => {
+            let members = snippets
+                .as_object("snippets")
+                .map(|o| o.last_wins())
+                .unwrap_or_default();
+            for (k, v) in members {
+                let Node::String(v) = v else {
+                    return Err(ConfigError::SnippetsNotStrings { path: path_buf() });
+                };
+                config.snippets.insert(k.to_owned(), v.clone());
+            }
+        }
+        Some(_) => return Err(ConfigError::SnippetsNotStrings { path: path_buf() }),
+    }
+    config.steps = string_array(path, get(&top, "steps"), "steps")?;
+    Ok(config)
+}
+
+fn get<'a>(members: &[(&str, &'a Node)], key: &str) -> Option<&'a Node> {
+    members.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// Absent or `null` → empty; otherwise every element must be a string.
+fn string_array(
+    path: &Path,
+    value: Option<&Node>,
+    key: &'static str,
+) -> Result<Vec<String>, ConfigError> {
+    let err = || ConfigError::NotStringArray {
+        path: path.to_path_buf(),
+        key,
+    };
+    match value {
+        None | Some(Node::Null) => Ok(Vec::new()),
+        Some(Node::Array(items)) => items
+            .iter()
+            .map(|item| match item {
+                Node::String(s) => Ok(s.clone()),
+                _ => Err(err()),
+            })
+            .collect(),
+        Some(_) => Err(err()),
+    }
+}
+
+/// Whether this run accepts drift (`VARAR_UPDATE`, STYLE §2.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum UpdateMode {
+    /// Unset, empty, `0` or `false`: drift fails, stale entries are kept.
+    #[default]
+    Off,
+    /// `1` or `true`: drift is accepted and stale entries are pruned.
+    Update,
+}
+
+impl UpdateMode {
+    /// Whether drift is accepted.
+    pub fn is_update(self) -> bool {
+        self == UpdateMode::Update
+    }
+}
+
+/// Name of the environment variable that selects the update mode.
+pub const UPDATE_ENV: &str = "VARAR_UPDATE";
+
+/// `VARAR_UPDATE` holds a value outside its closed set.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "VARAR_UPDATE has the unsupported value \"{value}\": use 1 or true to accept drift, \
+     or leave it unset (or empty, 0, false) for a normal run"
+)]
+pub struct UpdateModeError {
+    /// The value as set (lossily decoded).
+    pub value: String,
+}
+
+/// Parse a `VARAR_UPDATE` value (case-sensitive closed set).
+pub fn parse_update_mode(value: Option<&OsStr>) -> Result<UpdateMode, UpdateModeError> {
+    let Some(value) = value else {
+        return Ok(UpdateMode::Off);
+    };
+    match value.to_str() {
+        Some("" | "0" | "false") => Ok(UpdateMode::Off),
+        Some("1" | "true") => Ok(UpdateMode::Update),
+        _ => Err(UpdateModeError {
+            value: value.to_string_lossy().into_owned(),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! The candidates of an oath as drift sees them: names, lines, liveness
+//! (spec 40 §0), consumed sections (spec 70 §70.5), and the fresh lock
+//! entry they make (spec 40 §4.2).
+
+use super::model::CandidateInfo;
+use crate::doc::Doc;
+use crate::lock::{LockEntry, LockExample};
+use crate::plan::{DiagnosticCode, Plan, runs_alone};
+use crate::registry::Registry;
+use crate::workspace::{Document, Workspace};
+
+/// The candidates of a document with their names, lines and liveness: live
+/// when their offset range overlaps a planned example's (spec 40 §0).
+///
+/// One pass: the examples' ranges sorted by start with a running maximum of
+/// their ends, so each candidate asks "does an example starting before my
+/// end reach past my start?" with one binary search.
+pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
+    let mut ambiguities: Vec<u32> = plan
+        .diagnostics
+        .iter()
+        // An ambiguity met in a linked section lies in that other document.
+        .filter(|d| d.code == DiagnosticCode::AmbiguousMatch && d.doc_path.is_none())
+        .map(|d| d.span.start_offset)
+        .collect();
+    ambiguities.sort_unstable();
+    let mut ranges: Vec<(u32, u32)> = plan
+        .examples
+        .iter()
+        .map(|e| (e.span.start_offset, e.span.end_offset))
+        .collect();
+    ranges.sort_unstable();
+    let mut reach = Vec::with_capacity(ranges.len());
+    let mut furthest = 0;
+    for &(_, end) in &ranges {
+        furthest = furthest.max(end);
+        reach.push(furthest);
+    }
+    doc.examples
+        .iter()
+        .map(|c| {
+            let starting_before = ranges.partition_point(|&(start, _)| start < c.span.end_offset);
+            let live = starting_before > 0 && reach[starting_before - 1] > c.span.start_offset;
+            let first = ambiguities.partition_point(|&start| start < c.span.start_offset);
+            let ambiguous = ambiguities
+                .get(first)
+                .is_some_and(|&start| start < c.span.end_offset);
+            CandidateInfo {
+                name: crate::text::example_name(&c.body.text.text),
+                line: c.body.text.span.start_line,
+                span: c.span,
+                live,
+                ambiguous,
+                runs_elsewhere: false,
+            }
+        })
+        .collect()
+}
+
+/// The candidates of an oath planned among the workspace's documents, as
+/// the baseline is compared with them (spec 40 §5 with spec 70 §70.5 and
+/// §70.6.5): [`candidates`] with [`apply_consumed`]. The harness and the
+/// language server both call this, so the editor and `cargo test` report
+/// the same drift. Whether a consumed candidate still runs alone is asked
+/// only when there is a baseline to compare (`with_baseline`): planning it
+/// alone costs a match per sentence.
+pub fn oath_candidates(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    plan: &Plan,
+    registry: &Registry,
+    with_baseline: bool,
+) -> Vec<CandidateInfo> {
+    let mut cands = candidates(document.doc(), plan);
+    apply_consumed(&mut cands, &workspace.consumed(document), |i| {
+        with_baseline && runs_alone(workspace, document.path(), i, registry)
+    });
+    cands
+}
+
+/// Apply what reuse by link says of the candidates of an oath (spec 70
+/// §70.5): a consumed candidate (`consumed[i]`) is never live in its own
+/// oath, and it runs elsewhere when `has_step(i)` (planned alone, it has a
+/// step, or it is itself a link), which spares it from drift (§70.6.5).
+/// `has_step` is asked only of consumed candidates.
+pub fn apply_consumed(
+    candidates: &mut [CandidateInfo],
+    consumed: &[bool],
+    mut has_step: impl FnMut(usize) -> bool,
+) {
+    for (i, c) in candidates.iter_mut().enumerate() {
+        if consumed.get(i).copied().unwrap_or(false) {
+            c.live = false;
+            c.runs_elsewhere = has_step(i);
+        }
+    }
+}
+
+/// The fresh lock entry of an oath (spec 40 §4.2): its hash and its live
+/// candidates in document order.
+pub fn fresh_entry(source_hash: &str, candidates: &[CandidateInfo]) -> LockEntry {
+    LockEntry {
+        source_hash: source_hash.to_owned(),
+        examples: candidates
+            .iter()
+            .filter(|c| c.live)
+            .map(|c| LockExample {
+                name: c.name.clone(),
+                line: i64::from(c.line),
+            })
+            .collect(),
+    }
+}

@@ -1,0 +1,160 @@
+//! The linear path of drift detection (spec 40 §5.1), with exactly the
+//! plain algorithm's results (the property test in `tests` compares them).
+//!
+//! - **Exact hits.** J = 1 is the highest score and holds exactly when the
+//!   token sets are equal, so a baseline entry whose token set is still some
+//!   candidates' token set (the usual case: nothing changed) is settled by a
+//!   hash lookup of that set: its best match is the closest of those
+//!   candidates, the earlier on a tie.
+//! - **The rest** are searched over an inverted index (token → candidates),
+//!   probing only a *prefix* of the entry's tokens: J ≥ ½ forces
+//!   |A ∩ B| ≥ ⌈|A|/2⌉, so any ⌊|A|/2⌋ + 1 tokens of A hold at least one
+//!   shared token. Taking A's rarest tokens keeps the probed lists short;
+//!   every candidate found is then scored exactly.
+
+use std::cmp::Ordering;
+
+use super::model::CandidateInfo;
+use super::similarity::{THRESHOLD_DEN, THRESHOLD_NUM, cmp_ratio, for_each_token};
+use crate::fast_hash::FastMap;
+use crate::lock::LockEntry;
+
+/// Token ids, sorted and distinct: a token set.
+type TokenSet = Vec<u32>;
+
+/// The candidates of one oath, indexed for re-identification.
+struct Index<'a> {
+    candidates: &'a [CandidateInfo],
+    /// Token text → id, for candidate and baseline tokens alike.
+    ids: FastMap<String, u32>,
+    /// Each candidate's token set.
+    sets: Vec<TokenSet>,
+    /// Candidates by exact token set, in document order.
+    by_set: FastMap<TokenSet, Vec<usize>>,
+    /// Token id → candidates holding it, in document order.
+    postings: Vec<Vec<usize>>,
+}
+
+impl<'a> Index<'a> {
+    fn new(candidates: &'a [CandidateInfo]) -> Self {
+        let mut index = Index {
+            candidates,
+            ids: FastMap::default(),
+            sets: Vec::with_capacity(candidates.len()),
+            by_set: FastMap::default(),
+            postings: Vec::new(),
+        };
+        for (i, c) in candidates.iter().enumerate() {
+            let set = index.token_set(&c.name);
+            for &t in &set {
+                index.postings[t as usize].push(i);
+            }
+            index.by_set.entry(set.clone()).or_default().push(i);
+            index.sets.push(set);
+        }
+        index
+    }
+
+    /// The token set of `name`, interning new tokens.
+    fn token_set(&mut self, name: &str) -> TokenSet {
+        let mut set = TokenSet::new();
+        for_each_token(name, |t| {
+            let id = match self.ids.get(t) {
+                Some(&id) => id,
+                None => {
+                    let id = self.ids.len() as u32;
+                    self.ids.insert(t.to_owned(), id);
+                    self.postings.push(Vec::new());
+                    id
+                }
+            };
+            set.push(id);
+        });
+        set.sort_unstable();
+        set.dedup();
+        set
+    }
+
+    /// The best candidate for a baseline entry (spec 40 §5.1): highest J
+    /// (at least ½), then closest to `line`, then earliest.
+    fn best(&mut self, name: &str, line: i64) -> Option<usize> {
+        let set = self.token_set(name);
+        let distance = |c: &CandidateInfo| i64::from(c.line).abs_diff(line);
+        if let Some(exact) = self.by_set.get(&set) {
+            // J = 1 cannot be beaten; `min_by_key` keeps the first minimum.
+            return exact
+                .iter()
+                .copied()
+                .min_by_key(|&i| distance(&self.candidates[i]));
+        }
+        // Rarest tokens first; enough of them that a candidate with J ≥ ½
+        // must hold one.
+        let mut by_rarity = set.clone();
+        by_rarity.sort_by_key(|&t| (self.postings[t as usize].len(), t));
+        by_rarity.truncate(set.len() / 2 + 1);
+        let mut seen: Vec<usize> = by_rarity
+            .iter()
+            .flat_map(|&t| self.postings[t as usize].iter().copied())
+            .collect();
+        seen.sort_unstable();
+        seen.dedup();
+        let mut best: Option<(usize, (u64, u64))> = None;
+        for i in seen {
+            let s = jaccard_sorted(&set, &self.sets[i]);
+            if cmp_ratio(s, (THRESHOLD_NUM, THRESHOLD_DEN)) == Ordering::Less {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((j, best_s)) => match cmp_ratio(s, best_s) {
+                    Ordering::Greater => true,
+                    Ordering::Equal => {
+                        distance(&self.candidates[i]) < distance(&self.candidates[j])
+                    }
+                    Ordering::Less => false,
+                },
+            };
+            if better {
+                best = Some((i, s));
+            }
+        }
+        best.map(|(i, _)| i)
+    }
+}
+
+/// Jaccard similarity of two sorted, distinct id lists, as an exact ratio.
+fn jaccard_sorted(a: &[u32], b: &[u32]) -> (u64, u64) {
+    let (mut i, mut j, mut inter) = (0, 0, 0u64);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            Ordering::Less => i += 1,
+            Ordering::Greater => j += 1,
+            Ordering::Equal => {
+                inter += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    let union = (a.len() + b.len()) as u64 - inter;
+    if union == 0 { (1, 1) } else { (inter, union) }
+}
+
+/// The baseline examples of one oath (by index) whose best match is a dead
+/// candidate (by index), in stored order (spec 40 §5.1), in time linear in
+/// the names' length when the baseline entries still re-identify exactly.
+pub(super) fn dead_matches(
+    baseline: &LockEntry,
+    candidates: &[CandidateInfo],
+) -> Vec<(usize, usize)> {
+    let mut index = Index::new(candidates);
+    let mut dead = Vec::new();
+    for (b, example) in baseline.examples.iter().enumerate() {
+        if let Some(c) = index.best(&example.name, example.line)
+            && !candidates[c].live
+        {
+            dead.push((b, c));
+        }
+    }
+    dead
+}

@@ -1,0 +1,18 @@
+//! Drift detection (spec 40 §5): a candidate the baseline recorded as an
+//! example that no longer matches any step. Baseline entries are
+//! re-identified among the oath's current candidates by the Jaccard
+//! similarity of their word tokens; a re-identified candidate that is dead is
+//! drift. Also computes the candidates' names, lines and liveness (§0) and the
+//! fresh lock entry (§4.2) from a document and its plan. Pure.
+
+mod candidates;
+mod detect;
+mod index;
+mod model;
+mod similarity;
+#[cfg(test)]
+mod tests;
+
+pub use candidates::{apply_consumed, candidates, fresh_entry, oath_candidates};
+pub use detect::{detect_drift, held_by_ambiguity};
+pub use model::{CandidateInfo, Drift, HARNESS_DRIFT_HINT, drift_message};

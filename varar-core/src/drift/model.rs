@@ -1,0 +1,61 @@
+//! What drift detection compares and reports (spec 40 §5.3–5.4).
+
+use crate::source::Span;
+
+/// What drift detection needs to know of one candidate of the current text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CandidateInfo {
+    /// Its example name (spec 40 §0).
+    pub name: String,
+    /// 1-based start line of its primary block.
+    pub line: u32,
+    /// Its whole span (primary block and attachments).
+    pub span: Span,
+    /// Whether a planned example overlaps it.
+    pub live: bool,
+    /// Whether it holds an ambiguous sentence: it is dead because two steps
+    /// match, which its own diagnostic item reports, so it is never also
+    /// drift (issue 10).
+    pub ambiguous: bool,
+    /// Whether it is consumed (a link elsewhere names its section, spec 70
+    /// §70.2.2) and, planned alone, still has a step: it now runs where it
+    /// is referenced, so a baseline entry that re-identifies onto it is not
+    /// drift (spec 70 §70.6.5). Such a candidate is never live.
+    pub runs_elsewhere: bool,
+}
+
+/// One baseline example that now re-identifies onto a dead candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Drift {
+    /// The name stored in the baseline (reported verbatim).
+    pub name: String,
+    /// The current line of the candidate it re-identified onto.
+    pub line: u32,
+    /// The span of that candidate.
+    pub span: Span,
+}
+
+impl Drift {
+    /// The two-line message of spec 40 §5.4.
+    pub fn message(&self) -> String {
+        drift_message(&self.name)
+    }
+
+    /// The §5.4 message plus the harness's third line
+    /// ([`HARNESS_DRIFT_HINT`]).
+    pub fn harness_message(&self) -> String {
+        format!("{}\n{HARNESS_DRIFT_HINT}", self.message())
+    }
+}
+
+/// The message of spec 40 §5.4 for a baseline name.
+pub fn drift_message(name: &str) -> String {
+    format!(
+        "This paragraph was an example and no longer matches any step (drift): \"{name}\".\n\
+         Fix the step so it matches again, or accept it as prose (run in update mode)."
+    )
+}
+
+/// The third line the `cargo test` harness appends to [`drift_message`].
+pub const HARNESS_DRIFT_HINT: &str =
+    "Accept it with VARAR_UPDATE=1 cargo test, then commit varar.lock.json.";

@@ -1,0 +1,117 @@
+//! `sourceHash` (spec 40 §3): 32-bit FNV-1a over the UTF-16 code units of the
+//! oath text, exactly as read (no BOM, line-ending or Unicode normalisation).
+
+/// FNV-1a offset basis.
+const OFFSET_BASIS: u32 = 0x811c_9dc5;
+/// FNV-1a prime.
+const PRIME: u32 = 0x0100_0193;
+
+/// `fnv1a:` followed by the 8 lowercase, zero-padded hex digits of the hash of
+/// `text`'s UTF-16 code units. Characters above U+FFFF contribute both
+/// surrogates, so the value matches the other ports, which hash JavaScript
+/// strings.
+///
+/// ```
+/// assert_eq!(varar_core::hash::source_hash("hello"), "fnv1a:4f9f2cab");
+/// ```
+pub fn source_hash(text: &str) -> String {
+    let hash = if text.is_ascii() {
+        // Each byte is one UTF-16 unit; an index loop stays cheap in
+        // unoptimised builds, where iterator adapters are not.
+        let bytes = text.as_bytes();
+        let mut h = OFFSET_BASIS;
+        let mut i = 0;
+        while i < bytes.len() {
+            h = (h ^ u32::from(bytes[i])).wrapping_mul(PRIME);
+            i += 1;
+        }
+        h
+    } else {
+        text.encode_utf16().fold(OFFSET_BASIS, |h, unit| {
+            (h ^ u32::from(unit)).wrapping_mul(PRIME)
+        })
+    };
+    format!("fnv1a:{hash:08x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::source_hash;
+
+    proptest::proptest! {
+        /// The ASCII byte loop hashes what the UTF-16 fold hashes.
+        #[test]
+        fn the_ascii_path_equals_the_utf16_fold(s in "[\\x00-\\x7f]{0,40}") {
+            let fold = s.encode_utf16().fold(super::OFFSET_BASIS, |h, unit| {
+                (h ^ u32::from(unit)).wrapping_mul(super::PRIME)
+            });
+            proptest::prop_assert_eq!(source_hash(&s), format!("fnv1a:{fold:08x}"));
+        }
+    }
+
+    #[test]
+    fn spec_vectors() {
+        // Spec 40 §3 and spec 30 §30.8.3.
+        let cases = [
+            ("", "fnv1a:811c9dc5"),
+            ("hello", "fnv1a:4f9f2cab"),
+            ("abc", "fnv1a:1a47e90b"),
+            ("# Title\n", "fnv1a:4eace75e"),
+            ("# Title\r\n", "fnv1a:b037b1a7"),
+            ("\u{feff}# Title\n", "fnv1a:425f21a9"),
+            ("a", "fnv1a:e40c292c"),
+            ("é", "fnv1a:6c0b6c44"),
+            ("😀", "fnv1a:cb31c4b8"),
+            ("£2.50", "fnv1a:9eb344e7"),
+            ("x2", "fnv1a:0f630cef"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(source_hash(input), want, "hash of {input:?}");
+        }
+    }
+
+    #[test]
+    fn conformance_bundle_vectors() {
+        // Spec 30 §30.8.3: the vendored bundle oaths, byte for byte.
+        let cases = [
+            (
+                include_str!("../../conformance/corpus/bundles/01-roman-numerals/example.md"),
+                "fnv1a:e981c263",
+            ),
+            (
+                include_str!("../../conformance/corpus/bundles/06-doc-string-mismatch/example.md"),
+                "fnv1a:03463d36",
+            ),
+            (
+                include_str!("../../conformance/corpus/bundles/07-row-check-mismatch/example.md"),
+                "fnv1a:95da5ba8",
+            ),
+            (
+                include_str!(
+                    "../../conformance/corpus/bundles/15-custom-parameter-format/example.md"
+                ),
+                "fnv1a:07f36bca",
+            ),
+            (
+                include_str!("../../conformance/corpus/bundles/17-unexpected-pass/example.md"),
+                "fnv1a:7bcf94db",
+            ),
+            (
+                include_str!("../../conformance/corpus/bundles/18-multi-table-example/example.md"),
+                "fnv1a:f4bdc34f",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(source_hash(input), want);
+        }
+    }
+
+    #[test]
+    fn astral_chars_hash_both_surrogates() {
+        // U+1F600 is D83D DE00; hashing the two units by hand gives the vector.
+        let by_hand = [0xd83du32, 0xde00]
+            .iter()
+            .fold(0x811c_9dc5u32, |h, u| (h ^ u).wrapping_mul(0x0100_0193));
+        assert_eq!(source_hash("😀"), format!("fnv1a:{by_hand:08x}"));
+    }
+}

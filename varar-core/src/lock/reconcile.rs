@@ -1,0 +1,162 @@
+//! The baseline of a run and its reconciliation with what the run found
+//! (spec 40 §4.5), and the notices the harness prints about it.
+
+use std::collections::{BTreeMap, HashSet};
+
+use crate::json::cmp_utf16;
+
+use super::model::{LOCK_FILE_NAME, LOCK_VERSION, Lock, LockEntry};
+use super::write::serialize_lock;
+
+/// The baseline as found on disk at the start of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Baseline {
+    /// No lock file: first run.
+    Absent,
+    /// A valid lock and the exact bytes it was read from.
+    Present {
+        /// The parsed lock.
+        lock: Lock,
+        /// The file's bytes, to skip writing identical content.
+        bytes: Vec<u8>,
+    },
+    /// A lock of another version: fatal, or re-recorded under
+    /// `VARAR_UPDATE` (issue 10).
+    Unsupported {
+        /// The version as written.
+        version: String,
+    },
+}
+
+impl Baseline {
+    /// The recorded entry of an oath, if there is a usable baseline.
+    pub fn entry(&self, oath_path: &str) -> Option<&LockEntry> {
+        match self {
+            Baseline::Present { lock, .. } => lock.oaths.get(oath_path),
+            _ => None,
+        }
+    }
+}
+
+/// What this run found for one discovered oath.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OathRecord {
+    /// The oath's path.
+    pub oath_path: String,
+    /// The fresh entry (§4.2); `None` when the oath could not be read, which
+    /// leaves its baseline exactly as it was (§2.4).
+    pub entry: Option<LockEntry>,
+    /// Whether drift was detected against the baseline (§5).
+    pub drifted: bool,
+}
+
+/// The result of reconciling a run with its baseline (§4.5).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reconciled {
+    /// The next lock.
+    pub lock: Lock,
+    /// Its bytes (§4.3).
+    pub text: String,
+    /// Whether the file must be written.
+    pub write: bool,
+    /// Paths removed because the globs no longer match them (update mode).
+    pub pruned: Vec<String>,
+    /// Paths kept although the globs no longer match them (normal mode).
+    pub stale: Vec<String>,
+}
+
+/// Reconcile (§4.5): refresh every oath without drift (all of them under
+/// `update`), freeze drifted ones, prune or report entries the full
+/// discovery (`discovered`, never a filtered subset) no longer contains, and
+/// decide whether to write.
+pub fn reconcile(
+    baseline: &Baseline,
+    records: &[OathRecord],
+    discovered: &[String],
+    update: bool,
+) -> Reconciled {
+    let mut next = match baseline {
+        Baseline::Present { lock, .. } => lock.oaths.clone(),
+        _ => BTreeMap::new(),
+    };
+    for record in records {
+        let Some(entry) = &record.entry else {
+            continue;
+        };
+        if update || !record.drifted {
+            next.insert(record.oath_path.clone(), entry.clone());
+        }
+    }
+    let discovered: HashSet<&str> = discovered.iter().map(String::as_str).collect();
+    let mut unmatched: Vec<String> = next
+        .keys()
+        .filter(|k| !discovered.contains(k.as_str()))
+        .cloned()
+        .collect();
+    unmatched.sort_by(|a, b| cmp_utf16(a, b));
+    let (pruned, stale) = if update {
+        for path in &unmatched {
+            next.remove(path);
+        }
+        (unmatched, Vec::new())
+    } else {
+        (Vec::new(), unmatched)
+    };
+    let lock = Lock { oaths: next };
+    let text = serialize_lock(&lock);
+    let write = match baseline {
+        Baseline::Present { bytes, .. } => bytes.as_slice() != text.as_bytes(),
+        Baseline::Absent => !discovered.is_empty(),
+        // Only under update does a run get this far with such a lock:
+        // the user consented to replacing it.
+        Baseline::Unsupported { .. } => update,
+    };
+    Reconciled {
+        lock,
+        text,
+        write,
+        pruned,
+        stale,
+    }
+}
+
+/// The baseline's oath paths that the full discovery (`discovered`) no
+/// longer contains, in UTF-16 order: what [`reconcile`] reports as stale,
+/// without building the next lock (§4.5 step 2).
+pub fn stale_paths(baseline: &Baseline, discovered: &[String]) -> Vec<String> {
+    let Baseline::Present { lock, .. } = baseline else {
+        return Vec::new();
+    };
+    let discovered: HashSet<&str> = discovered.iter().map(String::as_str).collect();
+    let mut stale: Vec<String> = lock
+        .oaths
+        .keys()
+        .filter(|k| !discovered.contains(k.as_str()))
+        .cloned()
+        .collect();
+    stale.sort_by(|a, b| cmp_utf16(a, b));
+    stale
+}
+
+/// Notice for an entry pruned under update mode (§4.5 step 2).
+pub fn pruned_notice(oath_path: &str) -> String {
+    format!("varar: pruned {oath_path} from {LOCK_FILE_NAME} (no longer matched by docs globs)")
+}
+
+/// Notice for an entry kept although the globs no longer match it (§4.5).
+pub fn stale_notice(oath_path: &str) -> String {
+    format!(
+        "varar: {LOCK_FILE_NAME} still lists {oath_path}, which the docs globs no longer match \
+         — re-run with VARAR_UPDATE=1 to prune it"
+    )
+}
+
+/// Why a run stops at a lock of another version (issue 10; spec 40 §4.4
+/// warned instead); `path` is how the harness names the file.
+pub fn unsupported_version_error(path: &str, version: &str) -> String {
+    format!(
+        "{path}: unsupported lock version {version}: this varar reads and writes version \
+         {LOCK_VERSION}, so drift cannot be checked against it; re-record it with \
+         VARAR_UPDATE=1 cargo test and commit it (or delete it)"
+    )
+}

@@ -1,0 +1,47 @@
+//! Writing the lock byte for byte as the reference does (spec 40 §4.3), so a
+//! clean re-run leaves no git diff.
+
+use std::fmt::Write as _;
+
+use crate::json::{cmp_utf16, write_string};
+
+use super::model::Lock;
+
+/// Serialise exactly as `JSON.stringify({version: 2, oaths}, null, 2) + "\n"`
+/// (§4.3): fixed member order, oath paths sorted by UTF-16 code units.
+pub fn serialize_lock(lock: &Lock) -> String {
+    let mut out = String::from("{\n  \"version\": 2,\n  \"oaths\": ");
+    if lock.oaths.is_empty() {
+        out.push_str("{}\n}\n");
+        return out;
+    }
+    let mut paths: Vec<&String> = lock.oaths.keys().collect();
+    paths.sort_by(|a, b| cmp_utf16(a, b));
+    out.push('{');
+    for (i, path) in paths.into_iter().enumerate() {
+        let Some(entry) = lock.oaths.get(path) else {
+            continue;
+        };
+        out.push_str(if i == 0 { "\n    " } else { ",\n    " });
+        write_string(&mut out, path);
+        out.push_str(": {\n      \"sourceHash\": ");
+        write_string(&mut out, &entry.source_hash);
+        out.push_str(",\n      \"examples\": ");
+        if entry.examples.is_empty() {
+            out.push_str("[]");
+        } else {
+            out.push('[');
+            for (j, ex) in entry.examples.iter().enumerate() {
+                out.push_str(if j == 0 { "\n" } else { ",\n" });
+                out.push_str("        {\n          \"name\": ");
+                write_string(&mut out, &ex.name);
+                // Writing into a String cannot fail.
+                let _ = write!(out, ",\n          \"line\": {}\n        }}", ex.line);
+            }
+            out.push_str("\n      ]");
+        }
+        out.push_str("\n    }");
+    }
+    out.push_str("\n  }\n}\n");
+    out
+}

@@ -1,0 +1,282 @@
+//! Test item names (spec 40 §7.3, the project decision).
+//!
+//! `<oathPath>::<heading>::…::<example name>`: every heading above the
+//! example, innermost last, then the example's whole name (whitespace runs
+//! collapsed, never cut: a filter with any part of the name must select
+//! it). A header-bound row carries its binding step as the last heading,
+//! so rows read `…::I report the score and grade::10 / A`. The names are
+//! unique in the binary (`[1]`, `[2]`… on repeats), stable under edits
+//! elsewhere in the file, and filterable by oath path, by heading and by
+//! any words of the example.
+//!
+//! The items that are not examples (spec 40 §7.4) are named here too, and
+//! read back by [`ItemName::parse`]: `<oathPath>::varar:drift:<line>`,
+//! `<document>::varar:diagnostic:<code>:<line>` and
+//! `<path>::varar:read-error`. Every producer and reader of item names (the
+//! harness, its selection of one item, the run record, `cargo varar`) goes
+//! through this module.
+
+use crate::fast_hash::{FastMap, FastSet};
+use crate::plan::DiagnosticCode;
+use crate::text::collapse_whitespace;
+
+/// The kind libtest-mimic prints before every item name (`[varar] name`),
+/// which `cargo nextest` may hand back to `--exact`.
+pub const KIND_PREFIX: &str = "[varar] ";
+
+/// What kind of test item a name is (spec 40 §7.3–7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ItemKind {
+    /// A planned example.
+    Example,
+    /// A baseline example that no longer matches any step (spec 40 §5).
+    Drift,
+    /// A plan diagnostic (spec 20 §20.9, 70 §70.3.4).
+    Diagnostic,
+    /// A file discovery found but could not read (spec 40 §2.4).
+    ReadError,
+}
+
+impl ItemKind {
+    /// The kind as written in machine-readable output.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ItemKind::Example => "example",
+            ItemKind::Drift => "drift",
+            ItemKind::Diagnostic => "diagnostic",
+            ItemKind::ReadError => "read-error",
+        }
+    }
+}
+
+/// The base name of a drift item (its line is the drifted candidate's).
+pub fn drift_item(oath_path: &str, line: u32) -> String {
+    format!("{oath_path}::varar:drift:{line}")
+}
+
+/// The base name of a diagnostic item, in the document it is written in.
+pub fn diagnostic_item(document: &str, code: DiagnosticCode, line: u32) -> String {
+    format!("{document}::varar:diagnostic:{}:{line}", code.as_str())
+}
+
+/// The name of the item of a path that could not be read.
+pub fn read_error_item(path: &str) -> String {
+    format!("{path}::varar:read-error")
+}
+
+/// What a full item name says, read back from the name alone.
+///
+/// ```
+/// use varar_core::names::{ItemKind, ItemName};
+/// let drift = ItemName::parse("varar/shelf.md::varar:drift:22[1]");
+/// assert_eq!((drift.kind, drift.line), (ItemKind::Drift, Some(22)));
+/// let example = ItemName::parse("[varar] varar/a.md::Shop::I add 2");
+/// assert_eq!(example.kind, ItemKind::Example);
+/// assert!(example.belongs_to("varar/a.md"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ItemName<'a> {
+    /// The name without libtest's `[varar] ` kind prefix.
+    pub name: &'a str,
+    /// Its kind.
+    pub kind: ItemKind,
+    /// For drift and diagnostics: the line in the name.
+    pub line: Option<u32>,
+    /// For diagnostics: the code as written (`ambiguous-match`, …).
+    pub code: Option<&'a str>,
+    /// For drift, diagnostics and read errors: the path before `::varar:`.
+    pub path: Option<&'a str>,
+}
+
+impl<'a> ItemName<'a> {
+    /// Read a name (with or without the kind prefix).
+    pub fn parse(name: &'a str) -> ItemName<'a> {
+        let name = name.strip_prefix(KIND_PREFIX).unwrap_or(name);
+        let plain = ItemName {
+            name,
+            kind: ItemKind::Example,
+            line: None,
+            code: None,
+            path: None,
+        };
+        let Some((path, rest)) = name.rsplit_once("::varar:") else {
+            return plain;
+        };
+        // The `[n]` of a repeated name is not part of what it says.
+        let rest = match rest.rfind('[') {
+            Some(i) if rest.ends_with(']') => &rest[..i],
+            _ => rest,
+        };
+        let line = |s: &str| s.parse::<u32>().ok();
+        if rest == "read-error" {
+            return ItemName {
+                kind: ItemKind::ReadError,
+                path: Some(path),
+                ..plain
+            };
+        }
+        if let Some(l) = rest.strip_prefix("drift:").and_then(line) {
+            return ItemName {
+                kind: ItemKind::Drift,
+                line: Some(l),
+                path: Some(path),
+                ..plain
+            };
+        }
+        if let Some((code, l)) = rest
+            .strip_prefix("diagnostic:")
+            .and_then(|r| r.rsplit_once(':'))
+            && let Some(l) = line(l)
+        {
+            return ItemName {
+                kind: ItemKind::Diagnostic,
+                line: Some(l),
+                code: Some(code),
+                path: Some(path),
+                ..plain
+            };
+        }
+        plain
+    }
+
+    /// Whether the item belongs to the oath (or unreadable path) `path`:
+    /// its name starts with `<path>::`.
+    pub fn belongs_to(&self, path: &str) -> bool {
+        self.name
+            .strip_prefix(path)
+            .is_some_and(|rest| rest.starts_with("::"))
+    }
+}
+
+/// The base name of an example item, before de-duplication.
+pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> String {
+    let mut out = String::from(oath_path);
+    for heading in scope_stack {
+        let heading = collapse_whitespace(heading);
+        if !heading.is_empty() {
+            out.push_str("::");
+            out.push_str(&heading);
+        }
+    }
+    out.push_str("::");
+    out.push_str(&collapse_whitespace(name));
+    out
+}
+
+/// Hands out unique names: the first occurrence of a base name is bare, the
+/// next ones get `[1]`, `[2]`, … and the counter skips any name already taken.
+#[derive(Debug, Default)]
+pub struct UniqueNames {
+    taken: FastSet<String>,
+    counters: FastMap<String, usize>,
+}
+
+impl UniqueNames {
+    /// A unique name for `base`.
+    pub fn claim(&mut self, base: String) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        let counter = self.counters.entry(base.clone()).or_insert(0);
+        loop {
+            *counter += 1;
+            let candidate = format!("{base}[{counter}]");
+            if self.taken.insert(candidate.clone()) {
+                return candidate;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(v: &[&str]) -> Vec<String> {
+        v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn every_kind_of_item_reads_back_as_it_was_written() {
+        let cases = [
+            (
+                drift_item("varar/shelf.md", 22),
+                ItemKind::Drift,
+                Some(22),
+                None,
+            ),
+            (
+                diagnostic_item("varar/a b.md", DiagnosticCode::ReferenceCycle, 5),
+                ItemKind::Diagnostic,
+                Some(5),
+                Some("reference-cycle"),
+            ),
+            (
+                read_error_item("varar/x.md"),
+                ItemKind::ReadError,
+                None,
+                None,
+            ),
+        ];
+        for (name, kind, line, code) in cases {
+            for written in [
+                name.clone(),
+                format!("{name}[3]"),
+                format!("{KIND_PREFIX}{name}"),
+            ] {
+                let item = ItemName::parse(&written);
+                assert_eq!(
+                    (item.kind, item.line, item.code),
+                    (kind, line, code),
+                    "{written}"
+                );
+                assert!(item.path.is_some_and(|p| name.starts_with(p)), "{written}");
+            }
+        }
+        let example = ItemName::parse("varar/a.md::Shop::the varar:drift:x thing");
+        assert_eq!(example.kind, ItemKind::Example);
+        assert!(example.belongs_to("varar/a.md"));
+        assert!(!example.belongs_to("varar/a"));
+        assert!(!ItemName::parse("varar/a.mdx::y").belongs_to("varar/a.md"));
+    }
+
+    #[test]
+    fn headings_then_name() {
+        assert_eq!(
+            example_item("varar/a.md", &s(&["Shop", "Basket"]), "I add 2 apples"),
+            "varar/a.md::Shop::Basket::I add 2 apples"
+        );
+        assert_eq!(example_item("a.md", &[], "x"), "a.md::x");
+    }
+
+    #[test]
+    fn whitespace_collapses_and_empty_headings_vanish() {
+        assert_eq!(
+            example_item("a.md", &s(&["", "Two  words"]), "line one\nline  two"),
+            "a.md::Two words::line one line two"
+        );
+    }
+
+    #[test]
+    fn issue10_8_long_names_are_kept_whole() {
+        let long = "I put every loaf we baked this morning on the shelf and my change is £2.50";
+        let item = example_item("a.md", &s(&["Shop"]), long);
+        assert_eq!(item, format!("a.md::Shop::{long}"));
+        assert!(
+            item.contains("my change is"),
+            "a filter on the end selects it"
+        );
+    }
+
+    #[test]
+    fn duplicates_are_numbered_and_never_collide() {
+        let mut names = UniqueNames::default();
+        assert_eq!(names.claim("a".into()), "a");
+        assert_eq!(names.claim("a[1]".into()), "a[1]");
+        assert_eq!(names.claim("a".into()), "a[2]");
+        assert_eq!(names.claim("a".into()), "a[3]");
+        assert_eq!(names.claim("b".into()), "b");
+    }
+}

@@ -1,0 +1,172 @@
+//! The plan model (spec 20 §20.7–20.11): runnable examples built from a
+//! document and a registry. Plain owned data, `Send`, so each example can be
+//! handed to its own test thread.
+
+use crate::data::Row;
+use crate::doc::Table;
+use crate::source::Span;
+use varar_expression::ArgValue;
+
+/// Everything planning found in one oath.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Plan {
+    /// Runnable examples in document order (header-bound rows in row order).
+    pub examples: Vec<PlannedExample>,
+    /// Problems: the oath's own in document order (spec 20 §20.9), then
+    /// those met while resolving its reference blocks (spec 70 §70.3.4).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// A planning problem; every one of them is an error.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    /// What went wrong.
+    pub code: DiagnosticCode,
+    /// Where, in the source of the document named by `doc_path`.
+    pub span: Span,
+    /// The human message (not serialised in `plan.json`).
+    pub message: String,
+    /// The oathPath of the document the span lies in, when it is not the oath
+    /// being planned (a referenced section, a nested link: spec 70 §70.3.4).
+    pub doc_path: Option<String>,
+}
+
+/// The diagnostic codes planning can emit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DiagnosticCode {
+    /// Two or more steps match exactly the same range of a sentence.
+    AmbiguousMatch,
+    /// An `error` fence on a paragraph with no runnable step.
+    ErrorFenceWithoutStep,
+    /// A reference block points at an oath the workspace does not hold.
+    ReferenceNotFound,
+    /// A reference block's section contributes no step.
+    ReferenceEmpty,
+    /// A reference block's anchor names two or more headings.
+    AmbiguousAnchor,
+    /// A reference block reaches a section that is already being resolved.
+    ReferenceCycle,
+}
+
+impl DiagnosticCode {
+    /// The code as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticCode::AmbiguousMatch => "ambiguous-match",
+            DiagnosticCode::ErrorFenceWithoutStep => "error-fence-without-step",
+            DiagnosticCode::ReferenceNotFound => "reference-not-found",
+            DiagnosticCode::ReferenceEmpty => "reference-empty",
+            DiagnosticCode::AmbiguousAnchor => "ambiguous-anchor",
+            DiagnosticCode::ReferenceCycle => "reference-cycle",
+        }
+    }
+}
+
+/// Whether an example is expected to pass or to fail (`error` fence).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expectation {
+    /// No `error` fence.
+    Pass,
+    /// An `error` fence; the trimmed body if it is not empty.
+    Fail {
+        /// A substring the failure message must contain.
+        message: Option<String>,
+    },
+}
+
+/// One runnable example.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedExample {
+    /// The example name (spec 20 §20.8; rows: cells joined with ` / `).
+    pub name: String,
+    /// Heading texts above it; row examples add the bound step's text.
+    pub scope_stack: Vec<String>,
+    /// From the first unit's start to the last merged unit's end (rows: the row).
+    pub span: Span,
+    /// Pass, or expected to fail.
+    pub expected: Expectation,
+    /// Steps in document order.
+    pub steps: Vec<PlannedStep>,
+    /// Set for header-bound row examples.
+    pub row: Option<RowBinding>,
+    /// The sentences of its paragraphs that matched no step, in document
+    /// order: shown when the example fails, since a renamed step turns its
+    /// sentence into prose silently (issue 10).
+    pub unmatched: Vec<Span>,
+}
+
+/// The row of a header-bound row example and its checks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowBinding {
+    /// Header cell → row cell, handed to the step after its captures.
+    pub row: Row,
+    /// One check per header column.
+    pub checks: Vec<RowCheck>,
+}
+
+/// One column of a header-bound row to compare with the step's return.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowCheck {
+    /// The header cell text.
+    pub column: String,
+    /// The row's cell (`""` when the row is short).
+    pub value: String,
+    /// The cell's span (the row span when the cell is missing).
+    pub span: Span,
+}
+
+/// One matched step of an example.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedStep {
+    /// The matched block text.
+    pub text: String,
+    /// The match lifted to the source (rows: the row span).
+    pub match_span: Span,
+    /// Whole notation of each parameter (quotes and markers included).
+    pub param_spans: Vec<Span>,
+    /// What editors highlight per parameter (inside quotes and markers).
+    pub inner_spans: Vec<Span>,
+    /// Index of the step definition in the registry.
+    pub step: usize,
+    /// The step definition's expression.
+    pub matched_expression: String,
+    /// One per parameter: raw source text, type name and transformed value.
+    pub args: Vec<PlannedArg>,
+    /// The attached table, if any.
+    pub data_table: Option<Table>,
+    /// The attached doc string, if any.
+    pub doc_string: Option<PlannedDocString>,
+    /// The oathPath of the document the step is written in, when it is not
+    /// the oath being planned: the step was spliced in by a reference block
+    /// (spec 70 §70.3.1, §70.6.2), and its spans, `text` and `args` belong
+    /// to that document.
+    pub doc_path: Option<String>,
+}
+
+/// One captured parameter of a planned step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedArg {
+    /// The source text under the param span.
+    pub raw: String,
+    /// The parameter type name (`""` for `{}`).
+    pub parameter_type: String,
+    /// The transformed value.
+    pub value: ArgValue,
+}
+
+/// A doc string attached to a step.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedDocString {
+    /// The fence body.
+    pub content: String,
+    /// The fence info string.
+    pub content_type: String,
+    /// The fence's body span.
+    pub span: Span,
+    /// The line of the opening fence.
+    pub fence_line: u32,
+    /// Whether the fence has a closing line (an unclosed one runs to the
+    /// end of the file).
+    pub closed: bool,
+}

@@ -1,0 +1,144 @@
+//! The literal prefilter never changes which hits exist (spec 20 §20.6):
+//! matching with it equals matching every step against every sentence, on
+//! random registries and sentences, ambiguities included.
+
+use proptest::prelude::*;
+use proptest::test_runner::Config;
+
+use super::matching::{BlockMatch, Matcher, RawHit, SentenceRef, match_block};
+use crate::registry::{Prefilter, Registry, Role, StepSpec, Trailing};
+
+/// The registry with the default `steps_for`: every step, every sentence.
+struct Unfiltered<'a>(&'a Registry);
+
+impl Matcher for Unfiltered<'_> {
+    fn step_count(&self) -> usize {
+        self.0.step_count()
+    }
+    fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit> {
+        self.0.scan(step, sentence)
+    }
+    fn expression(&self, step: usize) -> &str {
+        self.0.expression(step)
+    }
+    fn location(&self, step: usize) -> (&str, u32) {
+        self.0.location(step)
+    }
+}
+
+/// Expression pieces: literal words (shared with the sentences), parameters,
+/// optionals, alternations, escapes and an expression that matches empty.
+const PIECES: &[&str] = &[
+    "I",
+    "have",
+    "cukes",
+    "cu",
+    "a",
+    "b",
+    " ",
+    " ",
+    "{int}",
+    "{word}",
+    "{string}",
+    "{}",
+    "(s)",
+    "big/small",
+    "\\(x\\)",
+    "é",
+    "😀",
+];
+
+/// Sentence pieces, so that literals occur, overlap and repeat.
+const WORDS: &[&str] = &[
+    "I", "have", "5", "cukes", "cu", "a", "b", "ab", " ", " ", "\"q\"", "big", "small", "(x)", "é",
+    "😀", "s", ".",
+];
+
+fn registry(expressions: &[String]) -> Option<Registry> {
+    let mut seen = std::collections::HashSet::new();
+    let specs: Vec<StepSpec> = expressions
+        .iter()
+        .filter(|e| seen.insert(e.as_str()))
+        .enumerate()
+        .map(|(i, e)| StepSpec {
+            expression: e.clone(),
+            role: Role::Stimulus,
+            file: "p.steps.rs".into(),
+            line: i as u32 + 1,
+            trailing: Trailing::None,
+        })
+        .collect();
+    // Invalid expressions (e.g. a lone optional) are not the point here.
+    let valid: Vec<StepSpec> = specs
+        .into_iter()
+        .filter(|s| Registry::build(Vec::new(), vec![s.clone()]).is_ok())
+        .collect();
+    Registry::build(Vec::new(), valid).ok()
+}
+
+fn block(sentences: &[String], matcher: &dyn Matcher) -> BlockMatch {
+    let mut start = 0;
+    let refs: Vec<SentenceRef<'_>> = sentences
+        .iter()
+        .map(|text| {
+            let r = SentenceRef { text, start };
+            start += text.encode_utf16().count() as u32 + 1;
+            r
+        })
+        .collect();
+    match_block(&refs, matcher)
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 300, ..Config::default() })]
+
+    #[test]
+    fn prefiltered_matching_equals_the_full_scan(
+        expressions in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(PIECES), 1..5).prop_map(|p| p.concat()),
+            1..8,
+        ),
+        sentences in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(WORDS), 0..10).prop_map(|w| w.concat()),
+            1..4,
+        ),
+    ) {
+        let Some(registry) = registry(&expressions) else {
+            return Ok(());
+        };
+        prop_assert_eq!(block(&sentences, &registry), block(&sentences, &Unfiltered(&registry)));
+    }
+}
+
+#[test]
+fn steps_without_their_literal_are_skipped_and_those_without_one_never_are() {
+    let prefilter = Prefilter::new([Some("deposits"), None, Some("is"), Some("deposits")]);
+    let mut out = Vec::new();
+    prefilter.steps_for("Ada deposits 5", &mut out);
+    assert_eq!(out, [0, 1, 3]);
+    prefilter.steps_for("this is it", &mut out);
+    assert_eq!(out, [1, 2]);
+    prefilter.steps_for("", &mut out);
+    assert_eq!(out, [1]);
+}
+
+#[test]
+fn the_required_literal_is_the_longest_top_level_text_run() {
+    let cases: &[(&str, Option<&str>)] = &[
+        ("{word} deposits {int}", Some(" deposits ")),
+        ("I have {int} cuke(s)", Some("I have ")),
+        ("big/small dog", Some(" dog")),
+        ("{int}", None),
+        ("(a)b/c", None),
+        ("the \\(x\\) sign", Some("the (x) sign")),
+    ];
+    for (expression, want) in cases {
+        let r = registry(&[expression.to_string()])
+            .unwrap_or_else(|| panic!("{expression} does not compile"));
+        assert_eq!(
+            r.steps[0].expression.required_literal(),
+            *want,
+            "{expression}"
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! The payload of `.varar/<oathPath>.json` (spec 30 §30.8.2, 70 §70.4.1)
+//! and its one writer.
+
+use serde::Serialize;
+
+/// The payload of one oath's run-result file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OathResults {
+    /// `1`, or `2` when the file carries `documents` or a `failure.docPath`
+    /// (spec 70 §70.6.7).
+    pub version: u32,
+    /// The oath's path relative to the workspace root, `/`-separated.
+    pub oath_path: String,
+    /// `fnv1a:xxxxxxxx` of the oath source as run.
+    pub source_hash: String,
+    /// Version 2: the other documents whose steps this oath's examples use,
+    /// with their hashes (spec 70 §70.4.5); absent when empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub documents: Vec<DocumentHash>,
+    /// The executed examples, in the order given (see [`oath_results`]).
+    pub examples: Vec<ExampleResult>,
+}
+
+/// A document other than the oath that some of its steps come from, and
+/// the hash of its text as run (spec 70 §70.4.5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentHash {
+    /// The document's oathPath.
+    pub path: String,
+    /// `fnv1a:xxxxxxxx` of its text.
+    pub source_hash: String,
+}
+
+/// One executed example.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExampleResult {
+    /// The planned example's name.
+    pub name: String,
+    /// Passed or failed, after expected-failure inversion.
+    pub status: Status,
+    /// 1-based start lines of the steps' match spans, deduplicated.
+    pub lines: Vec<u32>,
+    /// Present only when the example failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<ResultFailure>,
+}
+
+/// An example's status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// The example passed (a satisfied expected failure included).
+    Passed,
+    /// The example failed.
+    Failed,
+}
+
+/// Why and where an example failed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultFailure {
+    /// The anchor's start line, else the example's first line, else 0.
+    pub line: u32,
+    /// The §30.4 message (for `thrown`, the error or panic message).
+    pub message: String,
+    /// For humans only; nobody parses it.
+    pub stack: String,
+    /// Every failing cell of a cell mismatch; absent otherwise.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cells: Vec<CellFailure>,
+    /// Where the failure points; absent when no step was involved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anchor: Option<Anchor>,
+    /// Version 2: the oathPath of the document `line`, `anchor` and `cells`
+    /// point into, when it is not the running oath (spec 70 §70.4.4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doc_path: Option<String>,
+}
+
+/// One failing cell: its source range and the rendered actual value.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CellFailure {
+    /// UTF-16 start offset of the expected text.
+    pub from: u32,
+    /// UTF-16 end offset (exclusive).
+    pub to: u32,
+    /// The actual value as rendered in the message.
+    pub actual: String,
+}
+
+/// A source range in UTF-16 offsets, end exclusive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Anchor {
+    /// Start offset.
+    pub from: u32,
+    /// End offset (exclusive).
+    pub to: u32,
+}
+
+impl OathResults {
+    /// The file's bytes, exactly as every writer of `.varar/` files (the
+    /// harness, `cargo varar merge`) writes them: pretty JSON in the
+    /// declaration order of the model's members, 2-space indent,
+    /// `JSON.stringify` escaping, LF and a trailing newline (spec 30
+    /// §30.8.1).
+    pub fn to_text(&self) -> Result<String, serde_json::Error> {
+        let mut text = serde_json::to_string_pretty(self)?;
+        text.push('\n');
+        Ok(text)
+    }
+}

@@ -1,0 +1,42 @@
+//! Everything the harness itself prints, on stderr like libtest's own
+//! notices: the only place in the runner that prints (the trials' failure
+//! text is handed to libtest-mimic, which prints it).
+
+use std::fmt::Display;
+
+use super::error::HarnessError;
+use varar_core::lock::LOCK_FILE_NAME;
+
+/// One notice line (or lines), as is.
+pub(crate) fn notice(text: &str) {
+    #[allow(clippy::print_stderr)]
+    {
+        eprintln!("{text}");
+    }
+}
+
+/// A problem that does not stop the run.
+pub(crate) fn warning(problem: impl Display) {
+    notice(&format!("varar: warning: {problem}"));
+}
+
+/// A problem that stops the run.
+pub(crate) fn fatal(error: &HarnessError) {
+    notice(&format!("error: {error}"));
+}
+
+/// The run found oaths but no registered step.
+pub(crate) fn no_steps() {
+    notice(
+        "varar: no step is registered in this test binary, so no paragraph can run; \
+         if the steps live in another crate, add `use that_crate as _;` to the test target",
+    );
+}
+
+/// A lock of another version is about to be re-recorded, with consent.
+pub(crate) fn rerecording_lock(version: &str) {
+    notice(&format!(
+        "varar: {LOCK_FILE_NAME}: lock version {version} is re-recorded as version 2 \
+         (VARAR_UPDATE is set)"
+    ));
+}

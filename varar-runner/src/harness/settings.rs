@@ -1,0 +1,20 @@
+//! What a [`super::Runner`] was told: the project root, which steps take
+//! part, and the settings code may give instead of the environment.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// A run's settings.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    /// Where `varar.config.json`, `varar.lock.json` and `.varar/` live.
+    pub root: PathBuf,
+    /// Module-path prefixes of the steps that take part (all when `None`).
+    pub modules: Option<Vec<String>>,
+    /// Accept drift, instead of reading `VARAR_UPDATE`.
+    pub update: Option<bool>,
+    /// The example time limit, instead of reading `VARAR_TIMEOUT`.
+    pub timeout: Option<Duration>,
+    /// When the `SLOW` notice is printed without a limit.
+    pub slow_after: Duration,
+}

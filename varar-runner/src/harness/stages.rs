@@ -1,0 +1,449 @@
+//! One run, as its pipeline (spec 40 §7.2): **setup** (config, update mode,
+//! limit, the linked steps and their lifecycle, discovery), **read** (every
+//! oath's text once, the workspace, the selection of what to plan, the
+//! baseline), **trials** (each selected oath planned once and turned into
+//! items, `enumerate.rs`), the libtest run, and **finish** (results written,
+//! the baseline recorded, resources torn down). Each stage returns a value
+//! the next takes; only a [`HarnessError`] stops the run.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use libtest_mimic::Arguments;
+
+use super::color::{self, ColorEnv};
+use super::documents::Texts;
+use super::enumerate::{self, OathRun, Prepared, Purpose};
+use super::error::{FATAL, HarnessError};
+use super::panics::install_quiet_panic_hook;
+use super::pool::Pool;
+use super::print;
+use super::runtime::Runtime;
+use super::select::Selection;
+use super::settings::Settings;
+use super::timeout::{Limit, VARAR_TIMEOUT, resolve_limit};
+use super::trial::RunShared;
+use super::watch::{Watch, Watchdog};
+use crate::config::{Config, load_config, update_mode_from_env};
+use crate::discovery::{OathFile, discover_all};
+use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
+use crate::linked::LinkedSteps;
+use crate::store::{
+    lock_baseline, read_lock, read_lock_for, replace_run_result, reread_lock, save_lock,
+    update_run_result,
+};
+use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
+use varar_core::names::read_error_item;
+use varar_core::render::Styles;
+use varar_core::results::{merge_results, parse_run_result};
+
+/// Run `runner` with `args`: the stages in order.
+pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
+    let setup = setup(runner, args)?;
+    let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
+    let shared = Arc::new(RunShared {
+        resources: Arc::new(ResourceStore::new(setup.lifecycle.resources.clone())),
+        steps: Arc::clone(&setup.steps),
+        lifecycle: Arc::clone(&setup.lifecycle),
+        runtime: runtime.handle(),
+        limit: setup.limit.clone(),
+        threads: Pool::new(),
+    });
+    let read = read(runner, args, &setup)?;
+    let watch = Watch::new();
+    let prepared = trials(args, &setup, &read, &shared, &watch);
+    let watchdog = match (&setup.limit, args.list) {
+        (None, false) => Some(Watchdog::start(
+            Arc::clone(&watch),
+            runner.slow_after,
+            print::notice,
+        )),
+        _ => None,
+    };
+    let conclusion = libtest_mimic::run(args, prepared.trials);
+    drop(watchdog);
+    let finished = finish(
+        runner,
+        args,
+        &setup,
+        read,
+        (&prepared.oaths, &prepared.records),
+    );
+    let torn_down = tear_down_resources(&shared);
+    runtime.shut_down();
+    for line in watch.never_returned() {
+        print::notice(&line);
+    }
+    finished?;
+    // A failed resource teardown fails the run; the results are written.
+    Ok(if torn_down {
+        conclusion.exit_code()
+    } else {
+        ExitCode::from(FATAL)
+    })
+}
+
+/// What every stage after setup needs.
+struct Setup {
+    styles: Styles,
+    update: bool,
+    limit: Option<Limit>,
+    steps: Arc<LinkedSteps>,
+    lifecycle: Arc<Lifecycle>,
+    /// Every discovered oath, in discovery order.
+    oaths: Vec<OathFile>,
+    /// The paths discovery found but could not read, with why.
+    unreadable: Vec<(String, String)>,
+}
+
+/// Setup: settings, steps and discovery. Nothing is read but the config.
+fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
+    install_quiet_panic_hook();
+    let styles = color::styles(args, ColorEnv::read());
+    let config = load_config(&runner.root)?;
+    let update = match runner.update {
+        Some(update) => update,
+        None => update_mode_from_env()?.is_update(),
+    };
+    let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
+    let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
+    let found = discover_all(&runner.root, &config)?;
+    if found.oaths.is_empty() && found.unreadable.is_empty() {
+        return Err(nothing_discovered(&config, &runner.root));
+    }
+    if steps.is_empty() {
+        print::no_steps();
+    }
+    Ok(Setup {
+        styles,
+        update,
+        limit,
+        steps,
+        lifecycle,
+        oaths: found.oaths,
+        unreadable: found
+            .unreadable
+            .into_iter()
+            .map(|(path, error)| (path, error.to_string()))
+            .collect(),
+    })
+}
+
+/// The steps `inventory` collected from the modules `modules` selects (all
+/// of them by default), and their checked lifecycle.
+fn linked_steps(
+    modules: Option<&[String]>,
+) -> Result<(Arc<LinkedSteps>, Arc<Lifecycle>), HarnessError> {
+    let include = |module_path: &str| match modules {
+        None => true,
+        Some(prefixes) => prefixes.iter().any(|p| module_path.starts_with(p.as_str())),
+    };
+    let steps = LinkedSteps::from_inventory(include).map_err(HarnessError::Steps)?;
+    let uses: Vec<StepUse<'_>> = steps
+        .registry()
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| StepUse {
+            expression: &s.spec.expression,
+            file: &s.spec.file,
+            line: s.spec.line,
+            state: steps.code(i).and_then(|c| c.state),
+        })
+        .collect();
+    let lifecycle = Lifecycle::from_inventory(include, &uses).map_err(HarnessError::Lifecycle)?;
+    Ok((Arc::new(steps), Arc::new(lifecycle)))
+}
+
+/// Why a run found no oath, naming what was searched: no config, or globs
+/// that match nothing (issue 10).
+fn nothing_discovered(config: &Config, root: &Path) -> HarnessError {
+    if config.missing {
+        return HarnessError::NoConfig {
+            root: root.to_path_buf(),
+        };
+    }
+    HarnessError::NoOathMatched {
+        include: config.docs_include.clone(),
+        exclude: config.docs_exclude.clone(),
+        root: root.to_path_buf(),
+        config: config.path.clone(),
+    }
+}
+
+/// What the read stage found.
+struct Read {
+    /// What the run plans.
+    selection: Selection,
+    /// Whether this run records the baseline.
+    records: bool,
+    /// Every discovered oath's text, read once.
+    texts: Texts,
+    /// The baseline as it was at the start.
+    baseline: Baseline,
+}
+
+/// Read: which oaths to plan, every oath's text, the baseline. Drift is
+/// detected against the baseline as it is now; nothing is locked while
+/// planning and running.
+fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, HarnessError> {
+    // Listing has no side effects; a filtered run (nextest runs one item per
+    // process) leaves the baseline to full runs, unless the user asked to
+    // accept drift.
+    let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
+    let records = !args.list && (!partial || setup.update);
+    let selection = Selection::of(args, records);
+    // Every oath is read once: planning one oath needs the others' links
+    // and headings (spec 70 §70.2), even in a run of one item.
+    let texts = Texts::read(&setup.oaths, selection != Selection::Nothing);
+    let baseline = match &selection {
+        Selection::Nothing => Baseline::Absent,
+        Selection::All => read_lock(&runner.root)?,
+        // Only the planned oaths' entries are needed (and this run never
+        // writes the lock).
+        Selection::Item(_) => {
+            let workspace = texts.workspace();
+            let planned = selection.oaths(&setup.oaths, &workspace);
+            let wanted = |path: &str| planned.iter().any(|o| o.oath_path == path);
+            read_lock_for(&runner.root, &wanted)?
+        }
+    };
+    // A lock of another format is never silently ignored: drift could not
+    // be checked. Re-recording it needs explicit consent.
+    if let Baseline::Unsupported { version } = &baseline {
+        if !setup.update {
+            return Err(HarnessError::UnsupportedLock {
+                version: version.clone(),
+            });
+        }
+        if records {
+            print::rerecording_lock(version);
+        }
+    }
+    Ok(Read {
+        selection,
+        records,
+        texts,
+        baseline,
+    })
+}
+
+/// Trials: every selected oath planned and turned into items, then one
+/// failing item per path discovery could not read.
+fn trials(
+    args: &Arguments,
+    setup: &Setup,
+    read: &Read,
+    shared: &Arc<RunShared>,
+    watch: &Arc<Watch>,
+) -> Prepared {
+    let workspace = read.texts.workspace();
+    let planned = read.selection.oaths(&setup.oaths, &workspace);
+    let inputs = enumerate::Inputs {
+        oaths: &planned,
+        texts: &read.texts,
+        workspace: &workspace,
+        baseline: &read.baseline,
+        update: setup.update,
+        styles: &setup.styles,
+        purpose: if args.list {
+            Purpose::List
+        } else {
+            Purpose::Run
+        },
+    };
+    let mut prepared = enumerate::prepare(inputs, shared, watch);
+    // A path discovery could not read is one failing item; the rest runs.
+    for (path, error) in &setup.unreadable {
+        if read.selection.wants(path) {
+            prepared
+                .trials
+                .push(enumerate::failing(read_error_item(path), error.clone()));
+        }
+    }
+    if !read.records {
+        for path in stale_paths(&read.baseline, &discovered(setup)) {
+            print::notice(&stale_notice(&path));
+        }
+    }
+    prepared
+}
+
+/// Every path discovery found, readable or not: what reconciliation keeps
+/// (an unreadable oath keeps its baseline entry, spec 40 §2.4).
+fn discovered(setup: &Setup) -> Vec<String> {
+    setup
+        .oaths
+        .iter()
+        .map(|o| o.oath_path.clone())
+        .chain(setup.unreadable.iter().map(|(path, _)| path.clone()))
+        .collect()
+}
+
+/// Finish: the results of the trials written to `.varar/`, then the
+/// baseline recorded. Only now, after the trials: a killed or hung run
+/// never rewrote the baseline.
+fn finish(
+    runner: &Settings,
+    args: &Arguments,
+    setup: &Setup,
+    read: Read,
+    prepared: (&[Arc<OathRun>], &[OathRecord]),
+) -> Result<(), HarnessError> {
+    let (oaths, records) = prepared;
+    if !args.list {
+        write_results(&runner.root, oaths);
+    }
+    if !read.records {
+        return Ok(());
+    }
+    record_baseline(
+        &runner.root,
+        read.baseline,
+        records,
+        &discovered(setup),
+        setup.update,
+    )
+}
+
+/// Write each planned oath's results to `.varar/` (spec 40 §6, issue
+/// 10): exactly the examples of its current plan, each as this run
+/// recorded it or, when it did not run now, as the stored file of the
+/// same source did. A file whose every example ran is replaced without
+/// being read; nothing is created for an oath none of whose examples
+/// ran. Failures are warnings.
+fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
+    for oath in oaths {
+        let fresh = oath.results();
+        let written = if oath.complete() {
+            match fresh.to_text() {
+                Ok(text) => replace_run_result(root, &oath.path, text.as_bytes()),
+                Err(e) => Ok(unwritable(&oath.path, &e)),
+            }
+        } else {
+            update_run_result(root, &oath.path, |stored| {
+                let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
+                if stored.is_none() && fresh.examples.is_empty() {
+                    return None;
+                }
+                let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
+                match merged.to_text() {
+                    Ok(text) => Some(text.into_bytes()),
+                    Err(e) => {
+                        unwritable(&oath.path, &e);
+                        None
+                    }
+                }
+            })
+        };
+        if let Err(e) = written {
+            print::warning(e);
+        }
+    }
+}
+
+/// Record the baseline (spec 40 §4.5) after the trials: under the
+/// advisory lock, re-read it (another run may have written it since this
+/// one started), reconcile this run's records with it and write it.
+fn record_baseline(
+    root: &Path,
+    earlier: Baseline,
+    records: &[OathRecord],
+    discovered: &[String],
+    update: bool,
+) -> Result<(), HarnessError> {
+    let _guard = match lock_baseline(root) {
+        Ok(guard) => Some(guard),
+        Err(e) => {
+            print::warning(e);
+            None
+        }
+    };
+    let current = match reread_lock(root, earlier) {
+        Ok(current) => current,
+        // The user asked for the write: not doing it is fatal.
+        Err(e) if update => return Err(e.into()),
+        Err(e) => {
+            print::warning(format_args!("{e}; the baseline was not recorded"));
+            return Ok(());
+        }
+    };
+    let reconciled = reconcile(&current, records, discovered, update);
+    if reconciled.write {
+        match save_lock(root, &reconciled) {
+            Ok(_) => {}
+            Err(e) if update => return Err(e.into()),
+            Err(e) => print::warning(e),
+        }
+    }
+    for path in &reconciled.pruned {
+        print::notice(&pruned_notice(path));
+    }
+    for path in &reconciled.stale {
+        print::notice(&stale_notice(path));
+    }
+    Ok(())
+}
+
+/// Tear the run's resources down (spec 60.6), after the last example and
+/// before the runtime stops. `false` when one failed: the run then fails.
+fn tear_down_resources(shared: &RunShared) -> bool {
+    let lifecycle = &shared.lifecycle;
+    let problems = shared.runtime.with_driver(None, |driver| {
+        shared
+            .resources
+            .teardown_all(|id| lifecycle.teardown(id).map(|t| t.run), driver)
+    });
+    let mut ok = true;
+    for problem in problems {
+        match problem {
+            ResourceTeardown::Failed(message) => {
+                ok = false;
+                print::notice(&format!("error: {message}"));
+            }
+            ResourceTeardown::Skipped(message) => print::notice(&format!("varar: {message}")),
+        }
+    }
+    ok
+}
+
+/// Say that an oath's results could not be serialised (which cannot happen
+/// for this model: strings and integers only); `false`, nothing written.
+fn unwritable(oath_path: &str, error: &serde_json::Error) -> bool {
+    print::warning(format_args!(
+        "cannot serialise the results of {oath_path}: {error}"
+    ));
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+
+    #[test]
+    fn issue10_4_nothing_discovered_names_the_globs_and_the_directory() {
+        let root = Path::new("/work/shop");
+        let missing = Config::empty(root.join("varar.config.json"));
+        let text = nothing_discovered(&missing, root).to_string();
+        assert!(
+            text.starts_with("no varar.config.json in /work/shop, so no oath was found"),
+            "{text}"
+        );
+        let config = Config {
+            docs_include: vec!["varra/**/*.md".into()],
+            docs_exclude: vec!["varra/drafts/**".into()],
+            missing: false,
+            ..Config::empty(PathBuf::from("/work/shop/varar.config.json"))
+        };
+        assert_eq!(
+            nothing_discovered(&config, root).to_string(),
+            "no oath matched docs.include [\"varra/**/*.md\"] (less docs.exclude \
+             [\"varra/drafts/**\"]) under /work/shop (/work/shop/varar.config.json), so nothing \
+             was tested; check the globs (they match paths relative to that directory, e.g. \
+             \"varar/**/*.md\")"
+        );
+    }
+}

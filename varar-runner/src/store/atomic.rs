@@ -1,0 +1,152 @@
+//! Writing a file atomically: a temporary file in the target's own
+//! directory, written and flushed (and synced, for committed files), then
+//! renamed over the target; skipped when the bytes are unchanged. Every
+//! writer of the project's files goes through here: the harness's results
+//! and baseline, `cargo varar merge`'s results tree, the report's pages.
+
+use std::fs::File;
+use std::io::{ErrorKind, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::errors::{StoreError, write_err};
+
+/// Whether a write must reach the disk before the call returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Durability {
+    /// The file and the rename are synced (`varar.lock.json`, which is
+    /// committed and hard to rebuild).
+    Synced,
+    /// Atomic rename only: a crash leaves the old file or the new one, never
+    /// a torn one; either can be regenerated (`.varar/` results, reports).
+    Disposable,
+}
+
+/// Write `bytes` to `path` atomically and durably (synced to disk) unless it
+/// already holds exactly them. Returns whether the file was written. The
+/// parent directory must exist. For committed files such as the baseline.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
+    write_replacing(path, bytes, Durability::Synced)
+}
+
+/// Write `bytes` to `path` atomically (temporary file, then rename) without
+/// syncing, unless it already holds exactly them. Returns whether the file
+/// was written. For disposable artifacts: run results, reports.
+pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
+    write_replacing(path, bytes, Durability::Disposable)
+}
+
+fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<bool, StoreError> {
+    let existing = match std::fs::read(path) {
+        Ok(existing) => Some(existing),
+        Err(e) if e.kind() == ErrorKind::NotFound => None,
+        // Unreadable: still replaceable by rename; the callers that must
+        // not overwrite unreadable files check before calling.
+        Err(_) => None,
+    };
+    if existing.as_deref() == Some(bytes) {
+        return Ok(false);
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    remove_stale_temporaries(dir, SystemTime::now());
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(TEMP_PREFIX);
+    // NamedTempFile is private (0600) by default: give a new file the usual
+    // 0644 (less the umask) so a committed lock stays readable, and keep an
+    // existing file's mode exactly (set after creation, which the umask does
+    // not touch).
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(write_err(path))?;
+    #[cfg(unix)]
+    if let Ok(meta) = std::fs::metadata(path) {
+        tmp.as_file()
+            .set_permissions(meta.permissions())
+            .map_err(write_err(path))?;
+    }
+    tmp.write_all(bytes).map_err(write_err(path))?;
+    tmp.flush().map_err(write_err(path))?;
+    if durability == Durability::Synced {
+        tmp.as_file().sync_all().map_err(write_err(path))?;
+    }
+    tmp.persist(path).map_err(|e| StoreError::Write {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    #[cfg(unix)]
+    if durability == Durability::Synced {
+        // Make the rename itself durable; best effort, the data is safe.
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+    }
+    Ok(true)
+}
+
+/// The name every temporary file of ours starts with.
+pub const TEMP_PREFIX: &str = ".varar-tmp-";
+
+/// How old a temporary file of ours must be before a later write removes
+/// it: far longer than any write takes, so only orphans of killed runs
+/// qualify, and a concurrent run's temporary is never touched.
+pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
+
+/// Remove the temporaries of ours in `dir` last modified before `now −
+/// STALE_TEMPORARY`. Best effort: a file that vanished or cannot be
+/// removed is left to the next write.
+fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let ours = entry
+            .file_name()
+            .to_str()
+            .is_some_and(|n| n.starts_with(TEMP_PREFIX));
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let stale = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .is_some_and(|age| age > STALE_TEMPORARY);
+        if ours && stale && meta.is_file() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// `<name>.new` beside `path`.
+pub fn pending_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".new");
+    path.with_file_name(name)
+}
+
+/// Write a candidate `<name>.new` beside a file that must be kept (STYLE
+/// §2.7) and return its path.
+pub fn write_pending(path: &Path, bytes: &[u8]) -> Result<PathBuf, StoreError> {
+    let candidate = pending_path(path);
+    write_atomic(&candidate, bytes)?;
+    Ok(candidate)
+}
+
+/// Create `dir` (and its parents) if needed; when this call creates it,
+/// put a `.gitignore` containing `*` in it, so a scratch directory
+/// (`.varar/`, a merged results tree) is never committed by accident.
+/// Returns whether it was created.
+pub fn create_ignored_dir(dir: &Path) -> Result<bool, StoreError> {
+    if dir.is_dir() {
+        return Ok(false);
+    }
+    std::fs::create_dir_all(dir).map_err(write_err(dir))?;
+    write_disposable(&dir.join(".gitignore"), b"*\n")?;
+    Ok(true)
+}

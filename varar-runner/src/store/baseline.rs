@@ -1,0 +1,81 @@
+//! The committed baseline `<root>/varar.lock.json` (spec 40 §4.4–4.5): read
+//! strictly, never overwritten when it could not be read, written durably.
+
+use std::io::ErrorKind;
+use std::path::Path;
+
+use super::atomic::write_atomic;
+use super::errors::StoreError;
+use super::locks::{FileLockGuard, acquire};
+use varar_core::lock::{
+    Baseline, LOCK_FILE_NAME, ParsedLock, Reconciled, parse_lock, parse_lock_for,
+};
+
+/// Lock the baseline for a read-modify-write: hold the guard from
+/// [`read_lock`] to [`save_lock`].
+pub fn lock_baseline(root: &Path) -> Result<FileLockGuard, StoreError> {
+    acquire(root, LOCK_FILE_NAME)
+}
+
+/// Read `<root>/varar.lock.json` (spec 40 §4.4): absent → no baseline,
+/// another version → [`Baseline::Unsupported`], anything unreadable or
+/// invalid → an error (the file must then be left alone).
+pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
+    let path = root.join(LOCK_FILE_NAME);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
+        Err(source) => return Err(StoreError::Read { path, source }),
+    };
+    match parse_lock(&bytes) {
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+        Err(source) => Err(StoreError::InvalidLock { path, source }),
+    }
+}
+
+/// [`read_lock`] again, for recording: when the file still holds exactly the
+/// bytes `earlier` was read from, `earlier` is returned without parsing the
+/// file a second time.
+pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreError> {
+    let Baseline::Present { bytes: old, .. } = &earlier else {
+        return read_lock(root);
+    };
+    let path = root.join(LOCK_FILE_NAME);
+    match std::fs::read(&path) {
+        Ok(bytes) if bytes == *old => Ok(earlier),
+        Ok(bytes) => match parse_lock(&bytes) {
+            Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+            Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+            Err(source) => Err(StoreError::InvalidLock { path, source }),
+        },
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Baseline::Absent),
+        Err(source) => Err(StoreError::Read { path, source }),
+    }
+}
+
+/// [`read_lock`] keeping only the entries of the oaths for which `wanted`
+/// holds; the others are skipped unread (see [`parse_lock_for`]). For runs
+/// that never write the lock.
+pub fn read_lock_for(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Baseline, StoreError> {
+    let path = root.join(LOCK_FILE_NAME);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
+        Err(source) => return Err(StoreError::Read { path, source }),
+    };
+    match parse_lock_for(&bytes, wanted) {
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
+        Err(source) => Err(StoreError::InvalidLock { path, source }),
+    }
+}
+
+/// Write the reconciled lock if reconciliation says so (spec 40 §4.5 step 3).
+/// Returns whether the file changed.
+pub fn save_lock(root: &Path, reconciled: &Reconciled) -> Result<bool, StoreError> {
+    if !reconciled.write {
+        return Ok(false);
+    }
+    write_atomic(&root.join(LOCK_FILE_NAME), reconciled.text.as_bytes())
+}

@@ -1,0 +1,47 @@
+//! The files of a project on disk (STYLE §2.7, spec 40 §4.4–4.5, §6):
+//! the only writer of files. Shell.
+//!
+//! - Atomic writes: a temporary file in the target's own directory, written
+//!   and flushed, then renamed over the target; skipped when the bytes are
+//!   unchanged, so unchanged runs leave files (and their mtimes) alone. Only
+//!   the committed baseline is also synced to disk ([`write_atomic`]); the
+//!   disposable `.varar/` files ([`write_disposable`]) are not: a crash
+//!   leaves the old file or the new one, and either is fine to regenerate.
+//! - Advisory locks (`File::lock`) on sidecar files under
+//!   `.varar/.locks/` around every read-modify-write, so a `cargo test` and a
+//!   `cargo nextest` run side by side never lose each other's updates. The
+//!   lock is on a sidecar, not on the target, because the rename replaces
+//!   the target's inode.
+//! - A file that exists but cannot be read is never overwritten; a
+//!   `<name>.new` candidate is written beside it instead.
+//! - `.varar/` gets a `.gitignore` containing `*` when we create it.
+//! - A temporary file a killed run left behind (`.varar-tmp-*`, our own
+//!   naming) is removed by the next write to its directory once it is
+//!   older than [`STALE_TEMPORARY`]: no write takes that long, so it can
+//!   only be an orphan (issue 10).
+//!
+//! The store moves bytes only: what a run-result file holds, and how a run
+//! merges into it, is the pure `results` module's business.
+
+mod atomic;
+mod baseline;
+mod errors;
+mod locks;
+mod scratch;
+#[cfg(test)]
+mod tests;
+mod tree;
+
+pub use atomic::{
+    STALE_TEMPORARY, TEMP_PREFIX, create_ignored_dir, pending_path, write_atomic, write_disposable,
+    write_pending,
+};
+pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
+pub use errors::{ResultFileError, StoreError};
+pub use locks::FileLockGuard;
+pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
+pub use tree::{
+    is_plain, oath_path_of, read_run_result, read_run_result_file, read_run_result_in,
+    replace_run_result, result_files, result_path_in, result_path_shown, run_result_path,
+    update_run_result,
+};
