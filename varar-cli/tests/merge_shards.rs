@@ -17,8 +17,9 @@ use std::process::Command;
 
 use support::Sample;
 
-/// Every file of a results tree but the harness's sidecar locks, by
-/// relative path.
+/// Every file of a results tree but the harness's sidecar locks and its run
+/// records (one per process, with its own ids and times: no two runs can
+/// have the same ones), by relative path.
 fn tree(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -30,7 +31,7 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel == ".locks" {
+            if rel == ".locks" || rel == ".runs" {
                 continue;
             }
             if path.is_dir() {

@@ -1,5 +1,8 @@
-//! `sourceHash` (spec 40 §3): 32-bit FNV-1a over the UTF-16 code units of the
-//! oath text, exactly as read (no BOM, line-ending or Unicode normalisation).
+//! The two hashes of the project's files: `sourceHash` (spec 40 §3), 32-bit
+//! FNV-1a over the UTF-16 code units of the oath text exactly as read (no
+//! BOM, line-ending or Unicode normalisation), what results and the lock name
+//! a source by; and SHA-256 ([`sha256_hex`]), what the run record's manifest
+//! and attestations name a file by (seed 002, issue 19).
 
 /// FNV-1a offset basis.
 const OFFSET_BASIS: u32 = 0x811c_9dc5;
@@ -34,9 +37,41 @@ pub fn source_hash(text: &str) -> String {
     format!("fnv1a:{hash:08x}")
 }
 
+/// The lowercase hexadecimal SHA-256 of `bytes`.
+///
+/// ```
+/// assert_eq!(
+///     varar_core::hash::sha256_hex(b"abc"),
+///     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+/// );
+/// ```
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    let mut out = String::with_capacity(64);
+    for &byte in digest.as_ref() {
+        out.push(char::from(HEX[usize::from(byte >> 4)]));
+        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+    }
+    out
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
 #[cfg(test)]
 mod tests {
-    use super::source_hash;
+    use super::{sha256_hex, source_hash};
+
+    #[test]
+    fn sha256_of_the_standard_vectors() {
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            sha256_hex(b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq"),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        );
+    }
 
     proptest::proptest! {
         /// The ASCII byte loop hashes what the UTF-16 fold hashes.

@@ -48,6 +48,7 @@
 //! | the baseline `varar.lock.json` | [`lock`] | 40 §4 |
 //! | drift | [`drift`] | 40 §5, 70 §70.5 |
 //! | test item names | [`names`] | 40 §7.3–7.4 |
+//! | the record of a run | [`record`] | issue 19 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //!
 //! [`json`] holds the one strict JSON reader of the project's files and
@@ -85,6 +86,7 @@ pub mod names;
 pub mod outcome;
 pub mod parse;
 pub mod plan;
+pub mod record;
 pub mod reference;
 pub mod registry;
 pub mod render;
@@ -92,6 +94,7 @@ pub mod results;
 pub mod sentences;
 pub mod source;
 pub mod text;
+pub mod time;
 pub mod trace;
 pub mod workspace;
 

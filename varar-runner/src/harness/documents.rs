@@ -50,6 +50,13 @@ impl Texts {
         self.read.get(i).map(|(_, t)| t)
     }
 
+    /// Every oath that was read, with its text, in discovery order.
+    pub fn readable(&self) -> impl Iterator<Item = (&str, &Arc<str>)> {
+        self.read
+            .iter()
+            .filter_map(|(path, text)| Some((path.as_str(), text.as_ref().ok()?)))
+    }
+
     /// The text of `oath_path` if it was read.
     pub fn text(&self, oath_path: &str) -> Option<&Arc<str>> {
         self.get(oath_path)?.as_ref().ok()

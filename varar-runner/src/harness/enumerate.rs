@@ -9,18 +9,20 @@
 //! the document it is written in (spec 70 §70.6.6); then each oath's items
 //! are built: its examples, the diagnostics written in it, its drift.
 
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-use libtest_mimic::{Failed, Trial};
-
 use super::documents::{Diagnostics, Texts};
+use super::items::{Body, ItemMeta, Items};
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::OathFile;
 use varar_core::drift::{detect_drift, fresh_entry, held_by_ambiguity, oath_candidates};
 use varar_core::hash::source_hash;
 use varar_core::lock::{Baseline, OathRecord};
-use varar_core::names::{UniqueNames, diagnostic_item, drift_item, example_item, read_error_item};
+use varar_core::names::{
+    ItemKind, UniqueNames, diagnostic_item, drift_item, example_item, read_error_item,
+};
 use varar_core::plan::{Diagnostic, Plan, PlannedExample, plan_oath};
 use varar_core::render::{Styles, report};
 use varar_core::results::{
@@ -31,8 +33,12 @@ use varar_core::workspace::{Document, Workspace};
 
 /// What enumeration produced.
 pub(crate) struct Prepared {
-    /// One trial per example, diagnostic, drift and unreadable oath.
-    pub trials: Vec<Trial>,
+    /// One trial per example, diagnostic, drift and unreadable oath, with
+    /// what the run record says of each.
+    pub items: Items,
+    /// The documents the planned oaths used: themselves and every document
+    /// their steps were spliced from.
+    pub used: BTreeSet<String>,
     /// The lock records of every discovered oath.
     pub records: Vec<OathRecord>,
     /// Result sinks of the oaths that were planned.
@@ -153,7 +159,8 @@ enum Pass<'a> {
 /// Plan every oath, then build the trials.
 pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &Watch) -> Prepared {
     let mut prepared = Prepared {
-        trials: Vec::new(),
+        items: Items::default(),
+        used: BTreeSet::new(),
         records: Vec::new(),
         oaths: Vec::new(),
     };
@@ -175,10 +182,12 @@ pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &W
     // item planned only the oath that reaches them).
     for document in diagnostics.documents() {
         let found = diagnostics.take(&document);
-        for (name, message) in diagnostic_items(&document, found, &inputs) {
-            prepared
-                .trials
-                .push(failing(build.names.claim(name), message));
+        for (meta, message, plain) in diagnostic_items(&document, found, &inputs) {
+            let meta = ItemMeta {
+                name: build.names.claim(meta.name),
+                ..meta
+            };
+            prepared.items.push_failing(meta, message, plain);
         }
     }
     prepared
@@ -222,8 +231,13 @@ impl Build<'_, '_, '_> {
     /// An oath that could not be read: one failing item, its lock entry
     /// kept as it was.
     fn unreadable(&mut self, oath: &OathFile, message: String, prepared: &mut Prepared) {
-        let name = self.names.claim(read_error_item(&oath.oath_path));
-        prepared.trials.push(failing(name, message));
+        let meta = ItemMeta {
+            name: self.names.claim(read_error_item(&oath.oath_path)),
+            kind: ItemKind::ReadError,
+            oath_path: oath.oath_path.clone(),
+            line: 0,
+        };
+        prepared.items.push_failing(meta, message.clone(), message);
         prepared.records.push(OathRecord {
             oath_path: oath.oath_path.clone(),
             entry: None,
@@ -252,6 +266,10 @@ impl Build<'_, '_, '_> {
         let (record, drift_items) = self.drift(path, document, &plan, &hash);
         prepared.records.push(record);
         let documents = inputs.texts.documents_of(&plan, &mut self.hashes);
+        prepared.used.insert(path.clone());
+        prepared
+            .used
+            .extend(documents.iter().map(|d| d.path.clone()));
         let document_texts = documents
             .iter()
             .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
@@ -272,20 +290,28 @@ impl Build<'_, '_, '_> {
                 .claim(example_item(path, &example.scope_stack, &example.name));
             let steps = example.steps.iter().map(|s| s.text.clone()).collect();
             let progress = self.watch.add(&name, steps);
-            prepared.trials.push(example_trial(
+            let meta = ItemMeta {
                 name,
+                kind: ItemKind::Example,
+                oath_path: path.clone(),
+                line: example.span.start_line,
+            };
+            let body = example_body(
                 index,
                 Arc::new(example),
                 Arc::clone(&run),
                 (Arc::clone(self.shared), progress),
                 inputs.styles.clone(),
-            ));
+            );
+            prepared.items.push(meta, body);
         }
         let own = diagnostic_items(path, diagnostics.take(path), inputs);
-        for (name, message) in own.into_iter().chain(drift_items) {
-            prepared
-                .trials
-                .push(failing(self.names.claim(name), message));
+        for (meta, message, plain) in own.into_iter().chain(drift_items) {
+            let meta = ItemMeta {
+                name: self.names.claim(meta.name),
+                ..meta
+            };
+            prepared.items.push_failing(meta, message, plain);
         }
         prepared.oaths.push(run);
     }
@@ -297,7 +323,7 @@ impl Build<'_, '_, '_> {
         document: &Document<'_>,
         plan: &Plan,
         hash: &str,
-    ) -> (OathRecord, Vec<(String, String)>) {
+    ) -> (OathRecord, Vec<Failing>) {
         let inputs = self.inputs;
         let registry = self.shared.steps.registry();
         let entry = inputs.baseline.entry(path);
@@ -315,21 +341,27 @@ impl Build<'_, '_, '_> {
             entry: Some(fresh_entry(hash, &cands)),
             drifted: !drifts.is_empty() || held,
         };
-        let listing = inputs.purpose == Purpose::List;
         let items = drifts
             .iter()
             .map(|d| {
-                let message = if listing {
-                    String::new()
-                } else {
-                    report::drift(path, document.source(), d, inputs.styles)
+                let meta = ItemMeta {
+                    name: drift_item(path, d.line),
+                    kind: ItemKind::Drift,
+                    oath_path: path.to_owned(),
+                    line: d.line,
                 };
-                (drift_item(path, d.line), message)
+                let (message, plain) =
+                    inputs.render(|styles| report::drift(path, document.source(), d, styles));
+                (meta, message, plain)
             })
             .collect();
         (record, items)
     }
 }
+
+/// An item that always fails: its metadata, its text for libtest and the
+/// same without colour for the record.
+type Failing = (ItemMeta, String, String);
 
 /// The items of the diagnostics written in `document` (spec 40 §7.4):
 /// `<document>::varar:diagnostic:<code>:<line>`, the message prefixed with
@@ -338,7 +370,7 @@ fn diagnostic_items(
     document: &str,
     found: Vec<Diagnostic>,
     inputs: &Inputs<'_, '_>,
-) -> Vec<(String, String)> {
+) -> Vec<Failing> {
     let source = match inputs.purpose {
         Purpose::List => None,
         Purpose::Run => inputs.workspace.document(document).map(|d| d.source()),
@@ -346,26 +378,50 @@ fn diagnostic_items(
     found
         .iter()
         .map(|d| {
-            let name = diagnostic_item(document, d.code, d.span.start_line);
-            let message = match source {
-                Some(source) => report::diagnostic(document, source, d, inputs.styles),
-                None => String::new(),
+            let meta = ItemMeta {
+                name: diagnostic_item(document, d.code, d.span.start_line),
+                kind: ItemKind::Diagnostic,
+                oath_path: document.to_owned(),
+                line: d.span.start_line,
             };
-            (name, message)
+            let (message, plain) = match source {
+                Some(source) => {
+                    inputs.render(|styles| report::diagnostic(document, source, d, styles))
+                }
+                None => (String::new(), String::new()),
+            };
+            (meta, message, plain)
         })
         .collect()
 }
 
-/// The trial of one planned example: it owns the example and only executes it.
-fn example_trial(
-    name: String,
+impl Inputs<'_, '_> {
+    /// A failing item's text for libtest and, without colour, for the
+    /// record; nothing when the run only lists.
+    fn render(&self, text: impl Fn(&Styles) -> String) -> (String, String) {
+        if self.purpose == Purpose::List {
+            return (String::new(), String::new());
+        }
+        let shown = text(self.styles);
+        let plain = if *self.styles == Styles::plain() {
+            shown.clone()
+        } else {
+            text(&Styles::plain())
+        };
+        (shown, plain)
+    }
+}
+
+/// The body of one planned example's trial: it owns the example and only
+/// executes it.
+fn example_body(
     index: usize,
     example: Arc<PlannedExample>,
     oath: Arc<OathRun>,
     (shared, progress): (Arc<RunShared>, Arc<super::watch::ExampleProgress>),
     styles: Styles,
-) -> Trial {
-    Trial::test(name, move || {
+) -> Body {
+    Box::new(move || {
         let run = run_example(&shared, &example, &progress);
         oath.record(index, example_result(&example, &run, &oath.path));
         match &run.failure {
@@ -373,14 +429,10 @@ fn example_trial(
             Some(failure) => {
                 let mut text = oath.report(&example, failure, &styles);
                 text.push_str(&report::teardown_notes(&run.teardown, failure, &styles));
-                Err(Failed::from(text))
+                let message = failure.to_string();
+                let first = message.lines().next().unwrap_or_default().to_owned();
+                Err((text, Some(first)))
             }
         }
     })
-    .with_kind("varar")
-}
-
-/// An item that always fails with `message` (drift, diagnostics, read errors).
-pub(crate) fn failing(name: String, message: String) -> Trial {
-    Trial::test(name, move || Err(Failed::from(message))).with_kind("varar")
 }

@@ -74,6 +74,15 @@ pub(crate) enum HarnessError {
     /// The baseline cannot be read, or (under `VARAR_UPDATE`) written.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// `VARAR_RERUN` holds a value outside its closed set.
+    #[error(
+        "VARAR_RERUN has the unsupported value \"{value}\": use failed to rerun what failed or \
+         did not run in the last complete run, or leave it unset (or empty) for a normal run"
+    )]
+    Rerun {
+        /// The value as set.
+        value: String,
+    },
     /// The lock is of another version and `VARAR_UPDATE` does not consent
     /// to re-recording it (issue 10).
     #[error("{}", unsupported_version_error(LOCK_FILE_NAME, version))]

@@ -6,6 +6,7 @@
 //! the baseline recorded, resources torn down). Each stage returns a value
 //! the next takes; only a [`HarnessError`] stops the run.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -16,9 +17,11 @@ use super::color::{self, ColorEnv};
 use super::documents::Texts;
 use super::enumerate::{self, OathRun, Prepared, Purpose};
 use super::error::{FATAL, HarnessError};
+use super::items::ItemMeta;
 use super::panics::install_quiet_panic_hook;
 use super::pool::Pool;
 use super::print;
+use super::record::{self, Identity, Recording, Start, store_runs};
 use super::runtime::Runtime;
 use super::select::Selection;
 use super::settings::Settings;
@@ -33,8 +36,9 @@ use crate::store::{
     lock_baseline, read_lock, read_lock_for, replace_run_result, reread_lock, save_lock,
     update_run_result,
 };
+use varar_core::hash::sha256_hex;
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
-use varar_core::names::read_error_item;
+use varar_core::names::{ItemKind, read_error_item};
 use varar_core::render::Styles;
 use varar_core::results::{merge_results, parse_run_result};
 
@@ -52,7 +56,36 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     });
     let read = read(runner, args, &setup)?;
     let watch = Watch::new();
-    let prepared = trials(args, &setup, &read, &shared, &watch);
+    let mut prepared = trials(args, &setup, &read, &shared, &watch);
+    let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
+    let (trials, kept) = prepared
+        .items
+        .take_trials(|m| rerun.is_none_or(|items| items.contains(&m.name)));
+    let filtering = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
+    let selected: Vec<usize> = kept
+        .iter()
+        .zip(&trials)
+        .filter(|(_, t)| !(filtering && args.is_filtered_out(t)))
+        .map(|(&i, _)| i)
+        .collect();
+    let recording = (!args.list).then(|| {
+        let used = prepared.used.iter().map(String::as_str);
+        Recording::start(
+            &runner.root,
+            Start {
+                identity: &read.identity,
+                args,
+                options: record::options(
+                    args,
+                    setup.update,
+                    setup.limit.as_ref().map(|l| l.written.as_str()),
+                ),
+                meta: &prepared.items.meta,
+                selected,
+                documents: record::document_digests(&read.texts, used),
+            },
+        )
+    });
     let watchdog = match (&setup.limit, args.list) {
         (None, false) => Some(Watchdog::start(
             Arc::clone(&watch),
@@ -61,8 +94,11 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         )),
         _ => None,
     };
-    let conclusion = libtest_mimic::run(args, prepared.trials);
+    let conclusion = libtest_mimic::run(args, trials);
     drop(watchdog);
+    // A run that records the baseline and is no rerun saw everything: it
+    // replaces the earlier runs' records.
+    let full = read.records && read.identity.rerun.is_none() && !filtering;
     let finished = finish(
         runner,
         args,
@@ -70,6 +106,9 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         read,
         (&prepared.oaths, &prepared.records),
     );
+    if let Some(recording) = recording {
+        recording.finish(&prepared.items.log, full);
+    }
     let torn_down = tear_down_resources(&shared);
     runtime.shut_down();
     for line in watch.never_returned() {
@@ -182,6 +221,8 @@ struct Read {
     texts: Texts,
     /// The baseline as it was at the start.
     baseline: Baseline,
+    /// This process in its run (a rerun continues an earlier one).
+    identity: Identity,
 }
 
 /// Read: which oaths to plan, every oath's text, the baseline. Drift is
@@ -197,6 +238,11 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     // Every oath is read once: planning one oath needs the others' links
     // and headings (spec 70 §70.2), even in a run of one item.
     let texts = Texts::read(&setup.oaths, selection != Selection::Nothing);
+    let mut identity = Identity::from_env();
+    let selection = match rerun_mode()? {
+        Some(mode) => continue_run(runner, &texts, &mut identity, mode, selection),
+        None => selection,
+    };
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
         Selection::All => read_lock(&runner.root)?,
@@ -226,7 +272,65 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
         records,
         texts,
         baseline,
+        identity,
     })
+}
+
+/// The environment variable that reruns what failed.
+pub(crate) const VARAR_RERUN: &str = "VARAR_RERUN";
+
+/// `VARAR_RERUN`: unset or empty is a normal run, `failed` a rerun;
+/// anything else is an error (a closed set, like `VARAR_UPDATE`).
+fn rerun_mode() -> Result<Option<&'static str>, HarnessError> {
+    match std::env::var(VARAR_RERUN) {
+        Err(std::env::VarError::NotPresent) => Ok(None),
+        Ok(v) if v.is_empty() => Ok(None),
+        Ok(v) if v == "failed" => Ok(Some("failed")),
+        Ok(v) => Err(HarnessError::Rerun { value: v }),
+        Err(std::env::VarError::NotUnicode(v)) => Err(HarnessError::Rerun {
+            value: v.to_string_lossy().into_owned(),
+        }),
+    }
+}
+
+/// A rerun continues the latest complete run of the sources as they are
+/// now: `identity` joins that run and remembers what to run again. With
+/// nothing to rerun, nothing is selected; without such a run, the run is a
+/// new one, as if `VARAR_RERUN` were unset (said on stderr).
+fn continue_run(
+    runner: &Settings,
+    texts: &Texts,
+    identity: &mut Identity,
+    mode: &str,
+    selection: Selection,
+) -> Selection {
+    let current: HashMap<String, String> = texts
+        .readable()
+        .map(|(path, text)| (path.to_owned(), sha256_hex(text.as_bytes())))
+        .collect();
+    match record::rerun_of(store_runs(&runner.root), &identity.group(), &current) {
+        Ok((run_id, continuation)) => {
+            let nothing = continuation.items.is_empty();
+            if nothing {
+                print::notice(&format!(
+                    "varar: {VARAR_RERUN}={mode}: nothing to rerun: every item of run {run_id} passed"
+                ));
+            }
+            identity.run_id = run_id;
+            identity.rerun = Some(continuation);
+            if nothing {
+                Selection::Nothing
+            } else {
+                selection
+            }
+        }
+        Err(why) => {
+            print::notice(&format!(
+                "varar: {VARAR_RERUN}={mode}: {why}, so this run runs everything it selects, as a new run"
+            ));
+            selection
+        }
+    }
 }
 
 /// Trials: every selected oath planned and turned into items, then one
@@ -257,9 +361,15 @@ fn trials(
     // A path discovery could not read is one failing item; the rest runs.
     for (path, error) in &setup.unreadable {
         if read.selection.wants(path) {
+            let meta = ItemMeta {
+                name: read_error_item(path),
+                kind: ItemKind::ReadError,
+                oath_path: path.clone(),
+                line: 0,
+            };
             prepared
-                .trials
-                .push(enumerate::failing(read_error_item(path), error.clone()));
+                .items
+                .push_failing(meta, error.clone(), error.clone());
         }
     }
     if !read.records {

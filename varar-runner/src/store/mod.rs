@@ -27,6 +27,7 @@ mod atomic;
 mod baseline;
 mod errors;
 mod locks;
+pub(crate) mod runs;
 mod scratch;
 #[cfg(test)]
 mod tests;
@@ -39,6 +40,10 @@ pub use atomic::{
 pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};
 pub use locks::FileLockGuard;
+pub use runs::{
+    KEPT_RUNS, RUNS_DIR, RecordFileError, file_name_of, prune_runs, read_records, read_records_in,
+    remove_runs_before, runs_dir, write_process_record,
+};
 pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
 pub use tree::{
     is_plain, oath_path_of, read_run_result, read_run_result_file, read_run_result_in,

@@ -1,0 +1,240 @@
+//! What one process writes: its record, version 1.
+
+use serde::Serialize;
+
+use crate::names::ItemKind;
+
+/// The version of [`ProcessRecord`] this crate reads and writes.
+pub const RECORD_VERSION: u32 = 1;
+
+/// The `format` member every record carries, so a file is recognised as a
+/// run record whatever its name.
+pub const RECORD_FORMAT: &str = "varar-run-record";
+
+/// The extension of a record file: never `.json`, so a record can never be
+/// taken for an oath's result file.
+pub const RECORD_EXTENSION: &str = "run";
+
+/// The record one process writes of its share of a run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProcessRecord {
+    /// [`RECORD_VERSION`].
+    pub version: u32,
+    /// [`RECORD_FORMAT`].
+    pub format: String,
+    /// The version of Varar that wrote it.
+    pub varar: String,
+    /// The run this process belongs to: nextest's run id, the run a rerun
+    /// continues, or a fresh id.
+    pub run_id: String,
+    /// This process, unique within the run.
+    pub process_id: String,
+    /// Whether the process reached its end.
+    pub complete: bool,
+    /// When it started, RFC 3339 UTC with milliseconds.
+    pub started_at: String,
+    /// When it ended; absent while incomplete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// The libtest arguments it was given (filters, `--exact`, `--skip`).
+    pub arguments: Vec<String>,
+    /// The options in effect.
+    pub options: Options,
+    /// Set when nextest started the process.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nextest: Option<NextestRun>,
+    /// Set when the process is a rerun (`VARAR_RERUN=failed`) that
+    /// continues the run `run_id` names.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rerun: Option<RerunOf>,
+    /// The inputs, by digest.
+    pub manifest: Manifest,
+    /// Every item the process selected, in the order it listed them.
+    pub items: Vec<Item>,
+    /// The items of the oaths this process planned that it did not select:
+    /// with [`ProcessRecord::items`], every item those oaths have.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unselected: Vec<String>,
+}
+
+/// The options of a process (what changes what it does).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Options {
+    /// Whether drift was accepted (`VARAR_UPDATE` or `Runner::accept_drift`).
+    pub update: bool,
+    /// The example time limit as written (`VARAR_TIMEOUT`), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout: Option<String>,
+    /// libtest's threads (`--test-threads`), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
+    /// `built-in` or `tokio`: what drives async steps.
+    pub runtime: String,
+}
+
+/// What nextest said about the process (nextest ≥ 0.9.138 sets all four).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NextestRun {
+    /// `NEXTEST_RUN_ID`.
+    pub run_id: String,
+    /// `NEXTEST_ATTEMPT`: 1 for the first try, 2 for the first retry…
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub attempt: Option<u32>,
+    /// `NEXTEST_TOTAL_ATTEMPTS`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_attempts: Option<u32>,
+    /// `NEXTEST_TEST_NAME`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_name: Option<String>,
+}
+
+/// A rerun: which items of the earlier run it was asked to run again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RerunOf {
+    /// `failed`: the items that failed or did not run.
+    pub mode: String,
+    /// The invocation this process is part of (nextest's run id, or this
+    /// process's own id): processes of one rerun leave each other out when
+    /// they decide what to rerun.
+    pub group: String,
+}
+
+/// The inputs of a process, by SHA-256 (seed 002's manifest).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Manifest {
+    /// `varar.config.json`; absent when the project has none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub config: Option<FileDigest>,
+    /// `varar.lock.json` as the run found it; absent when there was none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_before: Option<FileDigest>,
+    /// `varar.lock.json` as the run left it; absent while incomplete or
+    /// when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock_after: Option<FileDigest>,
+    /// Every document the process read (oaths and the documents they link
+    /// to), in oathPath order.
+    pub documents: Vec<DocumentDigest>,
+    /// The test binary that ran; absent when it could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub test_binary: Option<FileDigest>,
+    /// Whether the run can be reproduced from these inputs alone. Always
+    /// `false` for Varar: see `limitations`.
+    pub reproducible: bool,
+    /// Why it cannot.
+    pub limitations: Vec<String>,
+}
+
+/// A file and its SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileDigest {
+    /// The file, relative to the project root (`/`-separated), or the test
+    /// binary's file name.
+    pub path: String,
+    /// Lowercase hexadecimal SHA-256 of its bytes.
+    pub sha256: String,
+}
+
+/// A document the process read.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentDigest {
+    /// Its oathPath.
+    pub path: String,
+    /// Lowercase hexadecimal SHA-256 of its bytes.
+    pub sha256: String,
+    /// Its `sourceHash` (spec 40 §3), what results name it by.
+    pub source_hash: String,
+}
+
+/// One selected item and what it did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Item {
+    /// Its full test name, as `--list` prints it without the kind prefix.
+    pub name: String,
+    /// What kind of item it is.
+    pub kind: ItemKind,
+    /// The oath it belongs to (for a diagnostic: the document it is written
+    /// in; for a read error: the path that could not be read).
+    pub oath_path: String,
+    /// Its line: an example's first line, a drift's or diagnostic's line; 0
+    /// for a read error.
+    pub line: u32,
+    /// Its attempt in the run: 1, or the retry or rerun it is.
+    pub attempt: u32,
+    /// How it ended; absent when the process ended before it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+    /// How long it ran, in milliseconds; absent when it did not end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub duration_ms: Option<f64>,
+    /// Why it failed, as plain text: the first line for an example (its
+    /// result file holds the whole failure), the whole text otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+
+/// How an item ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// It passed.
+    Passed,
+    /// It failed.
+    Failed,
+    /// libtest ignored it.
+    Ignored,
+}
+
+/// One attempt of an item, as the combined run sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Attempt {
+    /// The attempt number.
+    pub attempt: u32,
+    /// How it ended; `None` when its process ended first.
+    pub outcome: Option<Outcome>,
+    /// Its duration in milliseconds.
+    pub duration_ms: Option<f64>,
+    /// Its message.
+    pub message: Option<String>,
+    /// The process that ran it.
+    pub process_id: String,
+    /// When that process started.
+    pub started_at: String,
+}
+
+impl ItemKind {
+    /// The kind as a record writes it (see [`ItemKind::as_str`]).
+    pub(crate) fn from_str(s: &str) -> Option<ItemKind> {
+        Some(match s {
+            "example" => ItemKind::Example,
+            "drift" => ItemKind::Drift,
+            "diagnostic" => ItemKind::Diagnostic,
+            "read-error" => ItemKind::ReadError,
+            _ => return None,
+        })
+    }
+}
+
+impl Serialize for ItemKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl ProcessRecord {
+    /// The file's bytes: pretty JSON in declaration order, LF, a trailing
+    /// newline.
+    pub fn to_text(&self) -> Result<String, serde_json::Error> {
+        let mut text = serde_json::to_string_pretty(self)?;
+        text.push('\n');
+        Ok(text)
+    }
+}

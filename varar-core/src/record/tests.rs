@@ -1,0 +1,188 @@
+use super::*;
+use crate::names::ItemKind;
+
+fn record(run: &str, process: &str, started: &str, items: Vec<Item>) -> ProcessRecord {
+    ProcessRecord {
+        version: RECORD_VERSION,
+        format: RECORD_FORMAT.to_owned(),
+        varar: "0.1.0".to_owned(),
+        run_id: run.to_owned(),
+        process_id: process.to_owned(),
+        complete: true,
+        started_at: started.to_owned(),
+        ended_at: Some(started.to_owned()),
+        arguments: vec!["--exact".to_owned(), "a.md::x".to_owned()],
+        options: Options {
+            update: false,
+            timeout: Some("30s".to_owned()),
+            threads: None,
+            runtime: "built-in".to_owned(),
+        },
+        nextest: Some(NextestRun {
+            run_id: run.to_owned(),
+            attempt: Some(1),
+            total_attempts: Some(2),
+            test_name: Some("a.md::x".to_owned()),
+        }),
+        rerun: None,
+        manifest: Manifest {
+            config: Some(FileDigest {
+                path: "varar.config.json".to_owned(),
+                sha256: "0".repeat(64),
+            }),
+            lock_before: None,
+            lock_after: None,
+            documents: vec![DocumentDigest {
+                path: "a.md".to_owned(),
+                sha256: "a".repeat(64),
+                source_hash: "fnv1a:00000000".to_owned(),
+            }],
+            test_binary: None,
+            reproducible: false,
+            limitations: vec!["steps are user code".to_owned()],
+        },
+        items,
+        unselected: Vec::new(),
+    }
+}
+
+fn item(name: &str, attempt: u32, outcome: Option<Outcome>) -> Item {
+    Item {
+        name: name.to_owned(),
+        kind: ItemKind::Example,
+        oath_path: "a.md".to_owned(),
+        line: 3,
+        attempt,
+        outcome,
+        duration_ms: outcome.map(|_| 1.5),
+        message: (outcome == Some(Outcome::Failed)).then(|| "boom".to_owned()),
+    }
+}
+
+#[test]
+fn what_the_writer_writes_reads_back_equal() {
+    let mut r = record(
+        "run-1",
+        "p1",
+        "2026-12-01T07:00:00.000Z",
+        vec![
+            item("a.md::x", 1, Some(Outcome::Failed)),
+            item("a.md::y", 1, None),
+        ],
+    );
+    r.unselected = vec!["a.md::z".to_owned()];
+    r.rerun = Some(RerunOf {
+        mode: "failed".to_owned(),
+        group: "g".to_owned(),
+    });
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
+    let back = parse_process_record(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, r);
+    assert!(text.contains("\"kind\": \"example\""), "{text}");
+    assert!(!text.contains("null"), "absent members are omitted: {text}");
+}
+
+#[test]
+fn the_reader_refuses_what_is_not_a_record_of_this_version() {
+    let text = record("r", "p", "t", vec![item("a", 1, Some(Outcome::Passed))])
+        .to_text()
+        .unwrap_or_default();
+    let refuse = |t: &str| {
+        parse_process_record(t.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+    };
+    let twice = text.replacen(
+        "\"complete\": true",
+        "\"complete\": true,\n  \"complete\": true",
+        1,
+    );
+    assert_eq!(
+        refuse(&twice).as_deref(),
+        Some("the top level has the key \"complete\" twice")
+    );
+    let digest = text.replacen(&"a".repeat(64), "ABC", 1);
+    assert_eq!(
+        refuse(&digest).as_deref(),
+        Some("manifest.documents[0].sha256 must be 64 lowercase hexadecimal digits")
+    );
+    let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    let err = parse_process_record(newer.as_bytes()).err();
+    assert!(
+        err.as_ref().is_some_and(RecordError::is_unknown_version),
+        "{err:?}"
+    );
+    let other = text.replacen("varar-run-record", "something-else", 1);
+    assert_eq!(
+        refuse(&other).as_deref(),
+        Some("not a run record (format \"something-else\")")
+    );
+    let kind = text.replacen("\"example\"", "\"bench\"", 1);
+    assert!(refuse(&kind).is_some_and(|e| e.starts_with("items[0].kind must be")));
+    let extra = text.replacen(
+        "\"complete\": true",
+        "\"complete\": true,\n  \"later\": [1]",
+        1,
+    );
+    assert!(
+        parse_process_record(extra.as_bytes()).is_ok(),
+        "unknown members are ignored"
+    );
+}
+
+#[test]
+fn a_failed_then_passed_item_recovered_and_its_last_attempt_counts() {
+    let first = record(
+        "run",
+        "p1",
+        "2026-12-01T07:00:00.000Z",
+        vec![item("a.md::x", 1, Some(Outcome::Failed))],
+    );
+    let retry = record(
+        "run",
+        "p2",
+        "2026-12-01T07:00:01.000Z",
+        vec![item("a.md::x", 2, Some(Outcome::Passed))],
+    );
+    let runs = RunRecord::combine(vec![retry, first]);
+    assert_eq!(runs.len(), 1);
+    let x = runs[0].item("a.md::x").unwrap_or_else(|| panic!("x ran"));
+    assert_eq!(
+        x.attempts.iter().map(|a| a.attempt).collect::<Vec<_>>(),
+        [1, 2]
+    );
+    assert_eq!(x.outcome(), Some(Outcome::Passed));
+    assert!(x.recovered());
+    assert!(runs[0].complete());
+    assert!(runs[0].not_run().is_empty());
+}
+
+#[test]
+fn an_item_of_a_process_that_never_ended_did_not_run() {
+    let mut died = record(
+        "run",
+        "p1",
+        "2026-12-01T07:00:00.000Z",
+        vec![
+            item("a.md::x", 1, Some(Outcome::Passed)),
+            item("a.md::y", 1, None),
+        ],
+    );
+    died.complete = false;
+    died.ended_at = None;
+    died.unselected = vec!["a.md::z".to_owned()];
+    let run = RunRecord::of("run".to_owned(), vec![died]);
+    assert!(!run.complete());
+    assert_eq!(run.ended_at(), None);
+    assert_eq!(run.not_run(), ["a.md::y", "a.md::z"]);
+    assert!(!run.item("a.md::y").is_some_and(ItemEvidence::recovered));
+}
+
+#[test]
+fn runs_are_grouped_by_id_latest_first() {
+    let old = record("old", "p", "2026-12-01T06:00:00.000Z", vec![]);
+    let new = record("new", "p", "2026-12-01T07:00:00.000Z", vec![]);
+    let runs = RunRecord::combine(vec![old, new]);
+    let ids: Vec<&str> = runs.iter().map(|r| r.run_id.as_str()).collect();
+    assert_eq!(ids, ["new", "old"]);
+}

@@ -1,0 +1,125 @@
+//! The items of a run as the record sees them (issue 19): each trial's
+//! name, kind, oath and line, and how it ended, written down by the trial
+//! itself when it finishes.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use libtest_mimic::{Failed, Trial};
+use varar_core::names::ItemKind;
+use varar_core::record::Outcome;
+
+/// What the record says of an item before it runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ItemMeta {
+    /// Its full name.
+    pub name: String,
+    /// Its kind.
+    pub kind: ItemKind,
+    /// Its oath (document, unreadable path).
+    pub oath_path: String,
+    /// Its line.
+    pub line: u32,
+}
+
+/// How a trial ended.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Finished {
+    pub outcome: Outcome,
+    pub duration_ms: f64,
+    /// Plain text: why it failed.
+    pub message: Option<String>,
+}
+
+/// What the trials of this process report, by trial index.
+#[derive(Debug, Default)]
+pub(crate) struct RunLog {
+    finished: Mutex<BTreeMap<usize, Finished>>,
+}
+
+impl RunLog {
+    fn finish(&self, index: usize, finished: Finished) {
+        // A poisoned lock only means another trial panicked mid-insert.
+        let mut map = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        map.insert(index, finished);
+    }
+
+    /// How trial `index` ended, if it did.
+    pub(crate) fn get(&self, index: usize) -> Option<Finished> {
+        let map = self.finished.lock().unwrap_or_else(|e| e.into_inner());
+        map.get(&index).cloned()
+    }
+}
+
+/// The trials of a run and what the record knows of each, index for index.
+#[derive(Default)]
+pub(crate) struct Items {
+    /// The trials, in listing order.
+    pub trials: Vec<Trial>,
+    /// Each trial's metadata.
+    pub meta: Vec<ItemMeta>,
+    /// Where they report.
+    pub log: Arc<RunLog>,
+}
+
+/// A trial body's result: `Err` holds the text libtest prints and the plain
+/// message the record keeps.
+pub(crate) type Body = Box<dyn FnOnce() -> Result<(), (String, Option<String>)> + Send>;
+
+impl Items {
+    /// Add a trial whose `body` runs the item.
+    pub(crate) fn push(&mut self, meta: ItemMeta, body: Body) {
+        let index = self.trials.len();
+        let log = Arc::clone(&self.log);
+        let trial = Trial::test(meta.name.clone(), move || {
+            let start = Instant::now();
+            let result = body();
+            let duration_ms = start.elapsed().as_secs_f64() * 1000.0;
+            let (outcome, message, failed) = match result {
+                Ok(()) => (Outcome::Passed, None, None),
+                Err((text, plain)) => (Outcome::Failed, plain, Some(text)),
+            };
+            log.finish(
+                index,
+                Finished {
+                    outcome,
+                    duration_ms,
+                    message,
+                },
+            );
+            match failed {
+                None => Ok(()),
+                Some(text) => Err(Failed::from(text)),
+            }
+        })
+        .with_kind("varar");
+        self.trials.push(trial);
+        self.meta.push(meta);
+    }
+
+    /// Add an item that always fails with `message` (drift, diagnostics,
+    /// read errors); `plain` is the message without colour.
+    pub(crate) fn push_failing(&mut self, meta: ItemMeta, message: String, plain: String) {
+        self.push(meta, Box::new(move || Err((message, Some(plain)))));
+    }
+}
+
+impl Items {
+    /// Move the trials out for libtest, keeping those whose item `keep`
+    /// accepts, with their indices; the metadata and the log stay.
+    pub(crate) fn take_trials(
+        &mut self,
+        keep: impl Fn(&ItemMeta) -> bool,
+    ) -> (Vec<Trial>, Vec<usize>) {
+        let mut trials = Vec::new();
+        let mut indices = Vec::new();
+        for (i, trial) in std::mem::take(&mut self.trials).into_iter().enumerate() {
+            if self.meta.get(i).is_some_and(&keep) {
+                trials.push(trial);
+                indices.push(i);
+            }
+        }
+        (trials, indices)
+    }
+}

@@ -1,0 +1,564 @@
+//! This process's run record (issue 19): who it is (its run and process
+//! ids, nextest's attempt, the run a rerun continues), what it selected,
+//! the digests of its inputs, written at the start as incomplete and again
+//! at the end with every item's outcome.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::{BuildHasher, Hasher};
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use libtest_mimic::Arguments;
+use varar_core::config::CONFIG_FILE_NAME;
+use varar_core::hash::{sha256_hex, source_hash};
+use varar_core::lock::LOCK_FILE_NAME;
+use varar_core::record::{
+    DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
+    RECORD_FORMAT, RECORD_VERSION, RerunOf, RunRecord,
+};
+use varar_core::time::rfc3339_millis;
+
+use super::documents::Texts;
+use super::items::{ItemMeta, RunLog};
+use super::print;
+use crate::store;
+
+/// Who this process is in which run.
+#[derive(Clone, Debug)]
+pub(crate) struct Identity {
+    /// The run: nextest's, the one a rerun continues, or a fresh one.
+    pub run_id: String,
+    /// This process.
+    pub process_id: String,
+    /// When it started.
+    pub started_ms: u64,
+    /// What nextest said.
+    pub nextest: Option<NextestRun>,
+    /// The run a rerun continues, and its items' last attempts.
+    pub rerun: Option<Continuation>,
+}
+
+/// A rerun (`VARAR_RERUN=failed`): what it runs again, and the attempts so
+/// far.
+#[derive(Clone, Debug)]
+pub(crate) struct Continuation {
+    /// This invocation: nextest's run id, or this process's id.
+    pub group: String,
+    /// The items that failed or did not run in the continued run.
+    pub items: BTreeSet<String>,
+    /// Every item's last attempt in the continued run.
+    pub previous: BTreeMap<String, u32>,
+}
+
+/// Milliseconds since the Unix epoch now.
+pub(crate) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+impl Identity {
+    /// This process, from the environment nextest sets (`NEXTEST_RUN_ID`,
+    /// `NEXTEST_ATTEMPT`, `NEXTEST_TOTAL_ATTEMPTS`, `NEXTEST_TEST_NAME`).
+    pub(crate) fn from_env() -> Identity {
+        let started_ms = now_ms();
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let number = |name: &str| var(name).and_then(|v| v.parse::<u32>().ok());
+        let nextest = var("NEXTEST_RUN_ID").map(|run_id| NextestRun {
+            run_id,
+            attempt: number("NEXTEST_ATTEMPT"),
+            total_attempts: number("NEXTEST_TOTAL_ATTEMPTS"),
+            test_name: var("NEXTEST_TEST_NAME"),
+        });
+        let process_id = format!("{started_ms}-{}-{:08x}", std::process::id(), random32());
+        let run_id = match &nextest {
+            Some(n) => n.run_id.clone(),
+            None => format!("varar-{started_ms}-{:08x}", random32()),
+        };
+        Identity {
+            run_id,
+            process_id,
+            started_ms,
+            nextest,
+            rerun: None,
+        }
+    }
+
+    /// The group of processes a rerun decides together: one nextest
+    /// invocation, or this process alone.
+    pub(crate) fn group(&self) -> String {
+        match &self.nextest {
+            Some(n) => n.run_id.clone(),
+            None => self.process_id.clone(),
+        }
+    }
+
+    /// Item `name`'s attempt in this process.
+    fn attempt(&self, name: &str) -> u32 {
+        let this = self.nextest.as_ref().and_then(|n| n.attempt).unwrap_or(1);
+        let before = self
+            .rerun
+            .as_ref()
+            .and_then(|r| r.previous.get(name))
+            .copied()
+            .unwrap_or(0);
+        before + this
+    }
+}
+
+/// 32 random bits, from the standard library's per-process hash keys (no
+/// dependency for a run id's tail).
+fn random32() -> u32 {
+    let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
+    hasher.write_u128(u128::from(now_ms()));
+    hasher.finish() as u32
+}
+
+/// What the record says of the run's settings.
+pub(crate) fn options(args: &Arguments, update: bool, timeout: Option<&str>) -> Options {
+    Options {
+        update,
+        timeout: timeout.map(str::to_owned),
+        threads: args.test_threads,
+        runtime: if cfg!(feature = "tokio") {
+            "tokio"
+        } else {
+            "built-in"
+        }
+        .to_owned(),
+    }
+}
+
+/// The libtest arguments as an argument list (what selects and runs items).
+pub(crate) fn arguments(args: &Arguments) -> Vec<String> {
+    let mut out = Vec::new();
+    let flag = |out: &mut Vec<String>, on: bool, name: &str| {
+        if on {
+            out.push(name.to_owned());
+        }
+    };
+    flag(&mut out, args.exact, "--exact");
+    flag(&mut out, args.ignored, "--ignored");
+    flag(&mut out, args.include_ignored, "--include-ignored");
+    flag(&mut out, args.nocapture, "--nocapture");
+    for skip in &args.skip {
+        out.push("--skip".to_owned());
+        out.push(skip.clone());
+    }
+    if let Some(threads) = args.test_threads {
+        out.push("--test-threads".to_owned());
+        out.push(threads.to_string());
+    }
+    if let Some(filter) = &args.filter {
+        out.push(filter.clone());
+    }
+    out
+}
+
+/// The limitations every Varar run has (seed 002's `reproducible: false`).
+const LIMITATIONS: [&str; 2] = [
+    "steps are Rust code: they may read external state (files, the network, the clock, the \
+     environment) that the manifest does not record",
+    "the test binary is recorded by digest only: its sources and dependencies are not",
+];
+
+/// The digest of `<root>/<name>`, if it exists and can be read.
+fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
+    let bytes = std::fs::read(root.join(name)).ok()?;
+    Some(FileDigest {
+        path: name.to_owned(),
+        sha256: sha256_hex(&bytes),
+    })
+}
+
+/// The digests of the documents `paths` (read as `texts`), in path order.
+pub(crate) fn document_digests<'a>(
+    texts: &Texts,
+    paths: impl IntoIterator<Item = &'a str>,
+) -> Vec<DocumentDigest> {
+    let mut out: Vec<DocumentDigest> = paths
+        .into_iter()
+        .filter_map(|path| {
+            let text = texts.text(path)?;
+            Some(DocumentDigest {
+                path: path.to_owned(),
+                sha256: sha256_hex(text.as_bytes()),
+                source_hash: source_hash(text),
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// The test binary's digest, cached beside it (`<binary>.varar-sha256`,
+/// keyed by its size and modification time) so that the processes of a
+/// nextest run hash it once per build.
+fn binary_digest() -> Option<FileDigest> {
+    let exe = std::env::current_exe().ok()?;
+    let name = exe.file_name()?.to_string_lossy().into_owned();
+    let meta = std::fs::metadata(&exe).ok()?;
+    let mtime = meta
+        .modified()
+        .ok()
+        .and_then(|m| m.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |d| d.as_nanos());
+    let key = format!("{} {mtime}", meta.len());
+    let mut cache = exe.clone().into_os_string();
+    cache.push(".varar-sha256");
+    let cache = std::path::PathBuf::from(cache);
+    if let Ok(text) = std::fs::read_to_string(&cache)
+        && let Some((k, sha)) = text.trim_end().rsplit_once(' ')
+        && k == key
+        && sha.len() == 64
+    {
+        return Some(FileDigest {
+            path: name,
+            sha256: sha.to_owned(),
+        });
+    }
+    let sha = sha256_hex(&std::fs::read(&exe).ok()?);
+    // Best effort: without the cache the next process hashes it again.
+    let _ = store::write_disposable(&cache, format!("{key} {sha}\n").as_bytes());
+    Some(FileDigest {
+        path: name,
+        sha256: sha,
+    })
+}
+
+/// This process's record while the run is on.
+pub(crate) struct Recording<'a> {
+    root: &'a Path,
+    record: ProcessRecord,
+    /// The trial index of each item in `record.items`.
+    selected: Vec<usize>,
+}
+
+/// What the record is started from.
+pub(crate) struct Start<'a> {
+    pub identity: &'a Identity,
+    pub args: &'a Arguments,
+    pub options: Options,
+    /// Every item this process planned, by trial index.
+    pub meta: &'a [ItemMeta],
+    /// The trial indices it selected.
+    pub selected: Vec<usize>,
+    /// The documents it used.
+    pub documents: Vec<DocumentDigest>,
+}
+
+impl<'a> Recording<'a> {
+    /// Write the record of a process that starts: `complete: false`.
+    pub(crate) fn start(root: &'a Path, start: Start<'_>) -> Recording<'a> {
+        let Start {
+            identity,
+            args,
+            options,
+            meta,
+            selected,
+            documents,
+        } = start;
+        let chosen: BTreeSet<usize> = selected.iter().copied().collect();
+        let items = selected
+            .iter()
+            .filter_map(|&i| meta.get(i))
+            .map(|m| Item {
+                name: m.name.clone(),
+                kind: m.kind,
+                oath_path: m.oath_path.clone(),
+                line: m.line,
+                attempt: identity.attempt(&m.name),
+                outcome: None,
+                duration_ms: None,
+                message: None,
+            })
+            .collect();
+        let unselected = meta
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !chosen.contains(i))
+            .map(|(_, m)| m.name.clone())
+            .collect();
+        let record = ProcessRecord {
+            version: RECORD_VERSION,
+            format: RECORD_FORMAT.to_owned(),
+            varar: env!("CARGO_PKG_VERSION").to_owned(),
+            run_id: identity.run_id.clone(),
+            process_id: identity.process_id.clone(),
+            complete: false,
+            started_at: rfc3339_millis(identity.started_ms),
+            ended_at: None,
+            arguments: arguments(args),
+            options,
+            nextest: identity.nextest.clone(),
+            rerun: identity.rerun.as_ref().map(|r| RerunOf {
+                mode: "failed".to_owned(),
+                group: r.group.clone(),
+            }),
+            manifest: Manifest {
+                config: file_digest(root, CONFIG_FILE_NAME),
+                lock_before: file_digest(root, LOCK_FILE_NAME),
+                lock_after: None,
+                documents,
+                test_binary: binary_digest(),
+                reproducible: false,
+                limitations: LIMITATIONS.iter().map(|l| (*l).to_owned()).collect(),
+            },
+            items,
+            unselected,
+        };
+        let recording = Recording {
+            root,
+            record,
+            selected,
+        };
+        recording.write();
+        prune_when_new(root, &recording.record.run_id);
+        recording
+    }
+
+    /// Write the record of a process that ended: every item's outcome,
+    /// the lock as the run left it, `complete: true`. A full run then
+    /// replaces the earlier complete runs.
+    pub(crate) fn finish(mut self, log: &RunLog, replaces_earlier: bool) {
+        for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
+            if let Some(finished) = log.get(index) {
+                item.outcome = Some(finished.outcome);
+                item.duration_ms = Some(finished.duration_ms);
+                item.message = match finished.outcome {
+                    Outcome::Failed => finished.message,
+                    _ => None,
+                };
+            }
+        }
+        self.record.manifest.lock_after = file_digest(self.root, LOCK_FILE_NAME);
+        self.record.complete = true;
+        self.record.ended_at = Some(rfc3339_millis(now_ms()));
+        self.write();
+        if replaces_earlier {
+            let runs = store_runs(self.root);
+            store::remove_runs_before(
+                self.root,
+                &runs,
+                &self.record.run_id,
+                &self.record.started_at,
+            );
+        }
+    }
+
+    fn write(&self) {
+        if let Err(e) = store::write_process_record(self.root, &self.record) {
+            print::warning(format_args!("the run record was not written: {e}"));
+        }
+    }
+}
+
+/// Every readable run of the project; records that cannot be read are
+/// reported (and left alone), records of an unknown version skipped.
+pub(crate) fn store_runs(root: &Path) -> Vec<RunRecord> {
+    let mut records = Vec::new();
+    for found in store::read_records(root) {
+        match found {
+            Ok(record) => records.push(record),
+            Err(e) if e.is_unknown_version() => {}
+            Err(e) => print::warning(e),
+        }
+    }
+    RunRecord::combine(records)
+}
+
+/// The first process of a new run prunes the oldest runs, keeping
+/// [`store::KEPT_RUNS`] (by the time their directories last changed, so
+/// that no record has to be read).
+fn prune_when_new(root: &Path, run_id: &str) {
+    let dir = store::runs_dir(root);
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let own = store::file_name_of(run_id);
+    let mut runs: Vec<(SystemTime, std::path::PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.path().is_dir() && e.file_name().to_string_lossy() != own)
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if runs.len() < store::KEPT_RUNS {
+        return;
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.0));
+    for (_, path) in runs.into_iter().skip(store::KEPT_RUNS) {
+        let _ = std::fs::remove_dir_all(path);
+    }
+}
+
+/// What a rerun (`VARAR_RERUN=failed`) continues: the latest complete run
+/// of the current sources (`current`: every document's digest now), its
+/// processes of this invocation (`group`) left out.
+pub(crate) fn rerun_of(
+    runs: Vec<RunRecord>,
+    group: &str,
+    current: &HashMap<String, String>,
+) -> Result<(String, Continuation), String> {
+    let runs: Vec<RunRecord> = runs
+        .into_iter()
+        .map(|run| {
+            let processes = run
+                .processes
+                .into_iter()
+                .filter(|p| p.rerun.as_ref().is_none_or(|r| r.group != group))
+                .collect();
+            RunRecord::of(run.run_id, processes)
+        })
+        .filter(|run| !run.processes.is_empty())
+        .collect();
+    let fresh = |run: &RunRecord| {
+        let documents = run.documents();
+        !documents.is_empty()
+            && documents
+                .iter()
+                .all(|d| current.get(&d.path).is_some_and(|sha| *sha == d.sha256))
+    };
+    let Some(run) = runs.iter().find(|r| r.complete() && fresh(r)) else {
+        return Err(if runs.is_empty() {
+            "there is no run record in .varar/".to_owned()
+        } else {
+            "no complete run of the sources as they are now".to_owned()
+        });
+    };
+    let mut items: BTreeSet<String> = run
+        .items
+        .iter()
+        .filter(|i| i.outcome() != Some(Outcome::Passed))
+        .map(|i| i.name.clone())
+        .collect();
+    items.extend(run.not_run().into_iter().map(str::to_owned));
+    let previous = run
+        .items
+        .iter()
+        .filter_map(|i| Some((i.name.clone(), i.last()?.attempt)))
+        .collect();
+    Ok((
+        run.run_id.clone(),
+        Continuation {
+            group: group.to_owned(),
+            items,
+            previous,
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::runs::tests::record;
+
+    const STARTED: &str = "2026-12-01T07:00:00.000Z";
+
+    /// A record of `run` whose items are `(name, outcome, attempt)`.
+    fn with_items(
+        run: &str,
+        process: &str,
+        started: &str,
+        items: &[(&str, Option<Outcome>, u32)],
+    ) -> ProcessRecord {
+        let mut r = record(run, process, started, true);
+        let template = r.items[0].clone();
+        r.items = items
+            .iter()
+            .map(|&(name, outcome, attempt)| Item {
+                name: name.to_owned(),
+                outcome,
+                attempt,
+                ..template.clone()
+            })
+            .collect();
+        r
+    }
+
+    fn current() -> HashMap<String, String> {
+        HashMap::from([("a.md".to_owned(), "a".repeat(64))])
+    }
+
+    #[test]
+    fn a_rerun_continues_the_latest_complete_run_of_the_current_sources() {
+        let older = with_items("old", "p", "2026-12-01T06:00:00.000Z", &[]);
+        let mut unfinished = with_items("busy", "p", "2026-12-01T08:00:00.000Z", &[]);
+        unfinished.complete = false;
+        let mut latest = with_items(
+            "run",
+            "p1",
+            STARTED,
+            &[
+                ("a.md::passed", Some(Outcome::Passed), 1),
+                ("a.md::failed", Some(Outcome::Failed), 2),
+                ("a.md::never", None, 1),
+            ],
+        );
+        latest.unselected = vec!["a.md::elsewhere".to_owned()];
+        let runs = RunRecord::combine(vec![older, unfinished, latest]);
+        let (run, continuation) =
+            rerun_of(runs, "me", &current()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(run, "run");
+        assert_eq!(
+            continuation
+                .items
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>(),
+            ["a.md::elsewhere", "a.md::failed", "a.md::never"],
+            "what failed, and what did not run (unselected included)"
+        );
+        assert_eq!(continuation.previous.get("a.md::failed"), Some(&2));
+        assert_eq!(continuation.previous.get("a.md::passed"), Some(&1));
+        assert_eq!(continuation.group, "me");
+    }
+
+    #[test]
+    fn a_run_of_other_sources_is_not_continued() {
+        let run = with_items(
+            "run",
+            "p",
+            STARTED,
+            &[("a.md::x", Some(Outcome::Failed), 1)],
+        );
+        let edited = HashMap::from([("a.md".to_owned(), "b".repeat(64))]);
+        let err = rerun_of(RunRecord::combine(vec![run]), "me", &edited)
+            .err()
+            .unwrap_or_default();
+        assert_eq!(err, "no complete run of the sources as they are now");
+        let err = rerun_of(Vec::new(), "me", &current())
+            .err()
+            .unwrap_or_default();
+        assert_eq!(err, "there is no run record in .varar/");
+    }
+
+    #[test]
+    fn the_processes_of_this_invocation_do_not_decide_what_it_reruns() {
+        // The first nextest process of a rerun has already written its
+        // record into the run: the next process must still see the run as
+        // it was before the rerun began.
+        let first = with_items(
+            "run",
+            "p1",
+            STARTED,
+            &[("a.md::x", Some(Outcome::Failed), 1)],
+        );
+        let mut sibling = with_items(
+            "run",
+            "p2",
+            "2026-12-01T07:05:00.000Z",
+            &[("a.md::x", Some(Outcome::Passed), 2)],
+        );
+        sibling.rerun = Some(RerunOf {
+            mode: "failed".to_owned(),
+            group: "nextest-2".to_owned(),
+        });
+        let runs = RunRecord::combine(vec![first.clone(), sibling.clone()]);
+        let (_, same) = rerun_of(runs, "nextest-2", &current()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(same.items.contains("a.md::x"));
+        assert_eq!(same.previous.get("a.md::x"), Some(&1));
+        let runs = RunRecord::combine(vec![first, sibling]);
+        let (_, later) = rerun_of(runs, "me", &current()).unwrap_or_else(|e| panic!("{e}"));
+        assert!(later.items.is_empty(), "a later rerun sees it recovered");
+        assert_eq!(later.previous.get("a.md::x"), Some(&2));
+    }
+}

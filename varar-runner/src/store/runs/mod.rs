@@ -1,0 +1,183 @@
+//! The run records on disk (issue 19): `.varar/.runs/<run id>/<process
+//! id>.run`, one file per process, written atomically at its start and at
+//! its end. The directory name starts with a dot and the files end in
+//! `.run`, so no oath's result path (`.varar/<oathPath>.json`) can ever name
+//! one, and other ports' readers, which open result paths only, never see
+//! them. Each process writes only its own file, so concurrent runs (and the
+//! processes of one nextest run) never tear each other's records.
+
+use std::path::{Path, PathBuf};
+
+use super::atomic::write_disposable;
+use super::errors::StoreError;
+use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
+use varar_core::record::{
+    ProcessRecord, RECORD_EXTENSION, RecordError, RunRecord, parse_process_record,
+};
+
+/// The directory of the run records, under `.varar/`.
+pub const RUNS_DIR: &str = ".runs";
+
+/// How many runs are kept: older ones are pruned when a new run starts.
+pub const KEPT_RUNS: usize = 16;
+
+/// `<root>/.varar/.runs`.
+pub fn runs_dir(root: &Path) -> PathBuf {
+    root.join(SCRATCH_DIR).join(RUNS_DIR)
+}
+
+/// A run id or process id as a file name: what is not `[A-Za-z0-9._-]`
+/// becomes `_`, so an id from the environment never leaves its directory.
+pub fn file_name_of(id: &str) -> String {
+    let name: String = id
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    match name.trim_start_matches('.') {
+        "" => "_".to_owned(),
+        rest => rest.to_owned(),
+    }
+}
+
+/// Write a process's record (its start, or its end) atomically. Returns the
+/// file written.
+pub fn write_process_record(root: &Path, record: &ProcessRecord) -> Result<PathBuf, StoreError> {
+    ensure_scratch_dir(root)?;
+    let dir = runs_dir(root).join(file_name_of(&record.run_id));
+    std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
+        path: dir.clone(),
+        source,
+    })?;
+    let path = dir.join(format!(
+        "{}.{RECORD_EXTENSION}",
+        file_name_of(&record.process_id)
+    ));
+    // The model holds strings and numbers only: serialising cannot fail.
+    let text = record.to_text().unwrap_or_default();
+    write_disposable(&path, text.as_bytes())?;
+    Ok(path)
+}
+
+/// Why a record file was not read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum RecordFileError {
+    /// The file or directory could not be read.
+    #[error("cannot read `{}`: {source}", path.display())]
+    Read {
+        /// The path.
+        path: PathBuf,
+        /// The I/O error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The reader refused it (a record of an unknown version included:
+    /// see [`RecordFileError::is_unknown_version`]).
+    #[error("`{}` is not a valid run record: {source}", path.display())]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: RecordError,
+    },
+}
+
+impl RecordFileError {
+    /// Whether the file is a record of a version this reader does not
+    /// know, which a consumer treats as absent.
+    pub fn is_unknown_version(&self) -> bool {
+        matches!(self, RecordFileError::Invalid { source, .. } if source.is_unknown_version())
+    }
+
+    /// The file concerned.
+    pub fn path(&self) -> &Path {
+        match self {
+            RecordFileError::Read { path, .. } | RecordFileError::Invalid { path, .. } => path,
+        }
+    }
+}
+
+/// Every record under a runs directory (`<tree>/.runs`, where `tree` is a
+/// project's `.varar/` or any results tree laid out like it), each read
+/// strictly, in path order. An absent directory holds none.
+pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    let dir = tree.join(RUNS_DIR);
+    let mut out = Vec::new();
+    let runs = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return out,
+        Err(source) => {
+            out.push(Err(RecordFileError::Read { path: dir, source }));
+            return out;
+        }
+    };
+    let mut files = Vec::new();
+    for run in runs.flatten() {
+        let run_dir = run.path();
+        if !run_dir.is_dir() {
+            continue;
+        }
+        match std::fs::read_dir(&run_dir) {
+            Ok(entries) => {
+                files.extend(entries.flatten().map(|e| e.path()).filter(|p| {
+                    p.extension().is_some_and(|e| e == RECORD_EXTENSION) && p.is_file()
+                }))
+            }
+            Err(source) => out.push(Err(RecordFileError::Read {
+                path: run_dir,
+                source,
+            })),
+        }
+    }
+    files.sort();
+    for path in files {
+        let record = std::fs::read(&path)
+            .map_err(|source| RecordFileError::Read {
+                path: path.clone(),
+                source,
+            })
+            .and_then(|bytes| {
+                parse_process_record(&bytes)
+                    .map_err(|source| RecordFileError::Invalid { path, source })
+            });
+        out.push(record);
+    }
+    out
+}
+
+/// The project's records (`<root>/.varar/.runs`).
+pub fn read_records(root: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    read_records_in(&root.join(SCRATCH_DIR))
+}
+
+/// Remove the directories of the runs in `runs` that started before
+/// `started_at` and are complete (a run still being written, by a
+/// concurrent process, is never removed), except `keep`. Best effort:
+/// what cannot be removed stays.
+pub fn remove_runs_before(root: &Path, runs: &[RunRecord], keep: &str, started_at: &str) {
+    for run in runs {
+        if run.run_id != keep && run.complete() && run.started_at() < started_at {
+            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(&run.run_id)));
+        }
+    }
+}
+
+/// Keep the newest [`KEPT_RUNS`] complete runs of `runs` (latest first, as
+/// [`RunRecord::combine`] orders them) and `keep`; remove the others.
+pub fn prune_runs(root: &Path, runs: &[RunRecord], keep: &str) {
+    for run in runs.iter().filter(|r| r.run_id != keep).skip(KEPT_RUNS) {
+        if run.complete() {
+            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(&run.run_id)));
+        }
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

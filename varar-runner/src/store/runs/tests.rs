@@ -1,0 +1,222 @@
+use std::path::Path;
+
+use super::*;
+use varar_core::record::Outcome;
+
+fn tmp() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A record as another writer would have put it on disk: read through the
+/// strict reader, so these tests exercise the same path as a consumer. Its
+/// one item, `a.md::x`, failed on attempt 1 if the record is complete; its
+/// one document, `a.md`, has the digest `"a" * 64`.
+pub(crate) fn record(run: &str, process: &str, started: &str, complete: bool) -> ProcessRecord {
+    let ended = if complete {
+        format!(r#""endedAt": "{started}","#)
+    } else {
+        String::new()
+    };
+    let outcome = if complete {
+        r#""outcome": "failed", "durationMs": 2.5, "message": "boom","#
+    } else {
+        ""
+    };
+    let text = format!(
+        r#"{{
+  "version": 1, "format": "varar-run-record", "varar": "0.1.0",
+  "runId": "{run}", "processId": "{process}", "complete": {complete},
+  "startedAt": "{started}", {ended}
+  "arguments": [],
+  "options": {{ "update": false, "runtime": "built-in" }},
+  "manifest": {{
+    "documents": [{{ "path": "a.md", "sha256": "{sha}", "sourceHash": "fnv1a:00000000" }}],
+    "reproducible": false, "limitations": []
+  }},
+  "items": [{{ "name": "a.md::x", "kind": "example", "oathPath": "a.md", "line": 3,
+               {outcome} "attempt": 1 }}]
+}}"#,
+        sha = "a".repeat(64),
+    );
+    parse_process_record(text.as_bytes()).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn read_ok(root: &Path) -> Vec<ProcessRecord> {
+    read_records(root)
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn a_process_record_is_written_at_its_start_and_replaced_at_its_end() {
+    let dir = tmp();
+    let start = record("run-1", "p1", "2026-12-01T07:00:00.000Z", false);
+    let path = write_process_record(dir.path(), &start).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(path, dir.path().join(".varar/.runs/run-1/p1.run"));
+    assert_eq!(read_ok(dir.path()), [start]);
+    let end = record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
+    write_process_record(dir.path(), &end).unwrap_or_else(|e| panic!("{e}"));
+    let back = read_ok(dir.path());
+    assert_eq!(back, [end]);
+    assert_eq!(back[0].items[0].outcome, Some(Outcome::Failed));
+    assert!(
+        dir.path().join(".varar/.gitignore").exists(),
+        "the scratch directory is created as results create it"
+    );
+}
+
+#[test]
+fn ids_from_the_environment_never_leave_their_directory() {
+    assert_eq!(file_name_of("../../etc/passwd"), "_.._etc_passwd");
+    assert_eq!(file_name_of("..."), "_");
+    assert_eq!(file_name_of(""), "_");
+    assert_eq!(
+        file_name_of("0b1a-run id/2"),
+        "0b1a-run_id_2",
+        "nextest's uuid-like ids stay readable"
+    );
+    let dir = tmp();
+    let sneaky = record("../../escape", "../p", "2026-12-01T07:00:00.000Z", false);
+    let path = write_process_record(dir.path(), &sneaky).unwrap_or_else(|e| panic!("{e}"));
+    assert!(path.starts_with(runs_dir(dir.path())), "{}", path.display());
+}
+
+#[test]
+fn a_record_that_cannot_be_read_is_reported_by_path_and_left_alone() {
+    let dir = tmp();
+    let good = record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
+    write_process_record(dir.path(), &good).unwrap_or_else(|e| panic!("{e}"));
+    let bad = runs_dir(dir.path()).join("run-1/p0.run");
+    std::fs::write(&bad, b"{ \"version\": 1, truncated").unwrap_or_else(|e| panic!("{e}"));
+    let future = runs_dir(dir.path()).join("run-1/p9.run");
+    std::fs::write(
+        &future,
+        br#"{ "version": 7, "format": "varar-run-record" }"#,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let found = read_records(dir.path());
+    assert_eq!(found.len(), 3, "{found:?}");
+    let error = found[0]
+        .as_ref()
+        .err()
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(error.path(), bad);
+    assert!(!error.is_unknown_version());
+    assert!(error.to_string().contains("p0.run"), "{error}");
+    assert_eq!(found[1].as_ref().ok(), Some(&good));
+    assert!(
+        found[2]
+            .as_ref()
+            .is_err_and(RecordFileError::is_unknown_version)
+    );
+
+    // Another process of the run writes its own file; the broken one stays
+    // as it was, for a human to look at.
+    let other = record("run-1", "p2", "2026-12-01T07:00:01.000Z", true);
+    write_process_record(dir.path(), &other).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        std::fs::read(&bad).unwrap_or_default(),
+        b"{ \"version\": 1, truncated"
+    );
+}
+
+#[test]
+fn other_files_in_the_runs_directory_are_not_records() {
+    let dir = tmp();
+    write_process_record(
+        dir.path(),
+        &record("run-1", "p1", "2026-12-01T07:00:00.000Z", true),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let runs = runs_dir(dir.path());
+    std::fs::write(runs.join("README"), b"notes").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(runs.join("run-1/p1.run.tmp"), b"{").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(read_ok(dir.path()).len(), 1);
+}
+
+#[test]
+fn concurrent_processes_of_one_run_keep_valid_records() {
+    let dir = tmp();
+    let root = dir.path().to_path_buf();
+    let writers: Vec<_> = (0..8)
+        .map(|n| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                for round in 0..20 {
+                    let r = record(
+                        "run-1",
+                        &format!("p{n}"),
+                        "2026-12-01T07:00:00.000Z",
+                        round % 2 == 1,
+                    );
+                    write_process_record(&root, &r).unwrap_or_else(|e| panic!("{e}"));
+                }
+            })
+        })
+        .collect();
+    for w in writers {
+        w.join().unwrap_or_else(|_| panic!("a writer panicked"));
+    }
+    let all = read_ok(&root);
+    assert_eq!(all.len(), 8);
+    assert!(
+        all.iter().all(|r| r.complete),
+        "each ended with its last write"
+    );
+}
+
+#[test]
+fn a_full_run_removes_complete_runs_that_started_before_it_only() {
+    let dir = tmp();
+    let root = dir.path();
+    for (run, started, complete) in [
+        ("old", "2026-12-01T06:00:00.000Z", true),
+        ("busy", "2026-12-01T06:30:00.000Z", false),
+        ("new", "2026-12-01T07:00:00.000Z", true),
+        ("later", "2026-12-01T08:00:00.000Z", true),
+    ] {
+        write_process_record(root, &record(run, "p", started, complete))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let runs = RunRecord::combine(read_ok(root));
+    remove_runs_before(root, &runs, "new", "2026-12-01T07:00:00.000Z");
+    let mut left: Vec<String> = RunRecord::combine(read_ok(root))
+        .into_iter()
+        .map(|r| r.run_id)
+        .collect();
+    left.sort();
+    assert_eq!(
+        left,
+        ["busy", "later", "new"],
+        "a run still being written and a later run stay"
+    );
+}
+
+#[test]
+fn pruning_keeps_the_newest_complete_runs_and_every_incomplete_one() {
+    let dir = tmp();
+    let root = dir.path();
+    let total = KEPT_RUNS + 3;
+    for n in 0..total {
+        let started = format!("2026-12-01T07:{n:02}:00.000Z");
+        let complete = n != 0;
+        write_process_record(
+            root,
+            &record(&format!("run-{n:02}"), "p", &started, complete),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let runs = RunRecord::combine(read_ok(root));
+    prune_runs(root, &runs, "run-00");
+    let mut left: Vec<String> = RunRecord::combine(read_ok(root))
+        .into_iter()
+        .map(|r| r.run_id)
+        .collect();
+    left.sort();
+    let mut want: Vec<String> = (total - KEPT_RUNS..total)
+        .map(|n| format!("run-{n:02}"))
+        .collect();
+    want.insert(0, "run-00".to_owned());
+    assert_eq!(left, want);
+}
