@@ -17,6 +17,7 @@ use varar_core::results::OathResults;
 use varar_core::workspace::Workspace;
 
 use crate::records::ErrorRecord;
+use crate::run_evidence::RunEvidence;
 
 /// The evidence of a whole project.
 #[derive(Debug)]
@@ -28,10 +29,15 @@ pub struct ProjectEvidence {
     /// The oaths that have no result, and need none: every paragraph of
     /// them lies in a section other oaths link to (spec 70 §70.4.5).
     pub linked_only: BTreeSet<String>,
+    /// The oaths `varar.lock.json` records examples of: each must have
+    /// items in the latest run.
+    pub baselined: BTreeSet<String>,
+    /// What the run records say (issue 19).
+    pub run: RunEvidence,
 }
 
 /// One selected oath and what the project holds for it.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct OathEvidence {
     /// Its oathPath.
     pub oath_path: String,
@@ -46,7 +52,7 @@ pub struct OathEvidence {
 }
 
 /// A document named in a result's `documents` list.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum DocumentText {
     /// Its text now.
     Text(String),

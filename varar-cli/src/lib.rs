@@ -2,13 +2,14 @@
 //!
 //! `cargo install --path varar-cli` installs the `cargo-varar` binary, which
 //! cargo runs for `cargo varar <command>`. Every command reads `.varar/`
-//! run-result trees (and, except `merge` and `diff`, the project's
-//! `varar.config.json` and the oaths it selects); none runs tests, which
-//! stay `cargo test` / `cargo nextest run`.
+//! run-result trees and the run records under their `.runs/` (and, except
+//! `merge` and `diff`, the project's `varar.config.json` and the oaths it
+//! selects); none runs tests, which stay `cargo test` / `cargo nextest
+//! run`.
 //!
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
-//! cargo varar gate   [--root DIR] [--format text|json] [--schema]
+//! cargo varar gate   [--root DIR] [--format text|json] [--schema] [--deny-recovered]
 //! cargo varar junit  [--root DIR] [--out FILE]
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
 //! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
@@ -18,18 +19,36 @@
 //! - `report` writes a static HTML site (by default `target/varar/report/`
 //!   under the project root) with one page per oath: the Markdown rendered,
 //!   every example marked passed or failed, and each failure highlighted at
-//!   the exact text it names, with expected and actual next to it. It
-//!   prints the path of `index.html`.
+//!   the exact text it names, with expected and actual next to it. The
+//!   latest run's drift and diagnostic items that failed are marked at
+//!   their line with their message, and an example that failed and then
+//!   passed on a retry says "recovered after N attempts" (both only on the
+//!   pages of documents the run read as they are now). It prints the path
+//!   of `index.html`.
 //! - `gate` answers "may this change merge?" ([`verdict`]): every selected
-//!   oath needs a fresh result ([`evidence`]) whose examples all passed.
-//!   `--format json` prints one object described by the JSON Schema that
-//!   `--schema` prints (also `varar-cli/schema/gate.schema.json`).
+//!   oath needs a fresh result ([`evidence`]) whose examples all passed, and
+//!   the project's latest run ([`run_evidence`], from the run records in
+//!   `.varar/.runs/`) must be recorded, of the sources as they are now,
+//!   complete, and without an item whose last attempt failed: examples,
+//!   drift, diagnostics and read errors alike, each named with its kind
+//!   and `file:line`. An item that failed and then passed on a retry
+//!   (`cargo nextest run --retries`) is listed as recovered;
+//!   `--deny-recovered` fails the gate on it. `--format json` prints one
+//!   object (version 2) described by the JSON Schema that `--schema` prints
+//!   (also `varar-cli/schema/gate.schema.json`).
 //! - `junit` converts the results to JUnit XML ([`junit_xml`]) inside the
 //!   common profile CI servers accept, on stdout or atomically to `--out`.
+//!   The latest run's drift, diagnostic and read-error items that failed
+//!   are failing cases of their oath's suite; an example that recovered on
+//!   a retry passes and says so in its `system-out`.
 //! - `merge` combines the result trees of CI shards into one, as if one run
-//!   had produced it, in the harness's own byte format ([`tree_merge`]).
+//!   had produced it, in the harness's own byte format ([`tree_merge`]),
+//!   and copies every input's run records (`.runs/<run id>/*.run`) as they
+//!   are.
 //! - `diff` compares two result trees: regressed, fixed, added, removed,
-//!   still failing ([`tree_diff`]); Markdown for a PR comment, or JSON.
+//!   still failing ([`tree_diff`]), the examples of their result files and
+//!   the drift, diagnostic and read-error items of each tree's latest run;
+//!   Markdown for a PR comment, or JSON.
 //! - `lsp` is a language server for editors, on stdin/stdout ([`language_server`]):
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
@@ -44,7 +63,8 @@
 //!
 //! # Machine-readable output and errors
 //!
-//! JSON output has a `version` (1) and camelCase keys. Every problem is an
+//! JSON output has a `version` (2 for `gate` since it judges the run, 1
+//! for `diff`) and camelCase keys. Every problem is an
 //! [`records::ErrorRecord`] with a `code` and a one-line `message`, plus
 //! `path`, `oathPath`, `example` and `line` when known; text output prints
 //! it as `error[code]: message`. Result files are read by the one strict
@@ -58,19 +78,35 @@
 //! - `report`: `0` when the report was written (also when examples failed:
 //!   the report describes, it does not judge); `2` when an input could not
 //!   be used (named on stderr and marked unreadable in the site, the rest is
-//!   written), nothing could be written, or the arguments are wrong.
-//! - `gate`: `0` all fresh and passed; `1` some example failed; `2` the
-//!   evidence is unusable (`missing_result`, `stale_result`,
-//!   `invalid_result`, `invalid_config`, `input_error`, `no_oaths`), which
-//!   wins over `1`.
-//! - `junit`: `0` written; `2` an input is unusable or the file could not be
-//!   written (nothing is written then).
+//!   written; an unreadable run record is named, and the site drawn from
+//!   the readable ones), nothing could be written, or the arguments are
+//!   wrong.
+//! - `gate`: `0` all fresh, complete and passed; `1` some item of the
+//!   latest run failed (an example, drift, a diagnostic, a read error), or
+//!   one recovered under `--deny-recovered`; `2` the evidence is unusable,
+//!   which wins over `1`: `missing_result`, `stale_result`,
+//!   `invalid_result`, `invalid_config`, `input_error`, `no_oaths`, and for
+//!   the run `missing_run` (the project holds no run record),
+//!   `incomplete_run` (a process of the latest run never reached its end,
+//!   an item it planned did not run, or an oath with examples in its
+//!   result file or in `varar.lock.json` has no item in it), `stale_run` (a
+//!   document the run read, or `varar.config.json`, changed or is gone
+//!   since: the SHA-256 its record holds differs) and `invalid_run` (a run
+//!   record that cannot be read; one of an unknown version is treated as
+//!   absent).
+//! - `junit`: `0` written (without a run record, or with a stale or
+//!   incomplete latest run, with a warning); `2` an input is unusable (an
+//!   `invalid_run` record included) or the file could not be written
+//!   (nothing is written then).
 //! - `merge`: `0` merged; `2` on `source_mismatch`, `conflicting_result`,
-//!   `invalid_result`, `input_error`, `invalid_arguments` (OUT overlaps an
+//!   `invalid_result`, `invalid_run` (a run record that cannot be read),
+//!   `conflicting_run` (two inputs hold a run record of the same name with
+//!   different bytes), `input_error`, `invalid_arguments` (OUT overlaps an
 //!   input) or `output_error`; nothing is written unless every input was
 //!   read and merged.
-//! - `diff`: `1` when an example regressed or a new example fails, `0`
-//!   otherwise, `2` when a tree could not be read.
+//! - `diff`: `1` when an example or item regressed or a new one fails, `0`
+//!   otherwise, `2` when a tree could not be read (`invalid_run`
+//!   included).
 //! - `lsp`: `0` after the editor's `shutdown` and `exit`; `2` when the
 //!   editor breaks the protocol or goes away mid-handshake.
 //! - Usage errors exit `2` (clap).
@@ -89,12 +125,14 @@
 //!   type, which knows its exit code ([`commands::CommandError`]); `main`
 //!   prints, and nothing else does.
 //! - Reading: [`root`] finds the project, [`project`] reads it (the one
-//!   reader of `report`, `gate` and `junit`), [`tree`] reads a results tree
-//!   (`merge`, `diff`). Writing: [`site`] writes the report's files.
+//!   reader of `report`, `gate` and `junit`, run records included), [`tree`]
+//!   reads a results tree and its run records (`merge`, `diff`). Writing: [`site`] writes the report's files.
 //! - The pure work, one module per command: [`html_report`] (the site),
 //!   [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
 //!   [`tree_diff`], over [`evidence`] (is a result fresh?),
-//!   [`failure_text`] and [`records`] (the error records and their codes).
+//!   [`run_evidence`] (what the run records say of the latest run: fresh,
+//!   complete, failed and recovered items), [`failure_text`] and
+//!   [`records`] (the error records and their codes).
 //! - The language server, [`language_server`]: its own shell (the protocol
 //!   loop, the state it keeps, requests, planning and publishing, a
 //!   project's files, where the steps are) over pure feature modules.
@@ -118,6 +156,7 @@ pub mod language_server;
 pub mod project;
 pub mod records;
 pub mod root;
+pub mod run_evidence;
 pub mod site;
 pub mod tree;
 pub mod tree_diff;

@@ -7,24 +7,30 @@
 //! unreadable oath and goes on; the gate refuses to judge).
 //!
 //! [`ProjectSnapshot::into_evidence`] goes on for `gate` and `junit`: it reads
-//! the other documents that version-2 results name and turns problems into
-//! [`ErrorRecord`]s; judging the evidence is pure ([`crate::evidence`]).
+//! the other documents that version-2 results name, and the config and
+//! documents the latest run used as they are now ([`run_evidence`]), and
+//! turns problems into [`ErrorRecord`]s; judging the evidence is pure
+//! ([`crate::evidence`], [`crate::run_evidence`]).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use varar_core::hash::sha256_hex;
 use varar_core::lock::Baseline;
+use varar_core::record::{ProcessRecord, RunRecord};
 use varar_core::results::OathResults;
 use varar_runner::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
 use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
 use varar_runner::store::{
-    ResultFileError, StoreError, is_plain, read_lock, read_run_result, result_path_shown,
+    RecordFileError, ResultFileError, StoreError, is_plain, read_lock, read_records,
+    read_run_result, result_path_shown,
 };
 
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
-use crate::records::{Code, ErrorRecord};
+use crate::records::{Code, ErrorRecord, display_path};
 use crate::root::ProjectRoot;
+use crate::run_evidence::{FileNow, RunEvidence};
 
 /// A project as read from disk at one moment.
 #[derive(Debug)]
@@ -37,6 +43,8 @@ pub struct ProjectSnapshot {
     pub oaths: Vec<OathSnapshot>,
     /// The drift baseline (`varar.lock.json`), or why it could not be read.
     pub baseline: Result<Baseline, StoreError>,
+    /// Every run record under `.varar/.runs/`, each read strictly.
+    pub records: Vec<Result<ProcessRecord, RecordFileError>>,
 }
 
 /// One selected oath as read from disk.
@@ -89,6 +97,7 @@ pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
         config,
         oaths,
         baseline: read_lock(root),
+        records: read_records(root),
     })
 }
 
@@ -123,10 +132,22 @@ impl ProjectSnapshot {
             .map(|o| oath_evidence(&root, o))
             .collect();
         let linked_only = linked_only(&self.baseline, &oaths);
+        let baselined = match &self.baseline {
+            Ok(Baseline::Present { lock, .. }) => lock
+                .oaths
+                .iter()
+                .filter(|(_, entry)| !entry.examples.is_empty())
+                .map(|(path, _)| path.clone())
+                .collect(),
+            _ => BTreeSet::new(),
+        };
+        let run = run_evidence(&root, self.records);
         Ok(ProjectEvidence {
             root,
             oaths,
             linked_only,
+            baselined,
+            run,
         })
     }
 }
@@ -203,5 +224,82 @@ fn read_document(root: &Path, oath_path: &str, result_path: &str, doc: &str) -> 
             DocumentText::Missing
         }
         Err(e) => DocumentText::Unreadable(ErrorRecord::discovery(&e, root).with_oath(oath_path)),
+    }
+}
+
+/// The evidence of the project's run records (see
+/// [`crate::run_evidence`]): the latest run, every record that could not be
+/// read, and the config and documents that run used as they are now.
+pub fn run_evidence(
+    root: &Path,
+    records: Vec<Result<ProcessRecord, RecordFileError>>,
+) -> RunEvidence {
+    let mut evidence = RunEvidence::none();
+    let read = split_records(root, records, &mut evidence);
+    let runs = RunRecord::combine(read);
+    evidence.runs = runs.len();
+    evidence.latest = runs.into_iter().next();
+    if let Some(run) = &evidence.latest {
+        evidence.now.config = Some(file_now(root, CONFIG_FILE_NAME));
+        for d in run.documents() {
+            if !evidence.now.documents.contains_key(&d.path) {
+                let now = document_now(root, &d.path);
+                evidence.now.documents.insert(d.path.clone(), now);
+            }
+        }
+    }
+    evidence
+}
+
+/// The records that could be read; the others go to `evidence` (a record
+/// of an unknown version as absent, any other as `invalid_run`), their
+/// paths shown relative to `base`.
+fn split_records(
+    base: &Path,
+    records: Vec<Result<ProcessRecord, RecordFileError>>,
+    evidence: &mut RunEvidence,
+) -> Vec<ProcessRecord> {
+    let mut read = Vec::with_capacity(records.len());
+    for found in records {
+        match found {
+            Ok(record) => read.push(record),
+            Err(e) if e.is_unknown_version() => {
+                evidence.unknown_version.push(display_path(e.path(), base));
+            }
+            Err(e) => evidence.invalid.push(ErrorRecord::record_file(&e, base)),
+        }
+    }
+    read
+}
+
+/// A file of the project as it is now.
+fn file_now(root: &Path, rel: &str) -> FileNow {
+    match std::fs::read(root.join(rel)) {
+        Ok(bytes) => FileNow::Sha256(sha256_hex(&bytes)),
+        Err(e) if e.kind() == ErrorKind::NotFound => FileNow::Missing,
+        Err(e) => FileNow::Unreadable(
+            ErrorRecord::new(Code::InputError, format!("cannot read `{rel}`: {e}")).with_path(rel),
+        ),
+    }
+}
+
+/// A document a run record names, as it is now: refused unless it is a
+/// plain path inside the project.
+fn document_now(root: &Path, doc: &str) -> FileNow {
+    if !is_plain(doc) {
+        return FileNow::Unreadable(
+            ErrorRecord::new(
+                Code::InvalidRun,
+                format!(
+                    "the latest run's record names the document `{doc}`, which is not a path \
+                     inside the project"
+                ),
+            )
+            .with_path(RunEvidence::none().dir),
+        );
+    }
+    match file_now(root, doc) {
+        FileNow::Unreadable(e) => FileNow::Unreadable(e.with_oath(doc)),
+        other => other,
     }
 }

@@ -16,7 +16,7 @@ use std::path::Path;
 use serde::Serialize;
 use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
 use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::ResultFileError;
+use varar_runner::store::{RecordFileError, ResultFileError};
 
 use crate::root::RootError;
 
@@ -50,6 +50,22 @@ pub enum Code {
     InvalidArguments,
     /// An output could not be written.
     OutputError,
+    /// `gate`: the project holds no run record (issue 19): nothing says
+    /// what the last run selected, or whether it finished.
+    MissingRun,
+    /// `gate`: the latest run did not finish: a process never reached its
+    /// end, an item it planned did not run, or an oath with examples has
+    /// no item in it.
+    IncompleteRun,
+    /// `gate`: a source the latest run used (a document, the config)
+    /// changed or is gone since.
+    StaleRun,
+    /// A run record could not be read or was refused by the strict reader
+    /// (a record of an unknown version is treated as absent instead).
+    InvalidRun,
+    /// `merge`: two trees hold a run record of the same name with
+    /// different bytes.
+    ConflictingRun,
 }
 
 impl Code {
@@ -66,6 +82,11 @@ impl Code {
             Code::ConflictingResult => "conflicting_result",
             Code::InvalidArguments => "invalid_arguments",
             Code::OutputError => "output_error",
+            Code::MissingRun => "missing_run",
+            Code::IncompleteRun => "incomplete_run",
+            Code::StaleRun => "stale_run",
+            Code::InvalidRun => "invalid_run",
+            Code::ConflictingRun => "conflicting_run",
         }
     }
 }
@@ -162,6 +183,20 @@ impl ErrorRecord {
             Some(path) => record.with_path(path),
             None => record,
         }
+    }
+
+    /// A run record the store could not read or the strict reader
+    /// refused: `invalid_run`, its path shown relative to `base`.
+    pub fn record_file(e: &RecordFileError, base: &Path) -> Self {
+        let shown = display_path(e.path(), base);
+        let message = match e {
+            RecordFileError::Read { source, .. } => format!("cannot read `{shown}`: {source}"),
+            RecordFileError::Invalid { source, .. } => {
+                format!("`{shown}` is not a valid run record: {source}")
+            }
+            other => other.to_string(),
+        };
+        ErrorRecord::new(Code::InvalidRun, message).with_path(shown)
     }
 
     /// No usable project root: `invalid_config` (there is no config).
@@ -279,6 +314,11 @@ mod tests {
             Code::ConflictingResult,
             Code::InvalidArguments,
             Code::OutputError,
+            Code::MissingRun,
+            Code::IncompleteRun,
+            Code::StaleRun,
+            Code::InvalidRun,
+            Code::ConflictingRun,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();
             assert_eq!(json, format!("\"{}\"", code.as_str()));

@@ -6,14 +6,22 @@
 //! locks, the `.gitignore`, pending `.new` candidates and temporaries are
 //! not).
 //!
+//! Its run records (`.runs/<run id>/<process id>.run`, issue 19) are read
+//! too, with their bytes (which `merge` copies as they are), each checked
+//! by the strict reader; one of a version this reader does not know is kept
+//! (and copied) but read as absent.
+//!
 //! A tree is read whole or not at all: every file that cannot be read or
 //! is refused becomes a record, and the caller then uses none of it.
 
 use std::path::Path;
 
+use varar_core::record::{ProcessRecord, RunRecord, parse_process_record};
 use varar_core::results::OathResults;
 use varar_runner::discovery::cmp_oath_paths;
-use varar_runner::store::{read_run_result_in, result_files};
+use varar_runner::store::{
+    RUNS_DIR, RecordFileError, read_run_result_in, record_files_in, result_files,
+};
 
 use crate::records::{Code, ErrorRecord, display_path};
 
@@ -28,13 +36,42 @@ pub struct TreeFile {
     pub results: OathResults,
 }
 
+/// One run record file of a tree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TreeRecord {
+    /// Its name under `.runs/`: `<run directory>/<file name>`.
+    pub name: String,
+    /// The file as shown to people (relative to the base directory).
+    pub shown: String,
+    /// Its bytes, as they are.
+    pub bytes: Vec<u8>,
+    /// What it records; `None` for a record of a version this reader does
+    /// not know (treated as absent).
+    pub record: Option<ProcessRecord>,
+}
+
 /// A whole tree, files in oathPath order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tree {
     /// The directory as shown to people.
     pub shown: String,
     /// Its result files.
     pub files: Vec<TreeFile>,
+    /// Its run records, by name.
+    pub records: Vec<TreeRecord>,
+}
+
+impl Tree {
+    /// The tree's latest run (the one whose first process started last),
+    /// if it holds a readable record.
+    pub fn latest_run(&self) -> Option<RunRecord> {
+        let records = self
+            .records
+            .iter()
+            .filter_map(|r| r.record.clone())
+            .collect();
+        RunRecord::combine(records).into_iter().next()
+    }
 }
 
 /// Read the tree at `dir`; paths in records are shown relative to `base`.
@@ -79,11 +116,47 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
             Err(e) => errors.push(ErrorRecord::result_file(&e, base).with_oath(oath_path)),
         }
     }
+    let records = read_records(dir, base, &mut errors);
     if !errors.is_empty() {
         return Err(errors);
     }
     files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
-    Ok(Tree { shown, files })
+    Ok(Tree {
+        shown,
+        files,
+        records,
+    })
+}
+
+/// Every run record of the tree at `dir`, with its bytes; problems go to
+/// `errors` (`invalid_run`).
+fn read_records(dir: &Path, base: &Path, errors: &mut Vec<ErrorRecord>) -> Vec<TreeRecord> {
+    let runs = dir.join(RUNS_DIR);
+    let mut records = Vec::new();
+    for found in record_files_in(dir) {
+        let read = found.and_then(|path| {
+            let bytes = std::fs::read(&path).map_err(|source| RecordFileError::Read {
+                path: path.clone(),
+                source,
+            })?;
+            let record = match parse_process_record(&bytes) {
+                Ok(record) => Some(record),
+                Err(e) if e.is_unknown_version() => None,
+                Err(source) => return Err(RecordFileError::Invalid { path, source }),
+            };
+            Ok((path, bytes, record))
+        });
+        match read {
+            Ok((path, bytes, record)) => records.push(TreeRecord {
+                name: display_path(&path, &runs),
+                shown: display_path(&path, base),
+                bytes,
+                record,
+            }),
+            Err(e) => errors.push(ErrorRecord::record_file(&e, base)),
+        }
+    }
+    records
 }
 
 #[cfg(test)]

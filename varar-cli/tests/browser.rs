@@ -1,7 +1,8 @@
 //! The report in a real browser (headless Chromium), end to end: a copy of
 //! the sample project with a failing example in a paragraph, a failing row
-//! of a header-bound table, a stale oath and an XSS probe oath; its real
-//! `cargo test` writes `.varar/`; `cargo varar report` renders the site;
+//! of a header-bound table, a drifted paragraph (issue 19: drawn from the
+//! run record), a stale oath and an XSS probe oath; its real `cargo test`
+//! writes `.varar/`; `cargo varar report` renders the site;
 //! Chromium loads the pages and dumps the DOM it built, and takes a
 //! screenshot (saved under `target/varar-e2e/` as an artifact).
 //!
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use support::{Sample, workspace_root};
+use support::{LockExample, PROBE_OATH, PROBE_START, Sample, workspace_root};
 
 fn chromium() -> PathBuf {
     if let Some(path) = std::env::var_os("VARAR_CHROMIUM") {
@@ -123,6 +124,26 @@ fn the_report_reads_right_in_headless_chromium() {
         "| 2       | 40    | 42   | 0       |",
         "| 2       | 40    | 42   | 1       |",
     );
+    // A drift: the baseline claims the shelf's prose paragraph was an example.
+    let probe_text = sample.read(PROBE_OATH);
+    let (probe_index, probe_line) = probe_text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.starts_with(PROBE_START))
+        .unwrap_or_else(|| panic!("{PROBE_OATH} has no paragraph starting {PROBE_START:?}"));
+    let mut lock = sample.parse_lock();
+    lock.oaths
+        .get_mut(PROBE_OATH)
+        .unwrap_or_else(|| panic!("the lock has no entry for {PROBE_OATH}"))
+        .examples
+        .insert(
+            0,
+            LockExample {
+                name: probe_line.trim().trim_end_matches('.').to_owned(),
+                line: probe_index as u64 + 1,
+            },
+        );
+    sample.write_lock(&lock.to_bytes());
 
     let run = sample.cargo_test(&[], &[]);
     assert_eq!(
@@ -175,6 +196,30 @@ fn the_report_reads_right_in_headless_chromium() {
             "<tr id=\"L28\" class=\"varar-row varar-failed\" data-varar-state=\"failed\""
         ),
         "{row}"
+    );
+
+    // The drift, which no result file holds: its line is marked, and its
+    // callout carries the run record's message.
+    let drift_mark = element_around(&shelf, "mark", PROBE_START);
+    assert!(
+        drift_mark.contains("data-varar-state=\"failed\""),
+        "{drift_mark}"
+    );
+    let drift_label = "<span class=\"varar-k\">drift:</span>";
+    let drift_note = element_around(&shelf, "span class=\"varar-callout\"", drift_label);
+    assert!(
+        drift_note.contains("data-varar-state=\"failed\""),
+        "{drift_note}"
+    );
+    let after = &shelf[shelf.find(drift_note).unwrap_or(0) + drift_note.len()..];
+    assert!(
+        after[..after.find("</span>").unwrap_or(after.len())]
+            .contains("no longer matches any step (drift)"),
+        "the drift's callout holds its message: {after}"
+    );
+    assert!(
+        shelf.contains(&format!("“{PROBE_OATH}::varar:drift:{}”", probe_index + 1)),
+        "the failure list names the drift item"
     );
 
     // The failing inline parameter: exactly £2.50 is marked, with both values.

@@ -6,7 +6,10 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{BASKET, Project, SHELF, files_under, text};
+use common::{
+    BASKET, Process, Project, SHELF, all_passed, files_under, item, passed_items, text,
+    write_record,
+};
 use varar_core::hash::source_hash;
 
 #[test]
@@ -220,4 +223,64 @@ fn usage_errors_exit_2_and_help_lists_report() {
         help.contains("report") && help.contains("cargo varar"),
         "{help}"
     );
+}
+
+#[test]
+fn issue19_report_draws_the_latest_run_s_drift_and_recovered_examples() {
+    let p = Project::new();
+    all_passed(&p);
+    let mut items = passed_items();
+    items[1] = item(
+        "varar/basket.md::The basket::I add 1. The total is 1",
+        "varar/basket.md",
+        5,
+        1,
+        Some("failed"),
+        Some("the till jammed"),
+    );
+    items.push(item(
+        "varar/shelf.md::varar:drift:3",
+        "varar/shelf.md",
+        3,
+        1,
+        Some("failed"),
+        Some("varar/shelf.md:3:1: This paragraph was an example and no longer matches any step (drift)"),
+    ));
+    write_record(&p, ".varar", &Process::of("nextest-1"), &items);
+    let retry = Process {
+        id: "p2",
+        started: "07:00:05",
+        ..Process::of("nextest-1")
+    };
+    let again = item(
+        "varar/basket.md::The basket::I add 1. The total is 1",
+        "varar/basket.md",
+        5,
+        2,
+        Some("passed"),
+        None,
+    );
+    write_record(&p, ".varar", &retry, &[again]);
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let shelf = p.read("target/varar/report/oaths/varar/shelf.md.html");
+    assert!(
+        shelf.contains("<span class=\"varar-k\">drift:</span>"),
+        "{shelf}"
+    );
+    assert!(shelf.contains(">I stock 3 buns.</mark>"), "{shelf}");
+    let basket = p.read("target/varar/report/oaths/varar/basket.md.html");
+    assert!(basket.contains("data-varar-recovered=\"2\""), "{basket}");
+    assert!(basket.contains("recovered after 2 attempts"), "{basket}");
+    // An unreadable record is named, and the rest is still drawn.
+    p.write(".varar/.runs/nextest-1/p3.run", "{");
+    let out = p.run(&["report"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("p3.run` is not a valid run record"),
+        "{}",
+        text(&out.stderr)
+    );
+    let basket = p.read("target/varar/report/oaths/varar/basket.md.html");
+    assert!(basket.contains("recovered after 2 attempts"), "{basket}");
 }

@@ -8,39 +8,15 @@ mod common;
 
 use std::path::Path;
 
+use common::verdicts::{check_profile, gate_json, junit_refuses};
 use common::*;
-use serde_json::Value;
 use varar_core::hash::source_hash;
-
-/// `gate --format json`, validated against the committed schema, its
-/// `exitCode` equal to the process's.
-fn gate_json(p: &Project, extra: &[&str]) -> Value {
-    let mut args = vec!["gate", "--format", "json"];
-    args.extend_from_slice(extra);
-    let out = p.run(&args);
-    let value: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)));
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/gate.schema.json");
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(&schema_path).unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = validator
-        .iter_errors(&value)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{value:#}");
-    assert_eq!(value["exitCode"].as_i64(), code(&out).map(i64::from));
-    value
-}
-
-// ---- gate ------------------------------------------------------------------
 
 #[test]
 fn gate_passes_when_every_result_is_fresh_and_passed() {
     let p = Project::new();
     all_passed(&p);
+    passing_run(&p);
     let out = p.run(&["varar", "gate"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stdout));
     assert_eq!(
@@ -49,7 +25,24 @@ fn gate_passes_when_every_result_is_fresh_and_passed() {
     );
     let json = gate_json(&p, &[]);
     assert_eq!(json["status"], "passed");
+    assert_eq!(json["version"], 2);
     assert_eq!(json["oaths"][0]["sourceHash"], source_hash(BASKET));
+    assert_eq!(json["run"]["runId"], "run-1");
+    assert_eq!(json["run"]["counts"]["passed"], 3);
+}
+
+/// The items of [`Project::basket_results`]: its first example failed.
+fn basket_failed_items() -> Vec<String> {
+    let mut items = passed_items();
+    items[0] = item(
+        "varar/basket.md::The basket::I add 2. The total is 3",
+        "varar/basket.md",
+        3,
+        1,
+        Some("failed"),
+        Some("cell 1: expected 3 but was 2"),
+    );
+    items
 }
 
 #[test]
@@ -57,6 +50,7 @@ fn gate_exits_1_and_lists_each_failure() {
     let p = Project::new();
     p.basket_results();
     result(&p, ".varar", "varar/shelf.md", SHELF, PASSED_SHELF);
+    write_record(&p, ".varar", &Process::of("run-1"), &basket_failed_items());
     let out = p.run(&["gate"]);
     assert_eq!(code(&out), Some(1));
     assert_eq!(
@@ -73,6 +67,12 @@ fn gate_exits_1_and_lists_each_failure() {
 fn gate_missing_result() {
     let p = Project::new();
     p.basket_results();
+    write_record(
+        &p,
+        ".varar",
+        &Process::of("run-1"),
+        &basket_failed_items()[..2],
+    );
     let json = gate_json(&p, &[]);
     assert_eq!(codes(&json), ["missing_result"]);
     assert_eq!(json["errors"][0]["path"], ".varar/varar/shelf.md.json");
@@ -86,9 +86,12 @@ fn gate_missing_result() {
 fn gate_stale_result() {
     let p = Project::new();
     all_passed(&p);
+    passing_run(&p);
     p.write("varar/shelf.md", "# The shelf\n\nI stock 4 buns.\n");
     let json = gate_json(&p, &[]);
-    assert_eq!(codes(&json), ["stale_result"]);
+    // The run read the shelf as it was, too.
+    assert_eq!(codes(&json), ["stale_result", "stale_run"]);
+    assert_eq!(json["errors"][1]["path"], "varar/shelf.md");
     assert_eq!(json["oaths"][1]["fresh"], false);
     assert_eq!(json["oaths"][1]["status"], "stale");
     let message = json["errors"][0]["message"].as_str().unwrap_or("");
@@ -123,6 +126,7 @@ fn gate_invalid_result() {
     ] {
         let p = Project::new();
         all_passed(&p);
+        passing_run(&p);
         p.write(".varar/varar/shelf.md.json", &content);
         let json = gate_json(&p, &[]);
         assert_eq!(codes(&json), ["invalid_result"], "{content}");
@@ -157,10 +161,11 @@ fn gate_invalid_config() {
 fn gate_input_error() {
     let p = Project::new();
     all_passed(&p);
+    passing_run(&p);
     std::fs::write(p.root().join("varar/shelf.md"), b"# The shelf \xff\n")
         .unwrap_or_else(|e| panic!("{e}"));
     let json = gate_json(&p, &[]);
-    assert_eq!(codes(&json), ["input_error"]);
+    assert_eq!(codes(&json), ["input_error", "stale_run"]);
     assert_eq!(json["errors"][0]["oathPath"], "varar/shelf.md");
     assert_eq!(json["oaths"][1]["status"], "unreadable");
 }
@@ -187,103 +192,9 @@ fn gate_schema_prints_the_committed_schema() {
     assert_eq!(out.stdout, committed);
 }
 
-// ---- junit -----------------------------------------------------------------
+// ---- gate: the run (issue 19) ----------------------------------------------
 
-/// Seed 003's common JUnit profile: which element may hold which, and
-/// which attributes each result node may carry.
-fn check_profile(xml: &str) {
-    let doc = roxmltree::Document::parse(xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
-    let root = doc.root_element();
-    assert!(matches!(root.tag_name().name(), "testsuites" | "testsuite"));
-    for node in root.descendants().filter(|n| n.is_element()) {
-        let name = node.tag_name().name();
-        assert_eq!(node.tag_name().namespace(), None, "namespaced {name}");
-        let children: &[&str] = match name {
-            "testsuites" => &["testsuite", "properties", "system-out", "system-err"],
-            "testsuite" => &[
-                "testsuite",
-                "testcase",
-                "properties",
-                "system-out",
-                "system-err",
-            ],
-            "testcase" => &[
-                "failure",
-                "error",
-                "skipped",
-                "properties",
-                "system-out",
-                "system-err",
-            ],
-            "failure" | "error" | "skipped" => &[],
-            other => panic!("element <{other}> is outside the profile"),
-        };
-        for child in node.children().filter(|c| c.is_element()) {
-            let c = child.tag_name().name();
-            assert!(children.contains(&c), "<{c}> inside <{name}>");
-        }
-        let allowed: &[&str] = match name {
-            "testsuites" | "testsuite" => &[
-                "name",
-                "package",
-                "id",
-                "tests",
-                "failures",
-                "errors",
-                "skipped",
-                "disabled",
-                "time",
-                "timestamp",
-                "hostname",
-                "file",
-                "assertions",
-            ],
-            "testcase" => &[
-                "name",
-                "classname",
-                "time",
-                "file",
-                "line",
-                "assertions",
-                "timestamp",
-            ],
-            _ => &["message", "type"],
-        };
-        for attr in node.attributes() {
-            assert!(
-                allowed.contains(&attr.name()),
-                "{name} has attribute {}",
-                attr.name()
-            );
-        }
-        if let Some(disabled) = node.attribute("disabled") {
-            assert_eq!(disabled, "0");
-        }
-        if name == "testsuite" || name == "testsuites" {
-            let cases: Vec<_> = node
-                .descendants()
-                .filter(|n| n.has_tag_name("testcase"))
-                .collect();
-            let failed = cases
-                .iter()
-                .filter(|c| c.children().any(|f| f.has_tag_name("failure")))
-                .count();
-            assert_eq!(
-                node.attribute("tests"),
-                Some(cases.len().to_string().as_str())
-            );
-            assert_eq!(
-                node.attribute("failures"),
-                Some(failed.to_string().as_str())
-            );
-        }
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for case in root.descendants().filter(|n| n.has_tag_name("testcase")) {
-        let id = (case.attribute("classname"), case.attribute("name"));
-        assert!(seen.insert(id), "duplicate testcase {id:?}");
-    }
-}
+// ---- junit -----------------------------------------------------------------
 
 #[test]
 fn junit_reads_back_with_an_independent_reader_inside_the_common_profile() {
@@ -345,20 +256,6 @@ fn junit_out_writes_the_same_xml_to_a_file() {
     );
     let dir: Vec<_> = files_under(&p.root().join("target/ci"));
     assert_eq!(dir, [Path::new("junit.xml")], "temporary files left behind");
-}
-
-/// Run `junit --out j.xml` over an existing `j.xml`: exit 2 with `code`
-/// named on stderr, and `j.xml` untouched.
-fn junit_refuses(p: &Project, code_name: &str) {
-    p.write("j.xml", "previous\n");
-    let out = p.run(&["junit", "--out", "j.xml"]);
-    assert_eq!(code(&out), Some(2), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains(&format!("cargo varar: error[{code_name}]: ")),
-        "{}",
-        text(&out.stderr)
-    );
-    assert_eq!(p.read("j.xml"), "previous\n");
 }
 
 #[test]

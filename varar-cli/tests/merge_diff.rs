@@ -26,6 +26,19 @@ fn shards(p: &Project) {
         r#"[{"name": "I add 2. The total is 3", "status": "passed", "lines": [3]}]"#,
     );
     result(p, "s2", "varar/shelf.md", SHELF, PASSED_SHELF);
+    // One nextest run, its processes split between the shards.
+    let items = passed_items();
+    let first = Process {
+        documents: &["varar/basket.md"],
+        ..Process::of("nextest-1")
+    };
+    write_record(p, "s1", &first, &items[1..2]);
+    let second = Process {
+        id: "p2",
+        started: "07:00:01",
+        ..Process::of("nextest-1")
+    };
+    write_record(p, "s2", &second, &[items[0].clone(), items[2].clone()]);
 }
 
 #[test]
@@ -41,7 +54,8 @@ fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     assert_eq!(
         text(&out.stdout),
-        "merged 2 result file(s) (3 example(s)) from 2 tree(s) into `.varar`\n"
+        "merged 2 result file(s) (3 example(s)) and 2 run record(s) from 2 tree(s) into \
+         `.varar`\n"
     );
     assert_eq!(
         before,
@@ -62,9 +76,54 @@ fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
     assert_eq!(p.read(".varar/varar/basket.md.json"), expected);
     assert_eq!(p.read(".varar/.gitignore"), "*\n");
     let written: Vec<_> = files_under(&p.root().join(".varar"));
-    assert_eq!(written.len(), 3, "{written:?}");
-    // Now the gate sees the merged evidence.
-    assert_eq!(code(&p.run(&["gate"])), Some(0));
+    assert_eq!(written.len(), 5, "{written:?}");
+    // The run records are copied as they are.
+    for (shard, process) in [("s1", "p1"), ("s2", "p2")] {
+        let name = format!(".runs/nextest-1/{process}.run");
+        assert_eq!(
+            p.read(&format!(".varar/{name}")),
+            p.read(&format!("{shard}/{name}"))
+        );
+    }
+    // Now the gate sees the merged evidence: one run, complete.
+    let out = p.run(&["gate", "--format", "json"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stdout));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(json["run"]["processes"], 2);
+}
+
+#[test]
+fn issue19_merge_conflicting_run() {
+    let p = Project::new();
+    shards(&p);
+    // The same process's record in two shards, with different bytes.
+    let copy = p
+        .read("s1/.runs/nextest-1/p1.run")
+        .replace("\"passed\"", "\"failed\"");
+    p.write("s3/.runs/nextest-1/p1.run", &copy);
+    merge_refuses(&p, &["merge", "out", "s1", "s2", "s3"], "conflicting_run");
+    // The same bytes twice are one record.
+    p.write(
+        "s3/.runs/nextest-1/p1.run",
+        &p.read("s1/.runs/nextest-1/p1.run"),
+    );
+    let out = p.run(&["merge", "out", "s1", "s2", "s3"]);
+    assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        files_under(&p.root().join("out/.runs")),
+        [
+            std::path::PathBuf::from("nextest-1/p1.run"),
+            std::path::PathBuf::from("nextest-1/p2.run"),
+        ]
+    );
+}
+
+#[test]
+fn issue19_merge_invalid_run() {
+    let p = Project::new();
+    shards(&p);
+    p.write("s2/.runs/nextest-1/p9.run", "{}");
+    merge_refuses(&p, &["merge", "out", "s1", "s2"], "invalid_run");
 }
 
 /// Run `merge out s1 s2 …`: exit 2 with `code_name` on stderr, and `out`
@@ -222,4 +281,76 @@ fn diff_input_error() {
         json["errors"][0]["message"],
         "results directory `old` does not exist"
     );
+}
+
+#[test]
+fn issue19_diff_compares_drift_and_diagnostic_items_of_the_latest_runs() {
+    let p = Project::new();
+    for tree in ["old", "new"] {
+        result(&p, tree, "varar/basket.md", BASKET, PASSED_BASKET);
+        result(&p, tree, "varar/shelf.md", SHELF, PASSED_SHELF);
+    }
+    let drift = |outcome: &str| {
+        item(
+            "varar/shelf.md::varar:drift:3",
+            "varar/shelf.md",
+            3,
+            1,
+            Some(outcome),
+            (outcome == "failed").then_some("no step matches this any more"),
+        )
+    };
+    let cycle = item(
+        "varar/basket.md::varar:diagnostic:reference-cycle:5",
+        "varar/basket.md",
+        5,
+        1,
+        Some("failed"),
+        Some("a reference cycle"),
+    );
+    let mut old = passed_items();
+    old.push(drift("passed"));
+    write_record(&p, "old", &Process::of("run-old"), &old);
+    // An earlier run of NEW's tree, which the latest one replaces.
+    write_record(&p, "new", &Process::of("run-0"), &old);
+    let mut new = passed_items();
+    new.push(drift("failed"));
+    new.push(cycle);
+    let latest = Process {
+        started: "08:00:00",
+        ..Process::of("run-new")
+    };
+    write_record(&p, "new", &latest, &new);
+    let out = p.run(&["diff", "old", "new"]);
+    assert_eq!(code(&out), Some(1), "{}", text(&out.stdout));
+    assert_eq!(
+        text(&out.stdout),
+        "### varar: 1 regressed, 0 fixed, 1 added, 0 removed, 0 still failing\n\n\
+         #### `varar/basket.md`\n\n\
+         - **added**, line 5: varar/basket.md::varar:diagnostic:reference-cycle:5, **fails**: \
+         `a reference cycle`\n\n\
+         #### `varar/shelf.md`\n\n\
+         - **regressed**, line 3: varar/shelf.md::varar:drift:3: `no step matches this any more`\n\
+         \n3 other example(s) passed in both runs.\n"
+    );
+    let out = p.run(&["diff", "--format", "json", "new", "old"]);
+    assert_eq!(code(&out), Some(0));
+    let json: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(json["summary"]["fixed"], 1);
+    assert_eq!(json["summary"]["removed"], 1);
+    assert_eq!(
+        json["oaths"][1]["changes"][0]["example"],
+        "varar/shelf.md::varar:drift:3"
+    );
+    assert_eq!(json["oaths"][1]["changes"][0]["old"]["line"], 3);
+}
+
+#[test]
+fn issue19_diff_invalid_run() {
+    let p = Project::new();
+    p.basket_results();
+    result(&p, "old", "varar/basket.md", BASKET, PASSED_BASKET);
+    p.write("old/.runs/r/p.run", "[]");
+    let json = diff_refuses(&p, "invalid_run");
+    assert_eq!(json["errors"][0]["path"], "old/.runs/r/p.run");
 }

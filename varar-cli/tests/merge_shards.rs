@@ -2,8 +2,10 @@
 //! project with one failing example is run as two `cargo nextest run
 //! --partition count:K/2` shards, each leaving its own `.varar/` (moved
 //! aside as `shard-1/` and `shard-2/`); then as one full `cargo test`
-//! run. The merge of the two shards must equal the full run's tree, byte
-//! for byte.
+//! run. The merge of the two shards must equal the full run's results
+//! tree, byte for byte, and hold every shard's run records as they are
+//! (issue 19; each shard is a nextest run of its own, so the records, not
+//! their runs, are what the trees share).
 //!
 //! The test fails, never skips, when cargo-nextest is missing: `.ci/run`
 //! installs it.
@@ -17,10 +19,24 @@ use std::process::Command;
 
 use support::Sample;
 
-/// Every file of a results tree but the harness's sidecar locks and its run
-/// records (one per process, with its own ids and times: no two runs can
-/// have the same ones), by relative path.
+/// Every file of a results tree but the harness's sidecar locks and the
+/// run records, by relative path.
 fn tree(dir: &Path) -> BTreeMap<String, String> {
+    let mut all = files(dir);
+    all.retain(|rel, _| !rel.starts_with(".runs/"));
+    all
+}
+
+/// The run records of a results tree, by relative path.
+fn runs(dir: &Path) -> BTreeMap<String, String> {
+    let mut all = files(dir);
+    all.retain(|rel, _| rel.starts_with(".runs/"));
+    all
+}
+
+/// Every file of a results tree but the harness's sidecar locks, by
+/// relative path.
+fn files(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
@@ -31,7 +47,7 @@ fn tree(dir: &Path) -> BTreeMap<String, String> {
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel == ".locks" || rel == ".runs" {
+            if rel == ".locks" {
                 continue;
             }
             if path.is_dir() {
@@ -94,7 +110,8 @@ fn two_nextest_partitions_merge_into_the_full_run_s_tree() {
                 "--partition",
                 &partition,
             ],
-            &[],
+            // What the README's shard recipe sets: one run for all shards.
+            &[("VARAR_RUN_ID", "pipeline-7")],
         );
         assert!(
             matches!(run.code, Some(0) | Some(100)),
@@ -157,4 +174,33 @@ fn two_nextest_partitions_merge_into_the_full_run_s_tree() {
         merged, single,
         "the merged shards differ from the single run"
     );
+    let mut shard_runs = runs(&sample.root().join("shard-1"));
+    let two = runs(&sample.root().join("shard-2"));
+    assert!(
+        !shard_runs.is_empty() && !two.is_empty(),
+        "each shard records its run"
+    );
+    shard_runs.extend(two);
+    assert_eq!(
+        runs(&sample.root().join("merged")),
+        shard_runs,
+        "the merge holds every shard's run records as they are"
+    );
+
+    // The shards share a run id, so the merged tree is one complete run
+    // holding every item: the gate judges it as it would the full run (1:
+    // the failing example), not as an incomplete one (2).
+    std::fs::rename(sample.root().join(".varar"), sample.root().join("full"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::rename(sample.root().join("merged"), sample.root().join(".varar"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let gate = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(["gate"])
+        .current_dir(sample.root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    let text =
+        String::from_utf8_lossy(&gate.stdout).into_owned() + &String::from_utf8_lossy(&gate.stderr);
+    assert_eq!(gate.status.code(), Some(1), "{text}");
+    assert!(!text.contains("incomplete_run"), "{text}");
 }

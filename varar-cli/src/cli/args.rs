@@ -30,8 +30,10 @@ pub enum Command {
     /// Render the oaths and their last run results as a static HTML site.
     Report(ReportArgs),
     /// May this change merge? Exit 0 when every selected oath has a fresh
-    /// result with only passed examples, 1 when an example failed, 2 when
-    /// the evidence is missing, stale or unreadable.
+    /// result with only passed examples and the latest run is complete,
+    /// fresh and passed, 1 when an example or another item (drift, a
+    /// diagnostic) failed, 2 when the evidence is missing, stale,
+    /// incomplete or unreadable.
     Gate(GateArgs),
     /// Write the run results as JUnit XML for CI servers.
     Junit(JunitArgs),
@@ -69,6 +71,10 @@ pub struct GateArgs {
     /// Print the JSON Schema of `--format json` and exit.
     #[arg(long)]
     pub schema: bool,
+    /// Fail (exit 1) when an item of the latest run failed and then passed
+    /// on a retry (recovered, a flake).
+    #[arg(long)]
+    pub deny_recovered: bool,
 }
 
 /// `cargo varar junit`.
@@ -204,7 +210,14 @@ mod tests {
         let Command::Gate(g) = ok(&["x", "varar", "gate", "--format", "json"]).command else {
             panic!("not gate")
         };
-        assert_eq!((g.format, g.schema), (Format::Json, false));
+        assert_eq!(
+            (g.format, g.schema, g.deny_recovered),
+            (Format::Json, false, false)
+        );
+        let Command::Gate(g) = ok(&["x", "gate", "--deny-recovered"]).command else {
+            panic!("not gate")
+        };
+        assert!(g.deny_recovered);
         let Command::Gate(g) = ok(&["x", "gate", "--schema"]).command else {
             panic!("not gate")
         };

@@ -58,6 +58,8 @@ pub struct GateRun {
     pub project: ProjectRoot,
     /// Text or JSON.
     pub format: Format,
+    /// `--deny-recovered`.
+    pub deny_recovered: bool,
 }
 
 /// `cargo varar junit`, validated.
@@ -141,6 +143,7 @@ impl Invocation {
             Command::Gate(args) => Invocation::Gate(GateRun {
                 project: project(&args.root),
                 format: args.format,
+                deny_recovered: args.deny_recovered,
             }),
             Command::Junit(args) => Invocation::Junit(JunitRun {
                 project: project(&args.root),

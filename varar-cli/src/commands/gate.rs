@@ -6,7 +6,7 @@ use super::output::{Output, json};
 use crate::cli::{Format, GateRun};
 use crate::project::read_evidence;
 use crate::root::ProjectRoot;
-use crate::verdict::{GateReport, SCHEMA, evaluate_with, render_text};
+use crate::verdict::{GateOptions, GateReport, SCHEMA, evaluate, render_text};
 
 /// Why `gate` printed no verdict. A project that cannot be judged is not
 /// one: it is a verdict (`error`, exit 2) in the format asked for.
@@ -35,7 +35,10 @@ pub fn schema() -> Output {
 
 /// Run `cargo varar gate`.
 pub fn run(run: &GateRun) -> Result<Output, GateError> {
-    let report = verdict(&run.project);
+    let options = GateOptions {
+        deny_recovered: run.deny_recovered,
+    };
+    let report = verdict(&run.project, options);
     let stdout = match run.format {
         Format::Text => render_text(&report),
         Format::Json => json(&report)?,
@@ -48,9 +51,9 @@ pub fn run(run: &GateRun) -> Result<Output, GateError> {
 }
 
 /// The verdict on the project at `project`.
-pub fn verdict(project: &ProjectRoot) -> GateReport {
+pub fn verdict(project: &ProjectRoot, options: GateOptions) -> GateReport {
     match read_evidence(project) {
-        Ok(project) => evaluate_with(&project.oaths, &project.linked_only),
+        Ok(project) => evaluate(&project, options),
         Err(error) => GateReport::unusable(error),
     }
 }

@@ -7,7 +7,7 @@ use varar_runner::store::{StoreError, write_atomic};
 
 use super::output::Output;
 use crate::cli::{JunitOut, JunitRun};
-use crate::junit_xml::{Junit, build_with};
+use crate::junit_xml::{Junit, build_project};
 use crate::project::read_evidence;
 use crate::records::{Code, ErrorRecord, ErrorRecords};
 
@@ -31,7 +31,7 @@ impl JunitError {
 /// Run `cargo varar junit`.
 pub fn run(run: &JunitRun) -> Result<Output, JunitError> {
     let project = read_evidence(&run.project).map_err(ErrorRecords::from)?;
-    let junit = build_with(&project.oaths, &project.linked_only).map_err(ErrorRecords::from)?;
+    let junit = build_project(&project).map_err(ErrorRecords::from)?;
     let mut stderr: Vec<String> = junit
         .warnings
         .iter()

@@ -5,8 +5,8 @@
 //!   contain one (`invalid_arguments`, checked with the arguments:
 //!   [`crate::cli::invocation`]), so no input can change.
 //! - Everything is read and merged before anything is written: any
-//!   unreadable input, `source_mismatch` or `conflicting_result` leaves OUT
-//!   exactly as it was.
+//!   unreadable input, `source_mismatch`, `conflicting_result`,
+//!   `invalid_run` or `conflicting_run` leaves OUT exactly as it was.
 //! - Each file is written with the harness's own byte format
 //!   (`OathResults::to_text`) and atomically (a temporary
 //!   file in its directory, then a rename; unchanged files are not
@@ -14,6 +14,9 @@
 //!   of OUT for other oaths are left alone, as a run leaves the results of
 //!   oaths it did not run. A new OUT gets the `.gitignore` (`*`) a run gives
 //!   `.varar/`.
+//! - Every input's run records are copied, byte for byte, to OUT's
+//!   `.runs/<run id>/` (issue 19), replacing a record of the same name OUT
+//!   had; OUT's other records are left alone.
 
 use std::path::Path;
 
@@ -23,8 +26,8 @@ use varar_runner::store::{self, StoreError};
 use super::output::Output;
 use crate::cli::MergeRun;
 use crate::records::{Code, ErrorRecord, ErrorRecords, display_path};
-use crate::tree::read_tree;
-use crate::tree_merge::{MergeOptions, merge};
+use crate::tree::{TreeRecord, read_tree};
+use crate::tree_merge::{MergeOptions, merge, merge_records};
 
 /// Why nothing was merged: every problem, as records; OUT is as it was
 /// unless every input was read and merged.
@@ -68,12 +71,30 @@ pub fn run(run: &MergeRun) -> Result<Output, MergeError> {
     let options = MergeOptions {
         prefer_failed: run.prefer_failed,
     };
-    let merged = merge(&trees, options)?;
+    let merged = merge(&trees, options);
+    let records = merge_records(&trees);
+    let (merged, records) = match (merged, records) {
+        (Ok(merged), Ok(records)) => (merged, records),
+        (merged, records) => {
+            let errors = [merged.err(), records.err()];
+            return Err(errors
+                .into_iter()
+                .flatten()
+                .flatten()
+                .collect::<Vec<_>>()
+                .into());
+        }
+    };
     write_tree(out, &merged, base)?;
+    write_records(out, &records, base)?;
     let examples: usize = merged.iter().map(|r| r.examples.len()).sum();
+    let runs = match records.len() {
+        0 => String::new(),
+        n => format!(" and {n} run record(s)"),
+    };
     Ok(Output {
         stdout: format!(
-            "merged {} result file(s) ({examples} example(s)) from {} tree(s) into `{}`\n",
+            "merged {} result file(s) ({examples} example(s)){runs} from {} tree(s) into `{}`\n",
             merged.len(),
             trees.len(),
             display_path(out, base)
@@ -100,6 +121,26 @@ fn write_tree(out: &Path, merged: &[OathResults], base: &Path) -> Result<(), Vec
         }
         let text = results.to_text().map_err(|e| failed(&path, &e))?;
         store::write_disposable(&path, text.as_bytes()).map_err(|e| failed(&path, &reason(e)))?;
+    }
+    Ok(())
+}
+
+/// Copy the run records into `OUT/.runs/`, each under its own name.
+fn write_records(out: &Path, records: &[&TreeRecord], base: &Path) -> Result<(), Vec<ErrorRecord>> {
+    let runs = out.join(store::RUNS_DIR);
+    for record in records {
+        let path = runs.join(&record.name);
+        let failed = |e: &dyn std::fmt::Display| {
+            let shown = display_path(&path, base);
+            vec![
+                ErrorRecord::new(Code::OutputError, format!("cannot write `{shown}`: {e}"))
+                    .with_path(shown),
+            ]
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| failed(&e))?;
+        }
+        store::write_disposable(&path, &record.bytes).map_err(|e| failed(&reason(e)))?;
     }
     Ok(())
 }

@@ -6,8 +6,9 @@
 use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
+use varar_core::record::RunRecord;
 use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::{ResultFileError, StoreError};
+use varar_runner::store::{RecordFileError, ResultFileError, StoreError};
 
 use super::output::Output;
 use crate::cli::ReportRun;
@@ -46,6 +47,10 @@ pub enum InputProblem {
     /// An oath could not be read.
     #[error(transparent)]
     Oath(#[from] DiscoveryError),
+    /// A run record could not be read or was refused (one of an unknown
+    /// version is left out instead): the latest run may be another.
+    #[error(transparent)]
+    Record(#[from] RecordFileError),
 }
 
 /// Something worth saying that does not change the exit code.
@@ -159,7 +164,17 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
             .unwrap_or_else(|| root.display().to_string()),
         oaths: Vec::with_capacity(snapshot.oaths.len()),
         lock: None,
+        run: None,
     };
+    let mut records = Vec::new();
+    for found in snapshot.records {
+        match found {
+            Ok(record) => records.push(record),
+            Err(e) if e.is_unknown_version() => {}
+            Err(e) => problems.push(InputProblem::Record(e)),
+        }
+    }
+    input.run = RunRecord::combine(records).into_iter().next();
     match snapshot.baseline {
         Ok(Baseline::Present { lock, .. }) => input.lock = Some(lock),
         Ok(Baseline::Unsupported { version }) => warnings.push(Warning::LockVersion { version }),

@@ -4,9 +4,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use varar_core::doc::Doc;
-use varar_core::hash::source_hash;
+use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::lock::LockEntry;
+use varar_core::names::ItemKind;
 use varar_core::parse::parse;
+use varar_core::record::RunRecord;
 use varar_core::results::{OathResults, Status};
 use varar_core::source::Source;
 
@@ -15,9 +17,10 @@ use super::links::{Links, page_path};
 use super::model::{
     Counts, Freshness, OathInput, OathSummary, ProjectInput, ResultsInput, Site, SiteFile,
 };
-use super::overlay::{self, Foreign, Overlay};
+use super::overlay::{self, Foreign, ItemMark, Overlay, RunMarks};
 use super::{index_page, markdown, page};
 use crate::evidence::linked_only_among;
+use crate::run_evidence::{example_item, failed_items, fresh_documents, last_failure};
 
 fn counts_of(results: &OathResults) -> Counts {
     let failed = results
@@ -28,7 +31,7 @@ fn counts_of(results: &OathResults) -> Counts {
     Counts {
         passed: results.examples.len() - failed,
         failed,
-        not_run: None,
+        ..Counts::default()
     }
 }
 
@@ -42,6 +45,7 @@ pub fn render_site(input: &ProjectInput) -> Site {
         .collect();
     let foreign = foreign_failures(input, &hashes);
     let linked = linked_only(input);
+    let run_fresh = run_fresh_documents(input);
     let mut files = Vec::with_capacity(input.oaths.len() + 2);
     let mut summaries = Vec::with_capacity(input.oaths.len());
     for o in &input.oaths {
@@ -51,7 +55,19 @@ pub fn render_site(input: &ProjectInput) -> Site {
         };
         let linked = linked.contains(&o.oath_path);
         let fresh = fresh(o, &hashes);
-        let (summary, body) = oath_page(input, o, fresh, &foreign, &links, linked);
+        let run = input
+            .run
+            .as_ref()
+            .filter(|_| run_fresh.contains(&o.oath_path));
+        let marks = run.map(|r| run_marks(r, o, fresh)).unwrap_or_default();
+        let page = Page {
+            fresh,
+            foreign: &foreign,
+            links: &links,
+            linked,
+            run: &marks,
+        };
+        let (summary, body) = oath_page(input, o, &page);
         let path = page_path(&o.oath_path);
         files.push(SiteFile {
             contents: html::page(
@@ -75,6 +91,71 @@ pub fn render_site(input: &ProjectInput) -> Site {
     ];
     site.extend(files);
     Site { files: site }
+}
+
+/// The documents the latest run read as they are now: where its items
+/// may be drawn.
+fn run_fresh_documents(input: &ProjectInput) -> BTreeSet<String> {
+    let Some(run) = &input.run else {
+        return BTreeSet::new();
+    };
+    let digests: BTreeMap<&str, String> = input
+        .oaths
+        .iter()
+        .filter_map(|o| {
+            Some((
+                o.oath_path.as_str(),
+                sha256_hex(o.text.as_ref().ok()?.as_bytes()),
+            ))
+        })
+        .collect();
+    fresh_documents(run, |path| digests.get(path).map(String::as_str))
+}
+
+/// What the latest run (a run of `o`'s text as it is now) adds to its page.
+fn run_marks(run: &RunRecord, o: &OathInput, fresh: Option<&OathResults>) -> RunMarks {
+    let items = failed_items(run)
+        .filter(|i| i.oath_path == o.oath_path)
+        .filter_map(|i| {
+            let kind = match i.kind {
+                ItemKind::Drift => "drift",
+                ItemKind::Diagnostic => "diagnostic",
+                _ => return None,
+            };
+            Some(ItemMark {
+                name: i.name.clone(),
+                kind,
+                line: i.line,
+                message: last_failure(i).unwrap_or("failed").to_owned(),
+            })
+        })
+        .collect();
+    let recovered = fresh
+        .map(|r| {
+            r.examples
+                .iter()
+                .map(|e| {
+                    example_item(run, &o.oath_path, e)
+                        .filter(|i| i.recovered() && e.status == Status::Passed)
+                        .map(|i| i.attempts.len())
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    RunMarks { items, recovered }
+}
+
+/// What one oath's page is drawn from, besides the oath itself.
+struct Page<'a> {
+    /// Its results, when they are of its text as it is now.
+    fresh: Option<&'a OathResults>,
+    /// Failures other oaths recorded in documents, by document.
+    foreign: &'a BTreeMap<&'a str, Vec<Foreign<'a>>>,
+    links: &'a Links<'a>,
+    /// It has no result file and needs none.
+    linked: bool,
+    /// What the latest run adds.
+    run: &'a RunMarks,
 }
 
 /// Failures recorded by one oath whose offsets point into another
@@ -129,16 +210,15 @@ fn linked_only(input: &ProjectInput) -> BTreeSet<String> {
     linked_only_among(texts, &missing, lock)
 }
 
-/// The summary and page body of one oath; `linked`: it has no result file
-/// and needs none.
-fn oath_page(
-    input: &ProjectInput,
-    o: &OathInput,
-    fresh: Option<&OathResults>,
-    foreign: &BTreeMap<&str, Vec<Foreign<'_>>>,
-    links: &Links<'_>,
-    linked: bool,
-) -> (OathSummary, String) {
+/// The summary and page body of one oath.
+fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSummary, String) {
+    let Page {
+        fresh,
+        foreign,
+        links,
+        linked,
+        run,
+    } = *page;
     let text = match &o.text {
         Ok(text) => text,
         Err(reason) => return unreadable_page(o, reason),
@@ -156,8 +236,15 @@ fn oath_page(
         source,
         doc,
         hash,
+        run,
     };
-    let (freshness, counts, overlay) = results_on(o, fresh, &parsed, linked);
+    let (freshness, mut counts, overlay) = results_on(o, fresh, &parsed, linked);
+    counts.recovered = overlay
+        .examples
+        .iter()
+        .filter(|e| e.recovered.is_some())
+        .count();
+    counts.items_failed = run.items.len();
     let rendered = markdown::render(text, &overlay, links);
     let (state, status) = state_of(&freshness, &counts);
     let summary = OathSummary {
@@ -205,6 +292,8 @@ struct ParsedOath<'a> {
     foreign: &'a [Foreign<'a>],
     /// The lock entry, when it is of this very text.
     lock: Option<&'a LockEntry>,
+    /// What the latest run adds.
+    run: &'a RunMarks,
 }
 
 /// How the oath's results relate to its text, its counts, and what is
@@ -217,7 +306,14 @@ fn results_on(
     linked: bool,
 ) -> (Freshness, Counts, Overlay) {
     let draw = |own: Option<&OathResults>, lock: Option<&LockEntry>| {
-        overlay::build(&parsed.source, &parsed.doc, own, parsed.foreign, lock)
+        overlay::build_with_run(
+            &parsed.source,
+            &parsed.doc,
+            own,
+            parsed.foreign,
+            lock,
+            parsed.run,
+        )
     };
     match &o.results {
         ResultsInput::Missing => {
@@ -262,6 +358,9 @@ fn results_on(
 /// The oath's overall state, and in words.
 fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
     match freshness {
+        Freshness::Fresh | Freshness::NoResults | Freshness::Linked if counts.items_failed > 0 => {
+            (State::Failed, "failed")
+        }
         Freshness::NoText => (State::Unreadable, "oath unreadable"),
         Freshness::Unreadable(_) => (State::Unreadable, "results unreadable"),
         Freshness::NoResults => (State::NotRun, "not run"),

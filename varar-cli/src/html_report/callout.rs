@@ -49,6 +49,14 @@ pub fn detail(out: &mut String, note: &Note) {
             escape_into(out, message);
             out.push_str("</span>");
         }
+        Detail::Item { kind, message } => {
+            let _ = write!(
+                out,
+                "<span class=\"varar-k\">{kind}:</span> <span class=\"varar-message varar-item-message\">"
+            );
+            escape_into(out, message);
+            out.push_str("</span>");
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 //! inputs, the site's files, and each oath's freshness, counts and summary.
 
 use varar_core::lock::Lock;
+use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 
 use super::html::State;
@@ -16,6 +17,10 @@ pub struct ProjectInput {
     /// The drift baseline, when it could be read; it tells which
     /// paragraphs are examples that did not run.
     pub lock: Option<Lock>,
+    /// The latest run (issue 19), when the project records one: its drift
+    /// and diagnostic items are drawn on the pages of the documents it read
+    /// as they are now, and its recovered examples are marked.
+    pub run: Option<RunRecord>,
 }
 
 /// One selected oath.
@@ -89,6 +94,11 @@ pub struct Counts {
     /// Example paragraphs of the fresh baseline with no result (`None`:
     /// unknown, because the baseline or the results do not fit the text).
     pub not_run: Option<usize>,
+    /// Examples that passed after an earlier attempt failed (issue 19).
+    pub recovered: usize,
+    /// Drift and diagnostic items of the latest run drawn on the page that
+    /// failed.
+    pub items_failed: usize,
 }
 
 /// What the index says about one oath.

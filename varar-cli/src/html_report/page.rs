@@ -12,7 +12,7 @@ use super::html::{State, badge, escape, escape_into, root_prefix};
 use super::links::{Links, page_path};
 use super::markdown::Rendered;
 use super::model::{Counts, Freshness, OathSummary};
-use super::overlay::Overlay;
+use super::overlay::{Overlay, recovered_after};
 
 fn header_start(out: &mut String, summary: &OathSummary) {
     let root = root_prefix(&page_path(&summary.oath_path));
@@ -41,6 +41,17 @@ pub fn counts(out: &mut String, c: &Counts) {
     );
     if let Some(n) = c.not_run {
         let _ = write!(out, "; {n} not run");
+    }
+    if c.recovered > 0 {
+        let _ = write!(out, "; {} recovered after a retry", c.recovered);
+    }
+    if c.items_failed > 0 {
+        let _ = write!(
+            out,
+            "; {} drift or diagnostic item{} failed",
+            c.items_failed,
+            if c.items_failed == 1 { "" } else { "s" }
+        );
     }
     out.push_str("</span>");
 }
@@ -198,6 +209,13 @@ fn example_list(out: &mut String, overlay: &Overlay) {
                 "passed"
             },
         );
+        if let Some(attempts) = e.recovered {
+            let _ = write!(
+                out,
+                " <span class=\"varar-recovered\">{}</span>",
+                recovered_after(attempts)
+            );
+        }
         out.push_str("</td></tr>\n");
     }
     out.push_str("</tbody>\n</table>\n</details>\n");

@@ -17,16 +17,31 @@
 //!   A stale result is converted (it is what ran), with a warning, and its
 //!   failures are shown without source excerpts, whose offsets could point
 //!   at the wrong text.
-//! - Any unusable input (an invalid result, an unreadable oath) refuses the
-//!   whole conversion: a report never half-reads its evidence.
+//! - Any unusable input (an invalid result, an unreadable oath, an
+//!   unreadable run record) refuses the whole conversion: a report never
+//!   half-reads its evidence.
+//! - The latest run ([`crate::run_evidence`], issue 19) adds what result
+//!   files do not hold: every drift, diagnostic and read-error item whose
+//!   last attempt failed is a failing case of its oath's suite (a suite of
+//!   its own when the oath has none: a diagnostic in a linked document, a
+//!   path that could not be read), named by the item's full name, its
+//!   message the failure's text. An example that failed and then passed on
+//!   a retry passes, and says so in its `system-out` (seed 003's profile
+//!   has no `flakyFailure` or `rerunFailure`). A project without a run
+//!   record, or whose latest run is stale or incomplete, is converted
+//!   with a warning.
+
+use std::collections::BTreeSet;
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
-use varar_core::names::UniqueNames;
+use varar_core::names::{ItemKind, UniqueNames};
+use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::OathResults;
 
-use crate::evidence::{EvidenceState, OathEvidence};
+use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::failure_text;
 use crate::records::ErrorRecord;
+use crate::run_evidence::{RunEvidence, example_item, failed_items};
 
 /// The name of the `testsuites` element.
 pub const REPORT_NAME: &str = "varar";
@@ -50,22 +65,50 @@ pub fn build(oaths: &[OathEvidence]) -> Result<Junit, Vec<ErrorRecord>> {
 /// (spec 70 §70.4.5).
 pub fn build_with(
     oaths: &[OathEvidence],
-    linked_only: &std::collections::BTreeSet<String>,
+    linked_only: &BTreeSet<String>,
+) -> Result<Junit, Vec<ErrorRecord>> {
+    convert(oaths, linked_only, None)
+}
+
+/// The project's JUnit report: [`build_with`], with the items of the
+/// latest run (see the module docs).
+pub fn build_project(project: &ProjectEvidence) -> Result<Junit, Vec<ErrorRecord>> {
+    convert(&project.oaths, &project.linked_only, Some(&project.run))
+}
+
+fn convert(
+    oaths: &[OathEvidence],
+    linked_only: &BTreeSet<String>,
+    run: Option<&RunEvidence>,
 ) -> Result<Junit, Vec<ErrorRecord>> {
     let mut report = Report::new(REPORT_NAME);
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
+    let latest = run.and_then(|r| r.latest.as_ref());
+    if let Some(run) = run {
+        errors.extend(run.invalid.iter().cloned());
+        warnings.extend(run_warnings(run));
+    }
+    let mut suited = BTreeSet::new();
     for o in oaths {
+        let with_items = |mut suite: TestSuite| {
+            if let Some(run) = latest {
+                add_items(&mut suite, run, &o.oath_path);
+            }
+            suite
+        };
         match o.state() {
             EvidenceState::Fresh(r) => {
-                report.add_test_suite(suite(o, r, true));
+                suited.insert(o.oath_path.as_str());
+                report.add_test_suite(with_items(suite(o, r, true, latest)));
             }
             EvidenceState::Stale(r, why) => {
                 warnings.push(format!(
                     "`{}` is stale ({why}); its failures are shown without source excerpts",
                     o.result_path
                 ));
-                report.add_test_suite(suite(o, r, false));
+                suited.insert(o.oath_path.as_str());
+                report.add_test_suite(with_items(suite(o, r, false, latest)));
             }
             EvidenceState::Missing if linked_only.contains(&o.oath_path) => {}
             EvidenceState::Missing => warnings.push(format!(
@@ -75,6 +118,21 @@ pub fn build_with(
             EvidenceState::Unusable(found) => errors.extend(found),
         }
     }
+    if let Some(run) = latest {
+        // Items of oaths (or documents, or paths) without a suite of their own.
+        let mut others: Vec<&str> = Vec::new();
+        for item in failed_items(run).filter(|i| i.kind != ItemKind::Example) {
+            let oath = item.oath_path.as_str();
+            if !suited.contains(oath) && !others.contains(&oath) {
+                others.push(oath);
+            }
+        }
+        for oath in others {
+            let mut suite = new_suite(oath);
+            add_items(&mut suite, run, oath);
+            report.add_test_suite(suite);
+        }
+    }
     if errors.is_empty() {
         Ok(Junit { report, warnings })
     } else {
@@ -82,11 +140,81 @@ pub fn build_with(
     }
 }
 
-fn suite(o: &OathEvidence, results: &OathResults, fresh: bool) -> TestSuite {
-    let mut suite = TestSuite::new(o.oath_path.as_str());
+/// What is worth saying about the run records: none, or a latest run that
+/// is stale or incomplete.
+fn run_warnings(run: &RunEvidence) -> Vec<String> {
+    if run.latest.is_none() {
+        if run.invalid.is_empty() {
+            return vec![format!(
+                "there is no run record in `{}`: drift, diagnostics and read errors, which \
+                 result files do not hold, are not listed",
+                run.dir
+            )];
+        }
+        return Vec::new();
+    }
+    run.problems(&BTreeSet::new())
+        .into_iter()
+        .map(|e| e.message)
+        .collect()
+}
+
+fn new_suite(oath_path: &str) -> TestSuite {
+    let mut suite = TestSuite::new(oath_path);
+    suite.extra.insert("file".into(), oath_path.into());
     suite
-        .extra
-        .insert("file".into(), o.oath_path.as_str().into());
+}
+
+/// Every drift, diagnostic and read-error item of `oath_path` whose last
+/// attempt failed, as a failing case of `suite`.
+fn add_items(suite: &mut TestSuite, run: &RunRecord, oath_path: &str) {
+    let items =
+        failed_items(run).filter(|i| i.kind != ItemKind::Example && i.oath_path == oath_path);
+    for item in items {
+        let message = crate::run_evidence::last_failure(item).unwrap_or("failed");
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status.set_message(message.lines().next().unwrap_or(""));
+        status.set_type(item.kind.as_str());
+        status.set_description(message);
+        let mut case = TestCase::new(item.name.as_str(), status);
+        case.set_classname(oath_path);
+        case.extra.insert("file".into(), oath_path.into());
+        if item.line > 0 {
+            case.extra
+                .insert("line".into(), item.line.to_string().into());
+        }
+        suite.add_test_case(case);
+    }
+}
+
+/// The `system-out` of an example that recovered: which attempts failed
+/// before the last one passed.
+fn recovered_note(item: &ItemEvidence) -> String {
+    let mut out = format!(
+        "recovered: passed on attempt {} after {} that did not pass\n",
+        item.attempts.len(),
+        crate::run_evidence::plural(item.attempts.len() - 1, "earlier attempt")
+    );
+    for a in &item.attempts[..item.attempts.len() - 1] {
+        let what = match (a.outcome, a.message.as_deref()) {
+            (Some(Outcome::Failed), Some(m)) => format!("failed: {m}"),
+            (Some(Outcome::Failed), None) => "failed".to_owned(),
+            (Some(Outcome::Ignored), _) => "ignored".to_owned(),
+            (Some(Outcome::Passed), _) => "passed".to_owned(),
+            (None, _) => "did not end".to_owned(),
+        };
+        out.push_str(&format!("attempt {}: {what}\n", a.attempt));
+    }
+    out
+}
+
+fn suite(
+    o: &OathEvidence,
+    results: &OathResults,
+    fresh: bool,
+    run: Option<&RunRecord>,
+) -> TestSuite {
+    let mut suite = new_suite(&o.oath_path);
     let mut names = UniqueNames::default();
     for example in &results.examples {
         let status = match &example.failure {
@@ -109,6 +237,12 @@ fn suite(o: &OathEvidence, results: &OathResults, fresh: bool) -> TestSuite {
             .insert("file".into(), o.oath_path.as_str().into());
         if let Some(line) = example.lines.first() {
             case.extra.insert("line".into(), line.to_string().into());
+        }
+        if let Some(item) = run
+            .and_then(|run| example_item(run, &o.oath_path, example))
+            .filter(|i| i.recovered() && example.failure.is_none())
+        {
+            case.set_system_out(recovered_note(item));
         }
         suite.add_test_case(case);
     }

@@ -98,3 +98,177 @@ fn unusable_evidence_refuses_the_whole_conversion() {
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].code, Code::InvalidResult);
 }
+
+mod issue19 {
+    use varar_core::record::{Outcome, RunRecord};
+
+    use super::*;
+    use crate::evidence::ProjectEvidence;
+    use crate::run_evidence::RunEvidence;
+    use crate::run_evidence::tests::{evidence_of, item, process};
+
+    fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
+        ProjectEvidence {
+            root: "/p".into(),
+            oaths,
+            linked_only: Default::default(),
+            baselined: Default::default(),
+            run,
+        }
+    }
+
+    #[test]
+    fn issue19_drift_diagnostics_and_read_errors_are_failing_cases_of_their_oath() {
+        let docs = [("varar/a.md", OATH)];
+        let run = evidence_of(vec![process(
+            "r",
+            "p",
+            "07:00:00",
+            &docs,
+            vec![
+                item(
+                    "varar/a.md::x",
+                    "varar/a.md",
+                    3,
+                    1,
+                    Some(Outcome::Passed),
+                    None,
+                ),
+                item(
+                    "varar/a.md::varar:drift:9",
+                    "varar/a.md",
+                    9,
+                    1,
+                    Some(Outcome::Failed),
+                    Some("varar/a.md:9:1: drifted\n  |\n9 | text\n"),
+                ),
+                item(
+                    "varar/shared.md::varar:diagnostic:reference-cycle:5",
+                    "varar/shared.md",
+                    5,
+                    1,
+                    Some(Outcome::Failed),
+                    Some("varar/shared.md:5:1: a cycle"),
+                ),
+                item(
+                    "varar/x.md::varar:read-error",
+                    "varar/x.md",
+                    0,
+                    1,
+                    Some(Outcome::Failed),
+                    Some("cannot read `varar/x.md`: invalid UTF-8"),
+                ),
+            ],
+        )]);
+        let junit = build_project(&project(vec![evidence(OATH, Some(vec![passed("x")]))], run))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(junit.warnings.is_empty(), "{:?}", junit.warnings);
+        let r = &junit.report;
+        assert_eq!((r.tests, r.failures), (4, 3));
+        let suites: Vec<(&str, Vec<&str>)> = r
+            .test_suites
+            .iter()
+            .map(|s| {
+                let cases = s.test_cases.iter().map(|c| c.name.as_str()).collect();
+                (s.name.as_str(), cases)
+            })
+            .collect();
+        assert_eq!(
+            suites,
+            [
+                ("varar/a.md", vec!["x", "varar/a.md::varar:drift:9"]),
+                (
+                    "varar/shared.md",
+                    vec!["varar/shared.md::varar:diagnostic:reference-cycle:5"]
+                ),
+                ("varar/x.md", vec!["varar/x.md::varar:read-error"]),
+            ]
+        );
+        let xml = r.to_string().unwrap_or_default();
+        assert!(
+            xml.contains(
+                "<failure message=\"varar/a.md:9:1: drifted\" type=\"drift\">varar/a.md:9:1: \
+                 drifted\n  |\n9 | text\n</failure>"
+            ),
+            "{xml}"
+        );
+        assert!(xml.contains("line=\"9\""), "{xml}");
+    }
+
+    #[test]
+    fn issue19_a_recovered_example_passes_and_says_so() {
+        let docs = [("varar/a.md", OATH)];
+        let run = evidence_of(vec![
+            process(
+                "r",
+                "p1",
+                "07:00:00",
+                &docs,
+                vec![item(
+                    "varar/a.md::A::x",
+                    "varar/a.md",
+                    3,
+                    1,
+                    Some(Outcome::Failed),
+                    Some("flaky"),
+                )],
+            ),
+            process(
+                "r",
+                "p2",
+                "07:00:01",
+                &docs,
+                vec![item(
+                    "varar/a.md::A::x",
+                    "varar/a.md",
+                    3,
+                    2,
+                    Some(Outcome::Passed),
+                    None,
+                )],
+            ),
+        ]);
+        let junit = build_project(&project(vec![evidence(OATH, Some(vec![passed("x")]))], run))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        let r = &junit.report;
+        assert_eq!((r.tests, r.failures), (1, 0));
+        let xml = r.to_string().unwrap_or_default();
+        assert!(
+            xml.contains(
+                "<system-out>recovered: passed on attempt 2 after 1 earlier attempt that did not \
+                 pass\nattempt 1: failed: flaky\n</system-out>"
+            ),
+            "{xml}"
+        );
+        assert!(!xml.contains("flakyFailure") && !xml.contains("rerunFailure"));
+    }
+
+    #[test]
+    fn issue19_without_a_run_or_with_an_incomplete_one_the_conversion_warns() {
+        let oaths = || vec![evidence(OATH, Some(vec![passed("x")]))];
+        let junit = build_project(&project(oaths(), RunEvidence::none()))
+            .unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!(junit.warnings.len(), 1);
+        assert!(junit.warnings[0].starts_with("there is no run record in `.varar/.runs`"));
+        let mut exited = process("r", "p", "07:00:00", &[], vec![]);
+        exited.complete = false;
+        let junit = build_project(&project(
+            oaths(),
+            RunEvidence::of_runs(".varar/.runs", RunRecord::combine(vec![exited])),
+        ))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        assert!(
+            junit.warnings[0].contains("never reached its end"),
+            "{:?}",
+            junit.warnings
+        );
+        let mut invalid = RunEvidence::none();
+        invalid
+            .invalid
+            .push(ErrorRecord::new(Code::InvalidRun, "bad record"));
+        let errors = build_project(&project(oaths(), invalid))
+            .err()
+            .unwrap_or_default();
+        assert_eq!(errors[0].code, Code::InvalidRun);
+    }
+}

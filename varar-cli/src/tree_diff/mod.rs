@@ -12,6 +12,14 @@
 //! - `stillFailing`: failed in both, with whether the message changed;
 //! - unchanged passes are only counted.
 //!
+//! The items results files do not hold (drift, diagnostics, read errors;
+//! issue 19) are compared too, from the latest run of each tree (its run
+//! records in `.runs/`), by their full item name, as changes of the oath
+//! (or document) they belong to: a drift that passed in OLD and fails in
+//! NEW regressed, one only NEW has and that fails was added failing. An
+//! item whose last attempt did not end is left out, and a tree without run
+//! records has no such items.
+//!
 //! Exit 1 when something regressed **or an added example failed** (a new
 //! failing example is as much a new failure as a regression; seed 003's
 //! historical gate counts "an added adverse testcase" the same way), 0
@@ -25,10 +33,13 @@ pub mod text;
 use std::collections::BTreeMap;
 
 use serde::Serialize;
+use varar_core::names::ItemKind;
+use varar_core::record::{Outcome as RunOutcome, RunRecord};
 use varar_core::results::{ExampleResult, OathResults, Status};
 use varar_runner::discovery::cmp_oath_paths;
 
 use crate::records::{ErrorRecord, exit_code};
+use crate::run_evidence::last_failure;
 use crate::tree::Tree;
 
 /// The version of the JSON output.
@@ -186,25 +197,33 @@ impl DiffReport {
 
 /// Compare two trees.
 pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
-    let mut pairs: BTreeMap<&str, (Option<&OathResults>, Option<&OathResults>)> = BTreeMap::new();
+    type Side<'a> = (Option<&'a OathResults>, Vec<Item>);
+    let mut pairs: BTreeMap<String, (Side<'_>, Side<'_>)> = BTreeMap::new();
     for f in &old.files {
-        pairs.entry(&f.oath_path).or_default().0 = Some(&f.results);
+        pairs.entry(f.oath_path.clone()).or_default().0.0 = Some(&f.results);
     }
     for f in &new.files {
-        pairs.entry(&f.oath_path).or_default().1 = Some(&f.results);
+        pairs.entry(f.oath_path.clone()).or_default().1.0 = Some(&f.results);
+    }
+    for (oath, item) in items(old.latest_run().as_ref()) {
+        pairs.entry(oath).or_default().0.1.push(item);
+    }
+    for (oath, item) in items(new.latest_run().as_ref()) {
+        pairs.entry(oath).or_default().1.1.push(item);
     }
     let mut ordered: Vec<_> = pairs.into_iter().collect();
-    ordered.sort_by(|a, b| cmp_oath_paths(a.0, b.0));
+    ordered.sort_by(|a, b| cmp_oath_paths(&a.0, &b.0));
     let mut summary = Summary::default();
     let mut oaths = Vec::new();
     let mut adverse = false;
-    for (path, (o, n)) in ordered {
+    for (path, ((o, old_items), (n, new_items))) in ordered {
         let none: &[ExampleResult] = &[];
-        let changes = compare_examples(
+        let mut changes = compare_examples(
             o.map_or(none, |r| &r.examples),
             n.map_or(none, |r| &r.examples),
             &mut summary,
         );
+        changes.extend(compare_items(&old_items, &new_items, &mut summary));
         adverse |= changes.iter().any(|c| {
             c.kind == ChangeKind::Regressed
                 || (c.kind == ChangeKind::Added
@@ -222,7 +241,7 @@ pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
             _ => None,
         };
         oaths.push(OathDiff {
-            path: path.to_owned(),
+            path,
             source_changed,
             changes,
         });
@@ -244,6 +263,45 @@ pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
     }
 }
 
+/// A drift, diagnostic or read-error item of a run and how its last
+/// attempt ended.
+#[derive(Clone, Debug)]
+struct Item {
+    name: String,
+    outcome: Outcome,
+}
+
+/// The ended non-example items of `run`, with the oath each belongs to.
+fn items(run: Option<&RunRecord>) -> Vec<(String, Item)> {
+    let Some(run) = run else {
+        return Vec::new();
+    };
+    run.items
+        .iter()
+        .filter(|i| i.kind != ItemKind::Example)
+        .filter_map(|i| {
+            let status = match i.outcome()? {
+                RunOutcome::Passed => "passed",
+                RunOutcome::Failed => "failed",
+                _ => return None,
+            };
+            let outcome = Outcome {
+                status,
+                line: (i.line > 0).then_some(i.line),
+                message: (status == "failed")
+                    .then(|| last_failure(i).unwrap_or("failed").to_owned()),
+            };
+            Some((
+                i.oath_path.clone(),
+                Item {
+                    name: i.name.clone(),
+                    outcome,
+                },
+            ))
+        })
+        .collect()
+}
+
 fn compare_examples(
     old: &[ExampleResult],
     new: &[ExampleResult],
@@ -256,58 +314,75 @@ fn compare_examples(
             .iter()
             .enumerate()
             .position(|(i, o)| !used[i] && o.name == n.name);
-        let Some(i) = found else {
-            summary.added += 1;
-            changes.push(Change {
-                kind: ChangeKind::Added,
-                example: n.name.clone(),
-                old: None,
-                new: Some(Outcome::of(n)),
-                message_changed: None,
-            });
-            continue;
-        };
-        used[i] = true;
-        changes.extend(compare_pair(&old[i], n, summary));
+        let o = found.map(|i| {
+            used[i] = true;
+            Outcome::of(&old[i])
+        });
+        changes.extend(change(&n.name, o, Some(Outcome::of(n)), summary));
     }
     for (o, _) in old.iter().zip(&used).filter(|(_, used)| !**used) {
-        summary.removed += 1;
-        changes.push(Change {
-            kind: ChangeKind::Removed,
-            example: o.name.clone(),
-            old: Some(Outcome::of(o)),
-            new: None,
-            message_changed: None,
-        });
+        changes.extend(change(&o.name, Some(Outcome::of(o)), None, summary));
     }
     changes
 }
 
-/// The change between an example of OLD and its pair in NEW, counted in
+/// The changes of items, paired by name: NEW's in order, then removed ones.
+fn compare_items(old: &[Item], new: &[Item], summary: &mut Summary) -> Vec<Change> {
+    let mut changes = Vec::new();
+    for n in new {
+        let o = old.iter().find(|o| o.name == n.name);
+        changes.extend(change(
+            &n.name,
+            o.map(|o| o.outcome.clone()),
+            Some(n.outcome.clone()),
+            summary,
+        ));
+    }
+    for o in old.iter().filter(|o| !new.iter().any(|n| n.name == o.name)) {
+        changes.extend(change(&o.name, Some(o.outcome.clone()), None, summary));
+    }
+    changes
+}
+
+/// The change of `name` between its outcome in OLD and in NEW, counted in
 /// `summary`; `None` when it passed in both.
-fn compare_pair(o: &ExampleResult, n: &ExampleResult, summary: &mut Summary) -> Option<Change> {
-    let (kind, message_changed) = match (o.status, n.status) {
-        (Status::Passed, Status::Passed) => {
+fn change(
+    name: &str,
+    old: Option<Outcome>,
+    new: Option<Outcome>,
+    summary: &mut Summary,
+) -> Option<Change> {
+    let failed = |o: &Option<Outcome>| o.as_ref().map(|o| o.status == "failed");
+    let (kind, message_changed) = match (failed(&old), failed(&new)) {
+        (None, None) => return None,
+        (None, Some(_)) => (ChangeKind::Added, None),
+        (Some(_), None) => (ChangeKind::Removed, None),
+        (Some(false), Some(false)) => {
             summary.unchanged += 1;
             return None;
         }
-        (Status::Passed, Status::Failed) => (ChangeKind::Regressed, None),
-        (Status::Failed, Status::Passed) => (ChangeKind::Fixed, None),
-        (Status::Failed, Status::Failed) => {
-            let message = |e: &ExampleResult| e.failure.as_ref().map(|f| f.message.clone());
-            (ChangeKind::StillFailing, Some(message(o) != message(n)))
+        (Some(false), Some(true)) => (ChangeKind::Regressed, None),
+        (Some(true), Some(false)) => (ChangeKind::Fixed, None),
+        (Some(true), Some(true)) => {
+            let message = |o: &Option<Outcome>| o.as_ref().and_then(|o| o.message.clone());
+            (
+                ChangeKind::StillFailing,
+                Some(message(&old) != message(&new)),
+            )
         }
     };
     match kind {
         ChangeKind::Regressed => summary.regressed += 1,
         ChangeKind::Fixed => summary.fixed += 1,
-        _ => summary.still_failing += 1,
+        ChangeKind::Added => summary.added += 1,
+        ChangeKind::Removed => summary.removed += 1,
+        ChangeKind::StillFailing => summary.still_failing += 1,
     }
     Some(Change {
         kind,
-        example: n.name.clone(),
-        old: Some(Outcome::of(o)),
-        new: Some(Outcome::of(n)),
+        example: name.to_owned(),
+        old,
+        new,
         message_changed,
     })
 }

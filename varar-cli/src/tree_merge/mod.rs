@@ -22,6 +22,13 @@
 //!   it is first). This is exact unless another shard ran an example whose
 //!   first line lies between that neighbour and the link.
 //!
+//! The trees' run records (issue 19) are combined by [`merge_records`]:
+//! every record file of every tree, under its own name (`<run id>/<process
+//! id>.run`); a name held by several trees must have the same bytes in each
+//! (`conflicting_run` otherwise: two different records cannot be one
+//! process's). Each run keeps its id, so the processes of one run split
+//! across shards (nextest's) combine again into that run.
+//!
 //! Any problem refuses the whole merge: the shell then writes nothing.
 
 use std::collections::BTreeMap;
@@ -30,7 +37,7 @@ use varar_core::results::{ExampleResult, OathResults, Status};
 use varar_runner::discovery::cmp_oath_paths;
 
 use crate::records::{Code, ErrorRecord};
-use crate::tree::{Tree, TreeFile};
+use crate::tree::{Tree, TreeFile, TreeRecord};
 
 /// How disagreements are settled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -191,4 +198,37 @@ fn conflict(kept: &Entry<'_>, example: &ExampleResult, file: &TreeFile) -> Error
     .with_path(file.shown.clone())
     .with_oath(file.oath_path.clone())
     .with_example(example.name.clone(), example.lines.first().copied())
+}
+
+/// Every run record of `trees` (in command-line order) once, by name, or
+/// `conflicting_run` for each name held with different bytes.
+pub fn merge_records(trees: &[Tree]) -> Result<Vec<&TreeRecord>, Vec<ErrorRecord>> {
+    let mut by_name: BTreeMap<&str, &TreeRecord> = BTreeMap::new();
+    let mut errors = Vec::new();
+    for tree in trees {
+        for record in &tree.records {
+            match by_name.get(record.name.as_str()) {
+                None => {
+                    by_name.insert(&record.name, record);
+                }
+                Some(kept) if kept.bytes == record.bytes => {}
+                Some(kept) => errors.push(
+                    ErrorRecord::new(
+                        Code::ConflictingRun,
+                        format!(
+                            "`{}` and `{}` are different run records of the same process \
+                             (`{}`); merge each shard's tree once",
+                            kept.shown, record.shown, record.name
+                        ),
+                    )
+                    .with_path(record.shown.clone()),
+                ),
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(by_name.into_values().collect())
+    } else {
+        Err(errors)
+    }
 }

@@ -11,6 +11,8 @@ use serde_json::Value;
 
 use varar_core::hash::source_hash;
 
+pub mod verdicts;
+
 pub const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 pub const SHELF: &str = "# The shelf\n\nI stock 3 buns.\n";
 
@@ -148,4 +150,164 @@ pub fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             (f.display().to_string(), bytes)
         })
         .collect()
+}
+
+// ---- run records (issue 19) ---------------------------------------------------
+
+/// One item of a run record, as the harness writes it: its kind read from
+/// its name (`ItemName`), `outcome` absent while it has not ended.
+pub fn item(
+    name: &str,
+    oath: &str,
+    line: u32,
+    attempt: u32,
+    outcome: Option<&str>,
+    message: Option<&str>,
+) -> String {
+    let kind = varar_core::names::ItemName::parse(name).kind.as_str();
+    let mut fields = vec![
+        format!(
+            "\"name\": {}",
+            serde_json::to_string(name).unwrap_or_default()
+        ),
+        format!("\"kind\": \"{kind}\""),
+        format!("\"oathPath\": \"{oath}\""),
+        format!("\"line\": {line}"),
+        format!("\"attempt\": {attempt}"),
+    ];
+    if let Some(outcome) = outcome {
+        fields.push(format!("\"outcome\": \"{outcome}\""));
+        fields.push("\"durationMs\": 0.25".to_owned());
+    }
+    if let Some(message) = message {
+        fields.push(format!(
+            "\"message\": {}",
+            serde_json::to_string(message).unwrap_or_default()
+        ));
+    }
+    format!("    {{\n      {}\n    }}", fields.join(",\n      "))
+}
+
+/// A process of a run: its ids, when it started (`HH:MM:SS`), whether it
+/// reached its end, and the documents it read (digested as they are now).
+pub struct Process<'a> {
+    pub run: &'a str,
+    pub id: &'a str,
+    pub started: &'a str,
+    pub complete: bool,
+    pub documents: &'a [&'a str],
+}
+
+impl Process<'_> {
+    /// A complete process of run `run` that read basket.md and shelf.md.
+    pub fn of(run: &str) -> Process<'_> {
+        Process {
+            run,
+            id: "p1",
+            started: "07:00:00",
+            complete: true,
+            documents: &["varar/basket.md", "varar/shelf.md"],
+        }
+    }
+}
+
+/// Write `<tree>/.runs/<run>/<process>.run` as the harness writes it, with
+/// these items (see [`item`]).
+pub fn write_record(p: &Project, tree: &str, process: &Process<'_>, items: &[String]) {
+    use varar_core::hash::sha256_hex;
+    let digest = |rel: &str| sha256_hex(&std::fs::read(p.root().join(rel)).unwrap_or_default());
+    let documents: Vec<String> = process
+        .documents
+        .iter()
+        .map(|d| {
+            let text = std::fs::read_to_string(p.root().join(d)).unwrap_or_default();
+            format!(
+                "      {{\n        \"path\": \"{d}\",\n        \"sha256\": \"{}\",\n        \"sourceHash\": \"{}\"\n      }}",
+                digest(d),
+                source_hash(&text)
+            )
+        })
+        .collect();
+    let ended = if process.complete {
+        format!("\n  \"endedAt\": \"2026-12-01T{}.900Z\",", process.started)
+    } else {
+        String::new()
+    };
+    let text = format!(
+        r#"{{
+  "version": 1,
+  "format": "varar-run-record",
+  "varar": "0.1.0",
+  "runId": "{run}",
+  "processId": "{id}",
+  "complete": {complete},
+  "startedAt": "2026-12-01T{started}.000Z",{ended}
+  "arguments": [],
+  "options": {{
+    "update": false,
+    "runtime": "built-in"
+  }},
+  "manifest": {{
+    "config": {{
+      "path": "varar.config.json",
+      "sha256": "{config}"
+    }},
+    "documents": [
+{documents}
+    ],
+    "reproducible": false,
+    "limitations": []
+  }},
+  "items": [
+{items}
+  ]
+}}
+"#,
+        run = process.run,
+        id = process.id,
+        complete = process.complete,
+        started = process.started,
+        config = digest("varar.config.json"),
+        documents = documents.join(",\n"),
+        items = items.join(",\n"),
+    );
+    p.write(
+        &format!("{tree}/.runs/{}/{}.run", process.run, process.id),
+        &text,
+    );
+}
+
+/// The items of the examples [`all_passed`] records, every one passed.
+pub fn passed_items() -> Vec<String> {
+    vec![
+        item(
+            "varar/basket.md::The basket::I add 2. The total is 3",
+            "varar/basket.md",
+            3,
+            1,
+            Some("passed"),
+            None,
+        ),
+        item(
+            "varar/basket.md::The basket::I add 1. The total is 1",
+            "varar/basket.md",
+            5,
+            1,
+            Some("passed"),
+            None,
+        ),
+        item(
+            "varar/shelf.md::The shelf::I stock 3 buns",
+            "varar/shelf.md",
+            3,
+            1,
+            Some("passed"),
+            None,
+        ),
+    ]
+}
+
+/// A complete run in `.varar/` in which every example passed.
+pub fn passing_run(p: &Project) {
+    write_record(p, ".varar", &Process::of("run-1"), &passed_items());
 }

@@ -88,3 +88,52 @@ pub fn at(text: &str, needle: &str, extra: u32) -> u32 {
         .unwrap_or_else(|| panic!("{needle:?} not in text"));
     text[..byte].encode_utf16().count() as u32 + extra
 }
+
+/// A process record as the harness writes it (read back by the strict
+/// reader): run `run`, started at `started` (`HH:MM:SS`), these items
+/// (`serde_json` objects with name, kind, oathPath, line, attempt and,
+/// when ended, outcome and message), no document in its manifest.
+pub fn record(
+    run: &str,
+    process: &str,
+    started: &str,
+    complete: bool,
+    items: Vec<serde_json::Value>,
+) -> varar_core::record::ProcessRecord {
+    let mut value = serde_json::json!({
+        "version": 1, "format": "varar-run-record", "varar": "0.1.0",
+        "runId": run, "processId": process, "complete": complete,
+        "startedAt": format!("2026-12-01T{started}.000Z"),
+        "arguments": [], "options": {"update": false, "runtime": "built-in"},
+        "manifest": {"documents": [], "reproducible": false, "limitations": []},
+        "items": items,
+    });
+    if complete {
+        value["endedAt"] = format!("2026-12-01T{started}.900Z").into();
+    }
+    varar_core::record::parse_process_record(value.to_string().as_bytes())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// An item of a record: its kind read from its name.
+pub fn item(
+    name: &str,
+    oath: &str,
+    line: u32,
+    attempt: u32,
+    outcome: Option<&str>,
+    message: Option<&str>,
+) -> serde_json::Value {
+    let kind = varar_core::names::ItemName::parse(name).kind.as_str();
+    let mut value = serde_json::json!({
+        "name": name, "kind": kind, "oathPath": oath, "line": line, "attempt": attempt,
+    });
+    if let Some(outcome) = outcome {
+        value["outcome"] = outcome.into();
+        value["durationMs"] = 1.into();
+    }
+    if let Some(message) = message {
+        value["message"] = message.into();
+    }
+    value
+}

@@ -23,6 +23,7 @@ fn tree(name: &str, files: Vec<TreeFile>) -> Tree {
     Tree {
         shown: name.into(),
         files,
+        records: Vec::new(),
     }
 }
 

@@ -1,13 +1,15 @@
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 use varar_core::hash::source_hash;
 use varar_core::results::{ExampleResult, OathResults};
 
-use crate::support::example;
-use varar_cli::evidence::OathEvidence;
+use crate::support::{example, item, record};
+use varar_cli::evidence::{OathEvidence, ProjectEvidence};
 use varar_cli::records::{Code, ErrorRecord};
+use varar_cli::run_evidence::RunEvidence;
 use varar_cli::verdict::*;
+use varar_core::record::RunRecord;
 
 const OATH: &str = "# A\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 
@@ -25,6 +27,50 @@ fn oath(path: &str, text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvi
         })),
         documents: BTreeMap::new(),
     }
+}
+
+/// The project of `oaths` with `run` as its run evidence.
+fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
+    ProjectEvidence {
+        root: "/p".into(),
+        oaths,
+        linked_only: BTreeSet::new(),
+        baselined: BTreeSet::new(),
+        run,
+    }
+}
+
+/// One complete run in which every example of the oaths' results ran
+/// once, as recorded.
+fn run_of(oaths: &[OathEvidence]) -> RunEvidence {
+    let items = oaths
+        .iter()
+        .filter_map(|o| Some((o, o.results.as_ref().ok()?.as_ref()?)))
+        .flat_map(|(o, r)| {
+            r.examples.iter().map(|e| {
+                let failed = e.failure.as_ref().map(|f| f.message.as_str());
+                item(
+                    &format!("{}::{}", o.oath_path, e.name),
+                    &o.oath_path,
+                    e.lines.first().copied().unwrap_or(0),
+                    1,
+                    Some(if failed.is_some() { "failed" } else { "passed" }),
+                    failed,
+                )
+            })
+        })
+        .collect();
+    runs(vec![record("run", "p1", "07:00:00", true, items)])
+}
+
+fn runs(records: Vec<varar_core::record::ProcessRecord>) -> RunEvidence {
+    RunEvidence::of_runs(".varar/.runs", RunRecord::combine(records))
+}
+
+/// The verdict on `oaths` after a complete run of exactly their results.
+fn evaluate(oaths: &[OathEvidence]) -> GateReport {
+    let run = run_of(oaths);
+    varar_cli::verdict::evaluate(&project(oaths.to_vec(), run), GateOptions::default())
 }
 
 /// Every report the tests build must fit the published schema.
@@ -146,12 +192,29 @@ fn the_schema_is_valid_and_not_vacuous() {
     let schema: Value = serde_json::from_str(SCHEMA).unwrap_or_else(|e| panic!("{e}"));
     assert!(jsonschema::meta::is_valid(&schema));
     let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
-    let good = serde_json::json!({"version": 1, "status": "passed", "exitCode": 0,
-        "oaths": [], "failures": [], "errors": []});
+    let good = serde_json::json!({"version": 2, "status": "passed", "exitCode": 0,
+        "denyRecovered": false,
+        "run": {"runId": "r", "startedAt": "t", "endedAt": "t", "complete": true, "processes": 1,
+                "counts": {"planned": 0, "passed": 0, "failed": 0, "ignored": 0, "notRun": 0,
+                           "recovered": 0}},
+        "oaths": [], "failures": [], "itemFailures": [], "recovered": [], "errors": []});
     assert!(validator.is_valid(&good));
     let mut bad = Vec::new();
     for (pointer, value) in [
-        ("/version", serde_json::json!(2)),
+        ("/version", serde_json::json!(1)),
+        ("/run/complete", serde_json::json!(false)),
+        ("/run/counts/notRun", serde_json::json!(-1)),
+        (
+            "/itemFailures",
+            serde_json::json!([{"name": "a.md::varar:drift:3", "kind": "drift",
+                                "oathPath": "a.md", "line": 3, "message": "m", "attempts": 1}]),
+        ),
+        (
+            "/recovered",
+            serde_json::json!([{"name": "a.md::x", "kind": "bench", "oathPath": "a.md",
+                                "line": 3, "attempts": 2}]),
+        ),
+        ("/denyRecovered", serde_json::json!("yes")),
         ("/status", serde_json::json!("failed")),
         ("/exitCode", serde_json::json!(3)),
         ("/errors", serde_json::json!([{"code": "stale_result"}])),
@@ -182,8 +245,9 @@ fn issue11_an_oath_run_only_where_it_is_linked_needs_no_result() {
         oath("a.md", OATH, Some(vec![example("x", &[3], None)])),
         oath("shared.md", "## Setup\n\nI add 2.\n", None),
     ];
-    let linked: std::collections::BTreeSet<String> = ["shared.md".to_string()].into();
-    let report = evaluate_with(&oaths, &linked);
+    let mut linked = project(oaths.to_vec(), run_of(&oaths));
+    linked.linked_only = ["shared.md".to_string()].into();
+    let report = varar_cli::verdict::evaluate(&linked, GateOptions::default());
     checked(&report);
     assert_eq!((report.status, report.exit_code), (GateStatus::Passed, 0));
     assert_eq!(report.oaths[1].status, OathStatus::Linked);
@@ -191,4 +255,149 @@ fn issue11_an_oath_run_only_where_it_is_linked_needs_no_result() {
     let report = evaluate(&oaths);
     assert_eq!(report.oaths[1].status, OathStatus::Missing);
     assert_ne!(report.exit_code, 0);
+}
+
+fn passed_a() -> Vec<OathEvidence> {
+    vec![oath(
+        "a.md",
+        OATH,
+        Some(vec![example("I add 1. The total is 1", &[5], None)]),
+    )]
+}
+
+#[test]
+fn issue19_without_a_run_record_the_gate_cannot_judge() {
+    let report = varar_cli::verdict::evaluate(
+        &project(passed_a(), RunEvidence::none()),
+        GateOptions::default(),
+    );
+    let json = checked(&report);
+    assert_eq!((report.status, report.exit_code), (GateStatus::Error, 2));
+    let codes: Vec<Code> = report.errors.iter().map(|e| e.code).collect();
+    assert_eq!(codes, [Code::MissingRun]);
+    assert!(json.get("run").is_none());
+}
+
+#[test]
+fn issue19_a_drift_item_that_failed_fails_the_gate_with_its_kind_and_line() {
+    let oaths = passed_a();
+    let mut run = run_of(&oaths);
+    let drift = record(
+        "run",
+        "p2",
+        "07:00:01",
+        true,
+        vec![item(
+            "a.md::varar:drift:3",
+            "a.md",
+            3,
+            1,
+            Some("failed"),
+            Some("a.md:3:1: This paragraph was an example and no longer matches any step (drift)"),
+        )],
+    );
+    let mut records = run.latest.take().map(|r| r.processes).unwrap_or_default();
+    records.push(drift);
+    run = runs(records);
+    let report = varar_cli::verdict::evaluate(&project(oaths, run), GateOptions::default());
+    let json = checked(&report);
+    assert_eq!((report.status, report.exit_code), (GateStatus::Failed, 1));
+    assert!(report.failures.is_empty());
+    assert_eq!(
+        json["itemFailures"][0],
+        serde_json::json!({"name": "a.md::varar:drift:3", "kind": "drift", "oathPath": "a.md",
+            "line": 3, "attempts": 1,
+            "message": "a.md:3:1: This paragraph was an example and no longer matches any step (drift)"})
+    );
+    assert_eq!(report.oaths[0].status, OathStatus::Failed);
+    assert_eq!(json["run"]["counts"]["failed"], 1);
+    assert_eq!(
+        render_text(&report),
+        "FAILED a.md:3: a.md::varar:drift:3 (drift)\n    a.md:3:1: This paragraph was an example \
+         and no longer matches any step (drift)\ngate: failed: 1 other item failed (drift) in 1 oath\n"
+    );
+}
+
+#[test]
+fn issue19_a_failed_then_passed_example_is_recovered_and_denied_on_request() {
+    let oaths = passed_a();
+    let name = "a.md::I add 1. The total is 1";
+    let run = runs(vec![
+        record(
+            "nextest-run",
+            "p1",
+            "07:00:00",
+            true,
+            vec![item(name, "a.md", 5, 1, Some("failed"), Some("flaky"))],
+        ),
+        record(
+            "nextest-run",
+            "p2",
+            "07:00:01",
+            true,
+            vec![item(name, "a.md", 5, 2, Some("passed"), None)],
+        ),
+    ]);
+    let passed =
+        varar_cli::verdict::evaluate(&project(oaths.clone(), run.clone()), GateOptions::default());
+    let json = checked(&passed);
+    assert_eq!((passed.status, passed.exit_code), (GateStatus::Passed, 0));
+    assert_eq!(
+        json["recovered"],
+        serde_json::json!([{"name": name, "kind": "example", "oathPath": "a.md", "line": 5,
+                            "attempts": 2, "message": "flaky"}])
+    );
+    assert_eq!(
+        render_text(&passed),
+        "RECOVERED a.md:5: a.md::I add 1. The total is 1 (example, passed on attempt 2)\n    flaky\n\
+         gate: passed: 1 example in 1 oath, all fresh and passed (1 item recovered after a retry)\n"
+    );
+    let denied = varar_cli::verdict::evaluate(
+        &project(oaths, run),
+        GateOptions {
+            deny_recovered: true,
+        },
+    );
+    let json = checked(&denied);
+    assert_eq!((denied.status, denied.exit_code), (GateStatus::Failed, 1));
+    assert_eq!(json["denyRecovered"], true);
+    assert!(
+        render_text(&denied).ends_with(
+            "gate: failed: 1 item recovered after a retry (--deny-recovered) in 1 oath\n"
+        )
+    );
+}
+
+#[test]
+fn issue19_an_incomplete_run_wins_over_a_failure() {
+    let oaths = vec![oath(
+        "a.md",
+        OATH,
+        Some(vec![example("I add 2. The total is 3", &[3], Some("boom"))]),
+    )];
+    let run = runs(vec![record(
+        "run",
+        "p1",
+        "07:00:00",
+        false,
+        vec![item(
+            "a.md::I add 2. The total is 3",
+            "a.md",
+            3,
+            1,
+            None,
+            None,
+        )],
+    )]);
+    let mut p = project(oaths, run);
+    p.baselined = ["a.md".to_owned(), "b.md".to_owned()].into();
+    let report = varar_cli::verdict::evaluate(&p, GateOptions::default());
+    let json = checked(&report);
+    assert_eq!((report.status, report.exit_code), (GateStatus::Error, 2));
+    let codes: Vec<Code> = report.errors.iter().map(|e| e.code).collect();
+    // b.md is not selected: only selected oaths must have items.
+    assert_eq!(codes, [Code::IncompleteRun, Code::IncompleteRun]);
+    assert_eq!(json["run"]["complete"], false);
+    assert_eq!(json["run"]["counts"]["notRun"], 1);
+    assert_eq!(report.failures.len(), 1);
 }

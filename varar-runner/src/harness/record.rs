@@ -23,6 +23,9 @@ use super::items::{ItemMeta, RunLog};
 use super::print;
 use crate::store;
 
+/// The environment variable that names the run this process belongs to.
+pub(crate) const VARAR_RUN_ID: &str = "VARAR_RUN_ID";
+
 /// Who this process is in which run.
 #[derive(Clone, Debug)]
 pub(crate) struct Identity {
@@ -59,7 +62,8 @@ pub(crate) fn now_ms() -> u64 {
 
 impl Identity {
     /// This process, from the environment nextest sets (`NEXTEST_RUN_ID`,
-    /// `NEXTEST_ATTEMPT`, `NEXTEST_TOTAL_ATTEMPTS`, `NEXTEST_TEST_NAME`).
+    /// `NEXTEST_ATTEMPT`, `NEXTEST_TOTAL_ATTEMPTS`, `NEXTEST_TEST_NAME`)
+    /// and `VARAR_RUN_ID`, which names the run when set.
     pub(crate) fn from_env() -> Identity {
         let started_ms = now_ms();
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
@@ -71,9 +75,12 @@ impl Identity {
             test_name: var("NEXTEST_TEST_NAME"),
         });
         let process_id = format!("{started_ms}-{}-{:08x}", std::process::id(), random32());
-        let run_id = match &nextest {
-            Some(n) => n.run_id.clone(),
-            None => format!("varar-{started_ms}-{:08x}", random32()),
+        // `VARAR_RUN_ID` joins invocations that cannot share one otherwise:
+        // the `--partition` shards of one CI pipeline, several test targets.
+        let run_id = match (var(VARAR_RUN_ID), &nextest) {
+            (Some(id), _) => id,
+            (None, Some(n)) => n.run_id.clone(),
+            (None, None) => format!("varar-{started_ms}-{:08x}", random32()),
         };
         Identity {
             run_id,

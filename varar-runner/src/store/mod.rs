@@ -42,7 +42,7 @@ pub use errors::{ResultFileError, StoreError};
 pub use locks::FileLockGuard;
 pub use runs::{
     KEPT_RUNS, RUNS_DIR, RecordFileError, file_name_of, prune_runs, read_records, read_records_in,
-    remove_runs_before, runs_dir, write_process_record,
+    record_files_in, remove_runs_before, runs_dir, write_process_record,
 };
 pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
 pub use tree::{

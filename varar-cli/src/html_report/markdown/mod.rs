@@ -207,9 +207,13 @@ impl Renderer<'_> {
             Some(mark) => {
                 self.claimed.insert(line);
                 let k = mark.state.key();
+                let recovered = mark
+                    .recovered
+                    .map(|n| format!(" data-varar-recovered=\"{n}\""))
+                    .unwrap_or_default();
                 let _ = write!(
                     self.out,
-                    "<{tag}{id} class=\"varar-example varar-{k}\" data-varar-state=\"{k}\">"
+                    "<{tag}{id} class=\"varar-example varar-{k}\" data-varar-state=\"{k}\"{recovered}>"
                 );
                 badge(&mut self.out, mark.state, &mark.label);
                 self.out.push(' ');
@@ -513,7 +517,7 @@ impl Renderer<'_> {
         self.started[n] = true;
         let title = match &note.detail {
             Detail::Cell { expected, actual } => format!("expected {expected}, actual {actual}"),
-            Detail::Message(m) => m.chars().take(300).collect(),
+            Detail::Message(m) | Detail::Item { message: m, .. } => m.chars().take(300).collect(),
         };
         let _ = write!(
             self.out,

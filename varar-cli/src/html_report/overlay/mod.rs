@@ -20,6 +20,12 @@
 //!   it, and the other document's page draws it (when the result's
 //!   `documents` hash matches that document as it is now).
 //!
+//! - **Run items** (issue 19). The latest run's drift and diagnostic items
+//!   that failed, when the run read this very text, are drawn like a
+//!   failure on their whole line, with the item's message in the callout;
+//!   an example of the own results that failed and then passed on a retry
+//!   is *recovered*, and its block and row say after how many attempts.
+//!
 //! Only fresh results reach this module: a stale result draws nothing.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -50,6 +56,31 @@ pub struct Overlay {
     pub examples: Vec<ExampleRow>,
 }
 
+/// What the latest run adds to an oath's page, once it is known to be a
+/// run of this very text (issue 19).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunMarks {
+    /// The run's drift and diagnostic items written in this document whose
+    /// last attempt failed.
+    pub items: Vec<ItemMark>,
+    /// For each example of the own results (by index): how many attempts
+    /// it took, when it recovered.
+    pub recovered: Vec<Option<usize>>,
+}
+
+/// A failed item of the run drawn on the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ItemMark {
+    /// Its full test name.
+    pub name: String,
+    /// `drift` or `diagnostic`.
+    pub kind: &'static str,
+    /// Its line in this document.
+    pub line: u32,
+    /// Its message.
+    pub message: String,
+}
+
 /// Which element a candidate's text block is, so the renderer marks the
 /// right one when several start on the same line (`> - item`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,6 +104,8 @@ pub struct BlockMark {
     pub label: String,
     /// Notes with no span of their own, shown at the end of the block.
     pub notes: Vec<usize>,
+    /// The most attempts any recovered example covering it took.
+    pub recovered: Option<usize>,
 }
 
 /// A highlighted span.
@@ -114,6 +147,14 @@ pub enum Detail {
     },
     /// Any other failure: its message.
     Message(String),
+    /// A failed item of the run that is not an example: its kind (`drift`,
+    /// `diagnostic`) and message.
+    Item {
+        /// The item's kind.
+        kind: &'static str,
+        /// Its message.
+        message: String,
+    },
 }
 
 /// One example result in the page's summary.
@@ -129,6 +170,9 @@ pub struct ExampleRow {
     pub block: Option<u32>,
     /// Its notes.
     pub notes: Vec<usize>,
+    /// How many attempts it took, when it failed (or never ended) before a
+    /// retry passed.
+    pub recovered: Option<usize>,
 }
 
 /// A failure recorded by another oath's result whose `docPath` is this
@@ -178,9 +222,21 @@ pub fn build(
     foreign: &[Foreign<'_>],
     lock: Option<&LockEntry>,
 ) -> Overlay {
+    build_with_run(source, doc, own, foreign, lock, &RunMarks::default())
+}
+
+/// [`build`], with what the latest run adds (see the module docs).
+pub fn build_with_run(
+    source: &Source<'_>,
+    doc: &Doc,
+    own: Option<&OathResults>,
+    foreign: &[Foreign<'_>],
+    lock: Option<&LockEntry>,
+    run: &RunMarks,
+) -> Overlay {
     let mut overlay = Overlay::default();
-    let placed = place_own(&mut overlay, source, doc, own);
-    mark_covered(&mut overlay, doc, &placed.covering);
+    let placed = place_own(&mut overlay, source, doc, own, &run.recovered);
+    mark_covered(&mut overlay, doc, &placed);
     add_block_notes(&mut overlay, doc, placed.notes);
     if let Some(entry) = lock {
         mark_not_run(&mut overlay, doc, entry, &placed.covering);
@@ -194,6 +250,24 @@ pub fn build(
             Some(f.oath_path),
         );
     }
+    for item in &run.items {
+        let n = push_note(
+            &mut overlay,
+            Note {
+                example: item.name.clone(),
+                line: item.line,
+                detail: Detail::Item {
+                    kind: item.kind,
+                    message: item.message.clone(),
+                },
+                origin: None,
+                elsewhere: None,
+            },
+        );
+        if let Some(range) = whole_line(source, item.line) {
+            add_region(&mut overlay, source, range, n);
+        }
+    }
     overlay.regions.sort_by_key(|r| (r.start, r.end));
     overlay
 }
@@ -205,6 +279,8 @@ struct OwnPlacement {
     covering: BTreeMap<usize, Vec<State>>,
     /// Each example's notes, by the first candidate it covers.
     notes: Vec<(usize, Vec<usize>)>,
+    /// Candidate index → the attempts of each recovered example covering it.
+    recovered: BTreeMap<usize, Vec<usize>>,
 }
 
 /// Place every example result of `own`: the candidates and rows it
@@ -214,12 +290,20 @@ fn place_own(
     source: &Source<'_>,
     doc: &Doc,
     own: Option<&OathResults>,
+    recovered: &[Option<usize>],
 ) -> OwnPlacement {
     let ranges: Vec<(u32, u32)> = doc.examples.iter().map(line_range).collect();
     let mut placed = OwnPlacement::default();
-    for example in own.map(|r| r.examples.as_slice()).unwrap_or_default() {
+    let examples = own.map(|r| r.examples.as_slice()).unwrap_or_default();
+    for (index, example) in examples.iter().enumerate() {
         let state = state_of(example.status);
         let candidates = cover(overlay, doc, &ranges, example, &mut placed.covering);
+        let recovered = recovered.get(index).copied().flatten();
+        if let Some(attempts) = recovered {
+            for &ci in &candidates {
+                placed.recovered.entry(ci).or_default().push(attempts);
+            }
+        }
         let notes = match (&example.failure, example.status) {
             (Some(f), Status::Failed) => place_failure(overlay, source, &example.name, f, None),
             _ => Vec::new(),
@@ -241,6 +325,7 @@ fn place_own(
             line: example.lines.first().copied(),
             block,
             notes: notes.clone(),
+            recovered,
         });
         if let Some(&first) = candidates.first() {
             placed.notes.push((first, notes));
@@ -283,9 +368,10 @@ fn cover(
 }
 
 /// Mark every covered candidate's text block and attachments: failed if
-/// any example covering it failed, with a label counting them.
-fn mark_covered(overlay: &mut Overlay, doc: &Doc, covering: &BTreeMap<usize, Vec<State>>) {
-    for (ci, states) in covering {
+/// any example covering it failed, with a label counting them (and the
+/// recovered ones).
+fn mark_covered(overlay: &mut Overlay, doc: &Doc, placed: &OwnPlacement) {
+    for (ci, states) in &placed.covering {
         let c = &doc.examples[*ci];
         let failed = states.iter().filter(|s| **s == State::Failed).count();
         let state = if failed > 0 {
@@ -293,12 +379,20 @@ fn mark_covered(overlay: &mut Overlay, doc: &Doc, covering: &BTreeMap<usize, Vec
         } else {
             State::Passed
         };
-        let label = match (states.len(), failed) {
+        let recovered = placed.recovered.get(ci).map_or(&[][..], Vec::as_slice);
+        let mut label = match (states.len(), failed) {
             (1, 0) => "passed".to_owned(),
             (1, _) => "failed".to_owned(),
             (n, 0) => format!("{n} examples passed"),
             (n, f) => format!("{f} of {n} examples failed"),
         };
+        match recovered {
+            [] => {}
+            [attempts] if states.len() == 1 => {
+                label.push_str(&format!(", {}", recovered_after(*attempts)));
+            }
+            many => label.push_str(&format!(", {} recovered after a retry", many.len())),
+        }
         overlay.blocks.insert(
             c.body.text.span.start_line,
             BlockMark {
@@ -306,6 +400,7 @@ fn mark_covered(overlay: &mut Overlay, doc: &Doc, covering: &BTreeMap<usize, Vec
                 state,
                 label,
                 notes: Vec::new(),
+                recovered: recovered.iter().copied().max(),
             },
         );
         for a in &c.body.attachments {
@@ -352,6 +447,7 @@ fn mark_not_run(
                     state: State::NotRun,
                     label: "not run".to_owned(),
                     notes: Vec::new(),
+                    recovered: None,
                 },
             );
             for a in &c.body.attachments {
@@ -361,6 +457,11 @@ fn mark_not_run(
             }
         }
     }
+}
+
+/// `recovered after 3 attempts`: the note on a recovered example.
+pub fn recovered_after(attempts: usize) -> String {
+    format!("recovered after {attempts} attempts")
 }
 
 /// Add the notes and regions of one failure; returns the notes' indices.

@@ -59,6 +59,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
             ResultsInput::Read(basket_results(BASKET)),
         )],
         lock: None,
+        run: None,
     });
     let page = file(&fresh, "oaths/varar/basket.md.html");
     assert!(page.contains("<mark "), "{page}");
@@ -75,6 +76,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
             ResultsInput::Read(basket_results(BASKET)),
         )],
         lock: None,
+        run: None,
     });
     let page = file(&stale, "oaths/varar/basket.md.html");
     assert!(page.contains("These results are stale."), "{page}");
@@ -145,6 +147,7 @@ fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
             },
         ],
         lock: Some(lock),
+        run: None,
     });
     let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
@@ -224,6 +227,7 @@ fn titles_names_and_messages_are_escaped_everywhere() {
             ResultsInput::Read(results_of("varar/<x>.md", text, vec![ex])),
         )],
         lock: None,
+        run: None,
     });
     for f in &site.files {
         for banned in ["<script", "<img", "<b>", "<x>", "<q>"] {
@@ -254,6 +258,7 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
                 oath("varar/shared.md", shared, ResultsInput::Missing),
             ],
             lock: None,
+            run: None,
         })
     };
     let site = build(source_hash(shared));
@@ -300,6 +305,7 @@ fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
                 oath("varar/shared.md", SHARED, ResultsInput::Missing),
             ],
             lock,
+            run: None,
         })
     };
     // The last full run recorded no example of its own: it runs inside
@@ -329,5 +335,152 @@ fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
             index.contains("<dt>oaths without results</dt><dd>1</dd>"),
             "{index}"
         );
+    }
+}
+
+mod issue19 {
+    use varar_core::record::{Outcome, RunRecord};
+
+    use super::*;
+    use crate::run_evidence::tests::{item, process};
+
+    const SHELF: &str = "# The shelf\n\nUnsold bread goes to the food bank.\n\nI add 1. The total \
+                         is 1.\n\n[Nowhere](#nowhere)\n";
+
+    fn shelf_run(text: &str) -> RunRecord {
+        let path = "varar/shelf.md";
+        RunRecord::combine(vec![
+            process(
+                "r",
+                "p1",
+                "07:00:00",
+                &[(path, text)],
+                vec![
+                    item(
+                        "varar/shelf.md::The shelf::I add 1. The total is 1",
+                        path,
+                        5,
+                        1,
+                        Some(Outcome::Failed),
+                        Some("flaky"),
+                    ),
+                    item(
+                        "varar/shelf.md::varar:drift:3",
+                        path,
+                        3,
+                        1,
+                        Some(Outcome::Failed),
+                        Some("varar/shelf.md:3:1: no step matches <this> any more (drift)"),
+                    ),
+                    item(
+                        "varar/shelf.md::varar:diagnostic:reference-empty:7",
+                        path,
+                        7,
+                        1,
+                        Some(Outcome::Failed),
+                        Some("varar/shelf.md:7:1: the reference contributes no steps"),
+                    ),
+                ],
+            ),
+            process(
+                "r",
+                "p2",
+                "07:00:01",
+                &[(path, text)],
+                vec![item(
+                    "varar/shelf.md::The shelf::I add 1. The total is 1",
+                    path,
+                    5,
+                    2,
+                    Some(Outcome::Passed),
+                    None,
+                )],
+            ),
+        ])
+        .remove(0)
+    }
+
+    fn site(text: &str, run: RunRecord) -> Site {
+        render_site(&ProjectInput {
+            name: "p".into(),
+            oaths: vec![oath(
+                "varar/shelf.md",
+                text,
+                ResultsInput::Read(results_of(
+                    "varar/shelf.md",
+                    text,
+                    vec![passed("I add 1. The total is 1", vec![5])],
+                )),
+            )],
+            lock: None,
+            run: Some(run),
+        })
+    }
+
+    #[test]
+    fn issue19_drift_and_diagnostics_are_drawn_at_their_line_with_their_message() {
+        let site = site(SHELF, shelf_run(SHELF));
+        let page = file(&site, "oaths/varar/shelf.md.html");
+        let marks = super::super::support::marks_by_note(page);
+        let marked: Vec<&str> = marks.values().map(String::as_str).collect();
+        assert_eq!(
+            marked,
+            ["Unsold bread goes to the food bank.", "Nowhere"],
+            "{page}"
+        );
+        assert!(
+            page.contains(
+                "<span class=\"varar-k\">drift:</span> <span class=\"varar-message \
+                 varar-item-message\">\
+                 varar/shelf.md:3:1: no step matches &lt;this&gt; any more (drift)</span>"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("<span class=\"varar-k\">diagnostic:</span>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("line 3</a>: “varar/shelf.md::varar:drift:3” — "),
+            "{page}"
+        );
+        assert!(
+            page.contains("; 2 drift or diagnostic items failed"),
+            "{page}"
+        );
+        let index = file(&site, "index.html");
+        assert!(index.contains("</span> failed</span>"), "{index}");
+    }
+
+    #[test]
+    fn issue19_a_recovered_example_says_after_how_many_attempts() {
+        let site = site(SHELF, shelf_run(SHELF));
+        let page = file(&site, "oaths/varar/shelf.md.html");
+        assert!(
+            page.contains(
+                "class=\"varar-example varar-passed\" data-varar-state=\"passed\" \
+                 data-varar-recovered=\"2\">"
+            ),
+            "{page}"
+        );
+        assert!(
+            page.contains("passed, recovered after 2 attempts</span>"),
+            "{page}"
+        );
+        assert!(
+            page.contains("<span class=\"varar-recovered\">recovered after 2 attempts</span>"),
+            "{page}"
+        );
+        assert!(page.contains("; 1 recovered after a retry"), "{page}");
+    }
+
+    #[test]
+    fn issue19_nothing_of_a_run_of_another_text_is_drawn() {
+        let edited = format!("{SHELF}\nA paragraph written after the run.\n");
+        let site = site(&edited, shelf_run(SHELF));
+        let page = file(&site, "oaths/varar/shelf.md.html");
+        assert!(!page.contains("drift:"), "{page}");
+        assert!(!page.contains("recovered after"), "{page}");
+        assert!(!page.contains("<mark "), "{page}");
     }
 }

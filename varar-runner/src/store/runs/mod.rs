@@ -104,10 +104,11 @@ impl RecordFileError {
     }
 }
 
-/// Every record under a runs directory (`<tree>/.runs`, where `tree` is a
-/// project's `.varar/` or any results tree laid out like it), each read
-/// strictly, in path order. An absent directory holds none.
-pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+/// Every record file under a runs directory (`<tree>/.runs/<run>/*.run`,
+/// where `tree` is a project's `.varar/` or any results tree laid out like
+/// it), in path order, and every directory that could not be listed. An
+/// absent directory holds none.
+pub fn record_files_in(tree: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
     let dir = tree.join(RUNS_DIR);
     let mut out = Vec::new();
     let runs = match std::fs::read_dir(&dir) {
@@ -137,19 +138,24 @@ pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError
         }
     }
     files.sort();
-    for path in files {
-        let record = std::fs::read(&path)
-            .map_err(|source| RecordFileError::Read {
+    out.extend(files.into_iter().map(Ok));
+    out
+}
+
+/// Every record under a runs directory (see [`record_files_in`]), each
+/// read strictly, in path order. An absent directory holds none.
+pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    record_files_in(tree)
+        .into_iter()
+        .map(|found| {
+            let path = found?;
+            let bytes = std::fs::read(&path).map_err(|source| RecordFileError::Read {
                 path: path.clone(),
                 source,
-            })
-            .and_then(|bytes| {
-                parse_process_record(&bytes)
-                    .map_err(|source| RecordFileError::Invalid { path, source })
-            });
-        out.push(record);
-    }
-    out
+            })?;
+            parse_process_record(&bytes).map_err(|source| RecordFileError::Invalid { path, source })
+        })
+        .collect()
 }
 
 /// The project's records (`<root>/.varar/.runs`).

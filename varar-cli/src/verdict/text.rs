@@ -1,0 +1,148 @@
+//! The verdict for people.
+
+use varar_core::names::ItemKind;
+
+use super::model::{GateReport, GateStatus, ItemFailure};
+use crate::run_evidence::{names_example, plural};
+
+/// The verdict for people: each failed example as `path:line: example`
+/// with its message indented, each other failed item as `path:line: name
+/// (kind)` with its message, each recovered item, each problem as
+/// `error[code]: message`, then one summary line.
+pub fn render_text(report: &GateReport) -> String {
+    let mut out = String::new();
+    for f in &report.failures {
+        let at = f.doc_path.as_deref().unwrap_or(&f.oath_path);
+        out.push_str(&format!("FAILED {at}:{}: {}\n", f.line, f.example));
+        if f.doc_path.is_some() {
+            out.push_str(&format!("    (an example of {})\n", f.oath_path));
+        }
+        indented(&mut out, &f.message);
+    }
+    let others: Vec<&ItemFailure> = others(report).collect();
+    for i in &others {
+        out.push_str(&format!(
+            "FAILED {}: {} ({}{})\n",
+            place(&i.oath_path, i.line),
+            i.name,
+            i.kind.as_str(),
+            tries(i.attempts)
+        ));
+        indented(&mut out, &i.message);
+    }
+    for r in &report.recovered {
+        out.push_str(&format!(
+            "RECOVERED {}: {} ({}, passed on attempt {}){}\n",
+            place(&r.oath_path, r.line),
+            r.name,
+            r.kind.as_str(),
+            r.attempts,
+            if report.deny_recovered {
+                ": denied by --deny-recovered"
+            } else {
+                ""
+            }
+        ));
+        if let Some(m) = &r.message {
+            indented(&mut out, m.lines().next().unwrap_or(""));
+        }
+    }
+    for e in &report.errors {
+        out.push_str(&format!("{e}\n"));
+    }
+    out.push_str(&summary(report, &others));
+    out
+}
+
+/// The failed items not already shown as a failed example of a result.
+fn others(report: &GateReport) -> impl Iterator<Item = &ItemFailure> {
+    report.item_failures.iter().filter(|i| {
+        i.kind != ItemKind::Example
+            || !report
+                .failures
+                .iter()
+                .any(|f| f.oath_path == i.oath_path && names_example(&i.name, &f.example))
+    })
+}
+
+fn summary(report: &GateReport, others: &[&ItemFailure]) -> String {
+    let examples: usize = report.oaths.iter().map(|o| o.passed + o.failed).sum();
+    let oaths = plural(report.oaths.len(), "oath");
+    let recovered = report.recovered.len();
+    match report.status {
+        GateStatus::Passed => {
+            let note = match recovered {
+                0 => String::new(),
+                n => format!(" ({} recovered after a retry)", plural(n, "item")),
+            };
+            format!(
+                "gate: passed: {} in {oaths}, all fresh and passed{note}\n",
+                plural(examples, "example")
+            )
+        }
+        GateStatus::Failed => {
+            let mut parts = Vec::new();
+            let examples_failed = report.failures.len()
+                + others
+                    .iter()
+                    .filter(|i| i.kind == ItemKind::Example)
+                    .count();
+            if examples_failed > 0 {
+                parts.push(format!(
+                    "{examples_failed} of {} failed",
+                    plural(examples, "example")
+                ));
+            }
+            let mut kinds: Vec<&str> = others
+                .iter()
+                .filter(|i| i.kind != ItemKind::Example)
+                .map(|i| i.kind.as_str())
+                .collect();
+            if !kinds.is_empty() {
+                let n = kinds.len();
+                kinds.sort_unstable();
+                kinds.dedup();
+                parts.push(format!(
+                    "{} failed ({})",
+                    plural(n, "other item"),
+                    kinds.join(", ")
+                ));
+            }
+            if report.deny_recovered && recovered > 0 {
+                parts.push(format!(
+                    "{} recovered after a retry (--deny-recovered)",
+                    plural(recovered, "item")
+                ));
+            }
+            format!("gate: failed: {} in {oaths}\n", parts.join(", "))
+        }
+        GateStatus::Error => format!(
+            "gate: error: {} with the evidence of {oaths}; nothing was judged\n",
+            plural(report.errors.len(), "problem")
+        ),
+    }
+}
+
+fn indented(out: &mut String, message: &str) {
+    for line in message.lines() {
+        out.push_str(&format!("    {line}\n"));
+    }
+}
+
+/// `path:line`, or `path` alone for line 0 (a read error).
+fn place(path: &str, line: u32) -> String {
+    if line == 0 {
+        path.to_owned()
+    } else {
+        format!("{path}:{line}")
+    }
+}
+
+/// `, 3 attempts` when there was more than one.
+fn tries(attempts: usize) -> String {
+    if attempts > 1 {
+        format!(", {attempts} attempts")
+    } else {
+        String::new()
+    }
+}

@@ -1,0 +1,117 @@
+//! The gate judges the run (issue 19), end to end: real `cargo test` and
+//! `cargo nextest run --retries 1` runs of a copy of
+//! `tests/fixtures/evidence` (a step that fails on its first attempt only,
+//! a step that ends the process, a drift, a broken link), then the real
+//! `cargo varar gate` and `junit` on what they left behind.
+//!
+//! The nextest case fails, never skips, when cargo-nextest is missing:
+//! `.ci/run` installs it.
+
+#[path = "../../tests/tests/support/mod.rs"]
+mod support;
+
+use std::process::Command;
+
+use support::{Run, Sample};
+
+fn fixture() -> (Sample, tempfile::TempDir) {
+    let sample = Sample::copy_of(
+        "tests/fixtures/evidence",
+        r#"varar = { path = "../../../varar" }"#,
+    );
+    let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    (sample, state)
+}
+
+fn cargo(sample: &Sample, state: &tempfile::TempDir, args: &[&str]) -> Run {
+    let dir = state.path().display().to_string();
+    sample.run(args, &[("EVIDENCE_STATE", dir.as_str())])
+}
+
+/// `cargo varar <args>` in the copy: exit code and both streams.
+fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(args)
+        .current_dir(sample.root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text)
+}
+
+fn mend_the_link(sample: &Sample) {
+    let links = sample
+        .read("varar/links.md")
+        .replace("[Gone](gone.md#nothing)\n", "");
+    std::fs::write(sample.root().join("varar/links.md"), links).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn issue19_the_gate_fails_on_drift_and_a_broken_link_naming_their_lines() {
+    let (sample, state) = fixture();
+    std::fs::write(state.path().join("fixed"), "").unwrap_or_else(|e| panic!("{e}"));
+    // The first run records the lock (the flaky oven fails once); the
+    // second, after an edit, drifts.
+    cargo(&sample, &state, &["test"]).assert_code(101, "the oven is cold, the link broken");
+    let oath = sample.read("varar/oven.md").replace(
+        "The baker checks the oven. I bake 3 loaves",
+        "The baker looks at the oven. I roast 3 loaves",
+    );
+    std::fs::write(sample.root().join("varar/oven.md"), oath).unwrap_or_else(|e| panic!("{e}"));
+    cargo(&sample, &state, &["test"]).assert_code(101, "drift and the broken link");
+    let (code, text) = varar(&sample, &["gate"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("varar/oven.md::varar:drift:"), "{text}");
+    assert!(
+        text.contains("varar/links.md::varar:diagnostic:reference-not-found:7"),
+        "{text}"
+    );
+    let (code, junit) = varar(&sample, &["junit"]);
+    assert_eq!(code, Some(0), "{junit}");
+    assert!(junit.contains("varar:drift:"), "{junit}");
+    assert!(junit.contains("reference-not-found"), "{junit}");
+}
+
+#[test]
+fn issue19_a_run_cut_short_by_process_exit_is_incomplete_for_the_gate() {
+    let (sample, state) = fixture();
+    std::fs::write(state.path().join("fixed"), "").unwrap_or_else(|e| panic!("{e}"));
+    mend_the_link(&sample);
+    // Two runs first: every oath's results are on disk and pass.
+    cargo(&sample, &state, &["test"]).assert_code(101, "the oven is cold once");
+    cargo(&sample, &state, &["test"]).assert_code(0, "all pass");
+    let (code, text) = varar(&sample, &["gate"]);
+    assert_eq!(code, Some(0), "{text}");
+    std::fs::write(state.path().join("exit"), "").unwrap_or_else(|e| panic!("{e}"));
+    let exited = cargo(&sample, &state, &["test", "--", "--test-threads", "1"]);
+    exited.assert_code(0, "std::process::exit(0) in a step");
+    let (code, text) = varar(&sample, &["gate", "--format", "json"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("\"incomplete_run\""), "{text}");
+}
+
+#[test]
+fn issue19_a_flake_under_nextest_retries_is_recovered_and_can_be_denied() {
+    let (sample, state) = fixture();
+    std::fs::write(state.path().join("fixed"), "").unwrap_or_else(|e| panic!("{e}"));
+    mend_the_link(&sample);
+    let run = cargo(&sample, &state, &["nextest", "run", "--retries", "1"]);
+    run.assert_code(0, "the flaky oven passes on its second attempt");
+    assert!(run.combined().contains("FLAKY"), "{}", run.combined());
+    let (code, text) = varar(&sample, &["gate"]);
+    assert_eq!(code, Some(0), "{text}");
+    assert!(
+        text.contains("RECOVERED") && text.contains("The flaky oven warms up"),
+        "{text}"
+    );
+    let (code, denied) = varar(&sample, &["gate", "--deny-recovered"]);
+    assert_eq!(code, Some(1), "{denied}");
+    let (code, junit) = varar(&sample, &["junit"]);
+    assert_eq!(code, Some(0), "{junit}");
+    assert!(junit.contains("<system-out>"), "{junit}");
+    assert!(!junit.contains("flakyFailure"), "{junit}");
+}
