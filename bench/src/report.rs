@@ -90,6 +90,7 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
             .collect(),
         lock: None,
         run: None,
+        history: Vec::new(),
     };
     let site = render_site(&input);
     let bytes: usize = site.files.iter().map(|f| f.contents.len()).sum();

@@ -14,6 +14,10 @@
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
 //! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
 //! cargo varar lsp    [--stdio]
+//! cargo varar history [--root DIR] [--format text|json]
+//! cargo varar flaky  [--root DIR] [--format text|json] [--runs N] [DIR...]
+//! cargo varar attest [--root DIR] [--out FILE]
+//! cargo varar verify [--root DIR] [--format text|json] FILE
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -53,6 +57,15 @@
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
 //!   complete a sentence.
+//! - `history`, `flaky`, `attest` and `verify` are the evidence over time
+//!   (issue 20): the runs kept in the run history
+//!   (`target/varar/history/`, see `varar_core::history`) listed
+//!   ([`history`]); the items with mixed outcomes over the kept complete
+//!   runs of the current sources, or over downloaded `.varar/` trees
+//!   ([`flaky`]); the latest complete, fresh run as an in-toto Statement
+//!   with the test-result predicate, and its digests checked against the
+//!   working tree ([`attest`]). `report` draws each example's outcomes
+//!   over the kept runs and a *flaky* badge.
 //!
 //! # The project root
 //!
@@ -109,6 +122,17 @@
 //!   included).
 //! - `lsp`: `0` after the editor's `shutdown` and `exit`; `2` when the
 //!   editor breaks the protocol or goes away mid-handshake.
+//! - `history`: `0`; `2` when the project cannot be found or the history is
+//!   off.
+//! - `flaky`: `0` no item flaky, `1` some, `3` fewer than two complete runs
+//!   of the current sources (`too_few_runs`: missing evidence wins over a
+//!   mixture), `2` a record or directory could not be read.
+//! - `attest`: `0` written, whatever the result; `2` with the gate's errors
+//!   when the latest run cannot be judged (nothing is written).
+//! - `verify`: `0` every digest matches; `1` a file changed
+//!   (`digest_mismatch`) or is missing (`missing_subject`); `2` the file is
+//!   not an in-toto test-result statement (`invalid_attestation`) or cannot
+//!   be read.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout
@@ -146,10 +170,13 @@
     )
 )]
 
+pub mod attest;
 pub mod cli;
 pub mod commands;
 pub mod evidence;
 pub mod failure_text;
+pub mod flaky;
+pub mod history;
 pub mod html_report;
 pub mod junit_xml;
 pub mod language_server;

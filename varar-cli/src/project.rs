@@ -30,7 +30,7 @@ use varar_runner::store::{
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
 use crate::records::{Code, ErrorRecord, display_path};
 use crate::root::ProjectRoot;
-use crate::run_evidence::{FileNow, RunEvidence};
+use crate::run_evidence::{FileNow, RunEvidence, SourcesNow};
 
 /// A project as read from disk at one moment.
 #[derive(Debug)]
@@ -251,6 +251,22 @@ pub fn run_evidence(
     evidence
 }
 
+/// The config and every document some run of `runs` read, as they are
+/// now under `root`.
+pub fn sources_now(root: &Path, runs: &[RunRecord]) -> SourcesNow {
+    let mut now = SourcesNow {
+        config: Some(file_now(root, CONFIG_FILE_NAME)),
+        documents: BTreeMap::new(),
+    };
+    for d in runs.iter().flat_map(RunRecord::documents) {
+        if !now.documents.contains_key(&d.path) {
+            now.documents
+                .insert(d.path.clone(), document_now(root, &d.path));
+        }
+    }
+    now
+}
+
 /// The records that could be read; the others go to `evidence` (a record
 /// of an unknown version as absent, any other as `invalid_run`), their
 /// paths shown relative to `base`.
@@ -273,7 +289,7 @@ fn split_records(
 }
 
 /// A file of the project as it is now.
-fn file_now(root: &Path, rel: &str) -> FileNow {
+pub(crate) fn file_now(root: &Path, rel: &str) -> FileNow {
     match std::fs::read(root.join(rel)) {
         Ok(bytes) => FileNow::Sha256(sha256_hex(&bytes)),
         Err(e) if e.kind() == ErrorKind::NotFound => FileNow::Missing,

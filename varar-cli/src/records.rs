@@ -6,9 +6,11 @@
 //! file concerned, relative to the project root or the current directory),
 //! `oathPath`, `example` and `line` when they are known. Records are built
 //! from the typed errors of the layer that failed (the strict run-result
-//! reader, the config loader, discovery), never from strings, and every
-//! record turns the command's exit code to 2: nothing is judged, merged or
-//! compared on evidence that could not be read.
+//! reader, the config loader, discovery), never from strings. A record of
+//! unusable evidence turns the command's exit code to 2: nothing is judged,
+//! merged or compared on evidence that could not be read. Two kinds are
+//! verdicts instead: `flaky`'s `too_few_runs` (exit 3) and `verify`'s
+//! mismatched or missing subjects (exit 1).
 
 use std::fmt;
 use std::path::Path;
@@ -66,6 +68,16 @@ pub enum Code {
     /// `merge`: two trees hold a run record of the same name with
     /// different bytes.
     ConflictingRun,
+    /// `flaky`: fewer than two complete runs of the current sources are
+    /// kept, so nothing can be compared (exit 3, not 2).
+    TooFewRuns,
+    /// `verify`: the file is not an in-toto Statement of Varar's test
+    /// result predicate, or cannot be read.
+    InvalidAttestation,
+    /// `verify`: a file the attestation names has another digest now.
+    DigestMismatch,
+    /// `verify`: a file the attestation names does not exist.
+    MissingSubject,
 }
 
 impl Code {
@@ -87,6 +99,10 @@ impl Code {
             Code::StaleRun => "stale_run",
             Code::InvalidRun => "invalid_run",
             Code::ConflictingRun => "conflicting_run",
+            Code::TooFewRuns => "too_few_runs",
+            Code::InvalidAttestation => "invalid_attestation",
+            Code::DigestMismatch => "digest_mismatch",
+            Code::MissingSubject => "missing_subject",
         }
     }
 }

@@ -2,7 +2,9 @@
 //! the sample project with a failing example in a paragraph, a failing row
 //! of a header-bound table, a drifted paragraph (issue 19: drawn from the
 //! run record), a stale oath and an XSS probe oath; its real `cargo test`
-//! writes `.varar/`; `cargo varar report` renders the site;
+//! writes `.varar/` and its run history (issue 20: an earlier run of the
+//! same sources in which the basket's failing example passed is added to
+//! it, so that example is flaky); `cargo varar report` renders the site;
 //! Chromium loads the pages and dumps the DOM it built, and takes a
 //! screenshot (saved under `target/varar-e2e/` as an artifact).
 //!
@@ -145,13 +147,16 @@ fn the_report_reads_right_in_headless_chromium() {
         );
     sample.write_lock(&lock.to_bytes());
 
-    let run = sample.cargo_test(&[], &[]);
+    let history = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let history_dir = history.path().display().to_string();
+    let run = sample.cargo_test(&[], &[("VARAR_HISTORY", history_dir.as_str())]);
     assert_eq!(
         run.code,
         Some(101),
         "the sample must fail\n{}",
         run.combined()
     );
+    let flaky_example = earlier_run_where_the_basket_passed(history.path());
     // Edited after the run: its results are stale.
     let serving = sample.read("varar/serving-a-customer.md");
     std::fs::write(
@@ -163,6 +168,7 @@ fn the_report_reads_right_in_headless_chromium() {
     let report = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
         .args(["varar", "report", "--root"])
         .arg(sample.root())
+        .env("VARAR_HISTORY", history.path())
         .output()
         .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
     let stderr = String::from_utf8_lossy(&report.stderr);
@@ -294,8 +300,28 @@ fn the_report_reads_right_in_headless_chromium() {
         "the probe's failure is drawn: {probe}"
     );
 
-    // The index: the states in words.
+    // The history: the failing example passed in the earlier run, so its
+    // row shows both runs, oldest first, and the flaky badge.
+    // The list of examples sits in the header, before `<main>`.
+    let badge = basket
+        .find("<span class=\"varar-flaky\"")
+        .unwrap_or_else(|| panic!("no flaky badge on the basket's page:\n{basket}"));
+    let row = &basket[basket[..badge].rfind("<tr").unwrap_or(0)..badge];
+    let earlier = row
+        .find("title=\"earlier-run: passed\"")
+        .unwrap_or(usize::MAX);
+    let latest = row.find(": failed\"").unwrap_or(0);
+    assert!(earlier < latest, "oldest first: {row}");
+    assert!(row.contains(&flaky_example), "{row}");
+
+    // The index: the flaky example listed before the oaths, the states in
+    // words.
     let index_dom = chromium_run(&url("index.html"), "--dump-dom", profile.path());
+    let listed = index_dom.find("Flaky examples (1)").unwrap_or(usize::MAX);
+    assert!(
+        listed < index_dom.find("<table").unwrap_or(0),
+        "{index_dom}"
+    );
     for state in ["failed", "stale results"] {
         assert!(
             index_dom.contains(&format!("</span> {state}</span>")),
@@ -331,4 +357,47 @@ fn the_report_reads_right_in_headless_chromium() {
         }
         Err(e) => assert_eq!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}"),
     }
+}
+
+/// Add to the history at `dir` a copy of its one run, as an earlier run of
+/// the same sources in which the basket's failing example passed; return
+/// that example's name as the results record it.
+fn earlier_run_where_the_basket_passed(dir: &Path) -> String {
+    let runs: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(runs.len(), 1, "the run is kept: {runs:?}");
+    let record = std::fs::read_dir(&runs[0])
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "run"))
+        .unwrap_or_else(|| panic!("no record in {}", runs[0].display()));
+    let text = std::fs::read_to_string(&record).unwrap_or_else(|e| panic!("{e}"));
+    let mut value: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    value["runId"] = "earlier-run".into();
+    value["startedAt"] = "2020-01-01T00:00:00.000Z".into();
+    value["endedAt"] = "2020-01-01T00:00:01.000Z".into();
+    let mut name = String::new();
+    for item in value["items"].as_array_mut().into_iter().flatten() {
+        if item["oathPath"] == "varar/basket.md" && item["outcome"] == "failed" {
+            item["outcome"] = "passed".into();
+            if let Some(fields) = item.as_object_mut() {
+                fields.remove("message");
+            }
+            let full = item["name"].as_str().unwrap_or("");
+            name = full.rsplit("::").next().unwrap_or("").to_owned();
+        }
+    }
+    assert!(!name.is_empty(), "no failed basket item in {text}");
+    let to = dir.join("earlier-run");
+    std::fs::create_dir_all(&to).unwrap_or_else(|e| panic!("{e}"));
+    let bytes = serde_json::to_string_pretty(&value).unwrap_or_default();
+    std::fs::write(to.join("p.run"), bytes).unwrap_or_else(|e| panic!("{e}"));
+    name
 }

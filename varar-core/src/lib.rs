@@ -49,6 +49,7 @@
 //! | drift | [`drift`] | 40 §5, 70 §70.5 |
 //! | test item names | [`names`] | 40 §7.3–7.4 |
 //! | the record of a run | [`record`] | issue 19 |
+//! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //!
 //! [`json`] holds the one strict JSON reader of the project's files and
@@ -80,6 +81,7 @@ pub mod drift;
 pub mod failure;
 mod fast_hash;
 pub mod hash;
+pub mod history;
 pub mod json;
 pub mod lock;
 pub mod names;

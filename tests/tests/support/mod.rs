@@ -296,6 +296,9 @@ impl Sample {
             workspace_root().join("target").join("e2e"),
         );
         cmd.env("CARGO_TERM_COLOR", "never");
+        // The copies share one target directory: each keeps no run history
+        // there unless its test points `VARAR_HISTORY` at its own.
+        cmd.env("VARAR_HISTORY", "off");
         cmd
     }
 

@@ -47,6 +47,21 @@ pub enum Command {
     /// highlighted, diagnostics before running anything, go to the step
     /// function, hover, find references, create a missing step.
     Lsp(LspArgs),
+    /// List the runs kept in the run history (target/varar/history):
+    /// id, time, complete or not, sources fresh or changed, counts.
+    History(HistoryArgs),
+    /// Which items both passed and failed over the kept complete runs of
+    /// the current sources. Exit 0 none, 1 some, 3 fewer than two runs to
+    /// compare, 2 unreadable evidence.
+    Flaky(FlakyArgs),
+    /// Write an in-toto Statement (test-result predicate) of the latest
+    /// complete, fresh run: the oaths and documents it verified, by
+    /// SHA-256. Exit 2, with the gate's errors, when the run is unusable.
+    Attest(AttestArgs),
+    /// Check an attestation against the working tree: exit 0 when every
+    /// digest matches, 1 when a file changed or is missing, 2 when the
+    /// file is not such an attestation.
+    Verify(VerifyArgs),
 }
 
 /// Output for people or for machines.
@@ -125,6 +140,61 @@ pub struct DiffArgs {
     /// The later results tree (the change, tonight).
     #[arg(value_name = "NEW")]
     pub new: PathBuf,
+}
+
+/// `cargo varar history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people, or JSON for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+/// `cargo varar flaky`.
+#[derive(Debug, Args)]
+pub struct FlakyArgs {
+    /// The project (its sources are what runs are compared at).
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people, or JSON for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Compare the newest N comparable runs only [default: every kept one].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub runs: Option<u64>,
+    /// Directories of runs to compare instead of the local history:
+    /// downloaded `.varar/` trees (CI artifacts) or history directories.
+    #[arg(value_name = "DIR")]
+    pub dirs: Vec<PathBuf>,
+}
+
+/// `cargo varar attest`.
+#[derive(Debug, Args)]
+pub struct AttestArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Write the statement to FILE (atomically; parent directories are
+    /// created) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `cargo varar verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The project whose working tree is checked.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people, or JSON for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// The attestation (an in-toto Statement written by `attest`).
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
 }
 
 /// `cargo varar lsp`.
@@ -242,7 +312,25 @@ mod tests {
         };
         assert!(l.stdio);
         assert!(matches!(ok(&["x", "lsp"]).command, Command::Lsp(_)));
+        let Command::Flaky(f) =
+            ok(&["x", "flaky", "--runs", "5", "--format", "json", "a", "b"]).command
+        else {
+            panic!("not flaky")
+        };
+        assert_eq!((f.runs, f.format), (Some(5), Format::Json));
+        assert_eq!(f.dirs, [PathBuf::from("a"), PathBuf::from("b")]);
+        let Command::Attest(a) = ok(&["x", "varar", "attest", "--out", "att.json"]).command else {
+            panic!("not attest")
+        };
+        assert_eq!(a.out, Some(PathBuf::from("att.json")));
+        let Command::Verify(v) = ok(&["x", "verify", "att.json"]).command else {
+            panic!("not verify")
+        };
+        assert_eq!(v.file, PathBuf::from("att.json"));
+        assert!(matches!(ok(&["x", "history"]).command, Command::History(_)));
         for bad in [
+            &["x", "flaky", "--runs", "0"][..],
+            &["x", "verify"][..],
             &["x", "lsp", "--tcp"][..],
             &["x", "merge", "o"][..],
             &["x", "diff", "old"][..],

@@ -38,6 +38,58 @@ pub enum Invocation {
     Diff(DiffRun),
     /// `cargo varar lsp`: serve the language server on stdin/stdout.
     Lsp,
+    /// `cargo varar history`.
+    History(HistoryRun),
+    /// `cargo varar flaky`.
+    Flaky(FlakyRun),
+    /// `cargo varar attest`.
+    Attest(AttestRun),
+    /// `cargo varar verify`.
+    Verify(VerifyRun),
+}
+
+/// `cargo varar history`, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryRun {
+    /// Where the project is.
+    pub project: ProjectRoot,
+    /// Text or JSON.
+    pub format: Format,
+}
+
+/// `cargo varar flaky`, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FlakyRun {
+    /// Where the project is.
+    pub project: ProjectRoot,
+    /// Text or JSON.
+    pub format: Format,
+    /// `--runs N`.
+    pub runs: Option<usize>,
+    /// The directories of runs, absolute; empty: the project's history.
+    pub dirs: Vec<PathBuf>,
+}
+
+/// `cargo varar attest`, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttestRun {
+    /// Where the project is.
+    pub project: ProjectRoot,
+    /// `--out FILE`; `None`: stdout.
+    pub out: Option<JunitOut>,
+}
+
+/// `cargo varar verify`, validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyRun {
+    /// Where the project is.
+    pub project: ProjectRoot,
+    /// Text or JSON.
+    pub format: Format,
+    /// The attestation, absolute.
+    pub file: PathBuf,
+    /// As shown to people (relative to the current directory).
+    pub shown: String,
 }
 
 /// `cargo varar report`, validated.
@@ -71,7 +123,7 @@ pub struct JunitRun {
     pub out: Option<JunitOut>,
 }
 
-/// The file `junit --out` writes.
+/// The file `junit --out` (or `attest --out`) writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JunitOut {
     /// Absolute.
@@ -174,6 +226,33 @@ impl Invocation {
                 })
             }
             Command::Lsp(_) => Invocation::Lsp,
+            Command::History(args) => Invocation::History(HistoryRun {
+                project: project(&args.root),
+                format: args.format,
+            }),
+            Command::Flaky(args) => Invocation::Flaky(FlakyRun {
+                project: project(&args.root),
+                format: args.format,
+                runs: args.runs.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+                dirs: args.dirs.iter().map(|d| cwd.join(d)).collect(),
+            }),
+            Command::Attest(args) => Invocation::Attest(AttestRun {
+                project: project(&args.root),
+                out: args.out.map(|out| {
+                    let path = cwd.join(out);
+                    let shown = display_path(&path, cwd);
+                    JunitOut { path, shown }
+                }),
+            }),
+            Command::Verify(args) => {
+                let file = cwd.join(&args.file);
+                Invocation::Verify(VerifyRun {
+                    project: project(&args.root),
+                    format: args.format,
+                    shown: display_path(&file, cwd),
+                    file,
+                })
+            }
         })
     }
 }

@@ -9,9 +9,10 @@ pub mod args;
 pub mod invocation;
 
 pub use args::{
-    Cli, Command, DiffArgs, Format, GateArgs, JunitArgs, LspArgs, MergeArgs, ReportArgs, RootArgs,
-    normalize_args,
+    AttestArgs, Cli, Command, DiffArgs, FlakyArgs, Format, GateArgs, HistoryArgs, JunitArgs,
+    LspArgs, MergeArgs, ReportArgs, RootArgs, VerifyArgs, normalize_args,
 };
 pub use invocation::{
-    DiffRun, GateRun, InvalidArguments, Invocation, JunitOut, JunitRun, MergeRun, ReportRun,
+    AttestRun, DiffRun, FlakyRun, GateRun, HistoryRun, InvalidArguments, Invocation, JunitOut,
+    JunitRun, MergeRun, ReportRun, VerifyRun,
 };

@@ -1,13 +1,17 @@
 //! Running an invocation: the command it names, its error made the one
 //! error of the command line.
 
+use super::attest::{self, AttestError};
 use super::diff::{self, DiffError};
+use super::flaky::{self, FlakyError};
 use super::gate::{self, GateError};
+use super::history::{self, HistoryError};
 use super::junit::{self, JunitError};
 use super::lsp::{self, LspError};
 use super::merge::{self, MergeError};
 use super::output::Output;
 use super::report::{self, ReportError};
+use super::verify::{self, VerifyError};
 use crate::cli::{InvalidArguments, Invocation};
 use crate::records::ErrorRecord;
 use crate::root::RootError;
@@ -43,6 +47,18 @@ pub enum CommandError {
     /// `lsp`.
     #[error("the language server stopped")]
     Lsp(#[from] LspError),
+    /// `history`.
+    #[error(transparent)]
+    History(#[from] HistoryError),
+    /// `flaky`.
+    #[error(transparent)]
+    Flaky(#[from] FlakyError),
+    /// `attest`.
+    #[error(transparent)]
+    Attest(#[from] AttestError),
+    /// `verify`.
+    #[error(transparent)]
+    Verify(#[from] VerifyError),
     /// The output could not be printed.
     #[error("cannot write to stdout")]
     Stdout(#[source] std::io::Error),
@@ -59,6 +75,10 @@ impl CommandError {
             CommandError::Merge(e) => e.exit_code(),
             CommandError::Diff(e) => e.exit_code(),
             CommandError::Lsp(e) => e.exit_code(),
+            CommandError::History(e) => e.exit_code(),
+            CommandError::Flaky(e) => e.exit_code(),
+            CommandError::Attest(e) => e.exit_code(),
+            CommandError::Verify(e) => e.exit_code(),
             CommandError::CurrentDir(_) | CommandError::Stdout(_) => 2,
         }
     }
@@ -70,6 +90,8 @@ impl CommandError {
             CommandError::Arguments(e) => Some(e.records()),
             CommandError::Junit(e) => Some(e.records()),
             CommandError::Merge(e) => Some(e.records()),
+            CommandError::Attest(e) => Some(e.records()),
+            CommandError::History(HistoryError::Records(e)) => Some(&e.0),
             _ => None,
         }
     }
@@ -85,5 +107,9 @@ pub fn run(invocation: &Invocation) -> Result<Output, CommandError> {
         Invocation::Merge(run) => merge::run(run)?,
         Invocation::Diff(run) => diff::run(run)?,
         Invocation::Lsp => lsp::run()?,
+        Invocation::History(run) => history::run(run)?,
+        Invocation::Flaky(run) => flaky::run(run)?,
+        Invocation::Attest(run) => attest::run(run)?,
+        Invocation::Verify(run) => verify::run(run)?,
     })
 }

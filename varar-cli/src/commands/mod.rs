@@ -8,14 +8,19 @@
 //! code; [`run`] runs the invocation, and `main` prints what it returns
 //! (the only place that prints).
 
+pub mod attest;
 pub mod diff;
 mod dispatch;
+pub mod flaky;
 pub mod gate;
+pub mod history;
 pub mod junit;
+mod kept;
 pub mod lsp;
 pub mod merge;
 mod output;
 pub mod report;
+pub mod verify;
 
 pub use dispatch::{CommandError, run};
 pub use output::{Output, json};

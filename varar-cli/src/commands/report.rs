@@ -10,10 +10,13 @@ use varar_core::record::RunRecord;
 use varar_runner::discovery::DiscoveryError;
 use varar_runner::store::{RecordFileError, ResultFileError, StoreError};
 
+use super::kept::read_kept;
 use super::output::Output;
 use crate::cli::ReportRun;
+use crate::flaky::strips;
 use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
 use crate::project::{ProjectError, ProjectSnapshot, read_project};
+use crate::records::ErrorRecord;
 use crate::root::RootError;
 use crate::site::{SiteError, write_site};
 
@@ -72,6 +75,10 @@ pub enum Warning {
         /// The version found.
         version: String,
     },
+    /// A record of the run history could not be read: the strips leave
+    /// its run out.
+    #[error("{0} (left out of the history)")]
+    History(ErrorRecord),
     /// `--open` could not start a browser.
     #[error("cannot open `{}` in a browser: {source}", path.display())]
     Open {
@@ -131,7 +138,12 @@ pub fn outcome(run: &ReportRun) -> Result<ReportOutcome, ReportError> {
     let root = run.project.resolve()?;
     let out = run.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT));
     let snapshot = read_project(&root)?;
-    let (input, problems, mut warnings) = report_input(snapshot);
+    let (mut input, problems, mut warnings) = report_input(snapshot);
+    // Without a history (`VARAR_HISTORY=off`) there are no strips.
+    if let Ok(kept) = read_kept(&run.project, &[]) {
+        input.history = strips(&kept.runs, &kept.now);
+        warnings.extend(kept.unreadable.into_iter().map(Warning::History));
+    }
     let site = render_site(&input);
     let index = write_site(&out, &site)?;
     if run.open
@@ -165,6 +177,7 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
         oaths: Vec::with_capacity(snapshot.oaths.len()),
         lock: None,
         run: None,
+        history: Vec::new(),
     };
     let mut records = Vec::new();
     for found in snapshot.records {

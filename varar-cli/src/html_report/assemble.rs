@@ -20,7 +20,10 @@ use super::model::{
 use super::overlay::{self, Foreign, ItemMark, Overlay, RunMarks};
 use super::{index_page, markdown, page};
 use crate::evidence::linked_only_among;
-use crate::run_evidence::{example_item, failed_items, fresh_documents, last_failure};
+use crate::flaky::FlakyItem;
+use crate::run_evidence::{
+    example_item, failed_items, fresh_documents, last_failure, names_example,
+};
 
 fn counts_of(results: &OathResults) -> Counts {
     let failed = results
@@ -145,6 +148,36 @@ fn run_marks(run: &RunRecord, o: &OathInput, fresh: Option<&OathResults>) -> Run
     RunMarks { items, recovered }
 }
 
+/// For each example of `o`'s fresh results, its outcomes over the kept
+/// runs: the example item of `o` named like it, on its first line when
+/// several are.
+fn strips_of<'a>(
+    history: &'a [FlakyItem],
+    o: &OathInput,
+    fresh: Option<&OathResults>,
+) -> Vec<Option<&'a FlakyItem>> {
+    let Some(results) = fresh else {
+        return Vec::new();
+    };
+    results
+        .examples
+        .iter()
+        .map(|e| {
+            let mut named = history.iter().filter(|i| {
+                i.kind == ItemKind::Example
+                    && i.oath_path == o.oath_path
+                    && names_example(&i.name, &e.name)
+            });
+            let first = named.next()?;
+            let line = e.lines.first().copied();
+            if line.is_none_or(|l| l == first.line) {
+                return Some(first);
+            }
+            Some(named.find(|i| Some(i.line) == line).unwrap_or(first))
+        })
+        .collect()
+}
+
 /// What one oath's page is drawn from, besides the oath itself.
 struct Page<'a> {
     /// Its results, when they are of its text as it is now.
@@ -239,12 +272,20 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         run,
     };
     let (freshness, mut counts, overlay) = results_on(o, fresh, &parsed, linked);
+    let strips = strips_of(&input.history, o, fresh);
     counts.recovered = overlay
         .examples
         .iter()
         .filter(|e| e.recovered.is_some())
         .count();
     counts.items_failed = run.items.len();
+    let flaky: Vec<(String, FlakyItem)> = fresh
+        .iter()
+        .flat_map(|r| r.examples.iter())
+        .zip(&strips)
+        .filter_map(|(e, s)| Some((e.name.clone(), (*s)?.clone())).filter(|(_, i)| i.flaky))
+        .collect();
+    counts.flaky = flaky.len();
     let rendered = markdown::render(text, &overlay, links);
     let (state, status) = state_of(&freshness, &counts);
     let summary = OathSummary {
@@ -258,12 +299,20 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         counts,
         state,
         status,
+        flaky,
     };
     let stale_examples = match (&o.results, &summary.freshness) {
         (ResultsInput::Read(r), Freshness::Stale { .. }) => Some(r),
         _ => None,
     };
-    let body = page::render(&summary, &overlay, &rendered, links, stale_examples);
+    let body = page::render(
+        &summary,
+        &overlay,
+        &rendered,
+        links,
+        stale_examples,
+        &strips,
+    );
     (summary, body)
 }
 
@@ -276,6 +325,7 @@ fn unreadable_page(o: &OathInput, reason: &str) -> (OathSummary, String) {
         counts: Counts::default(),
         state: State::Unreadable,
         status: "oath unreadable",
+        flaky: Vec::new(),
     };
     let body = page::unreadable_oath(&summary, reason);
     (summary, body)

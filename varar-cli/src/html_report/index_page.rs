@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use super::html::{State, badge, escape, escape_into, page};
 use super::links::page_path;
 use super::model::{Freshness, OathSummary};
+use super::strip::flaky_section;
 
 /// The index page of `project`.
 pub fn render(project: &str, oaths: &[OathSummary]) -> String {
@@ -14,6 +15,7 @@ pub fn render(project: &str, oaths: &[OathSummary]) -> String {
     escape_into(&mut out, project);
     out.push_str("</p>\n</header>\n<main class=\"varar-index\">\n");
     totals(&mut out, oaths);
+    flaky_section(&mut out, oaths);
     let _ = write!(
         out,
         "<div class=\"varar-table\">\n<table class=\"varar-oaths\">\n<thead><tr><th>oath</th>\

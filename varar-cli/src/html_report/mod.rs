@@ -12,6 +12,7 @@ pub mod markdown;
 mod model;
 pub mod overlay;
 mod page;
+mod strip;
 
 pub use assemble::render_site;
 pub use model::{

@@ -6,6 +6,7 @@ use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 
 use super::html::State;
+use crate::flaky::FlakyItem;
 
 /// Everything the report is made of.
 #[derive(Debug, Default)]
@@ -21,6 +22,9 @@ pub struct ProjectInput {
     /// and diagnostic items are drawn on the pages of the documents it read
     /// as they are now, and its recovered examples are marked.
     pub run: Option<RunRecord>,
+    /// Every item's outcomes over the kept runs of its oath as it is now
+    /// (issue 20, [`crate::flaky::strips`]): each example's strip.
+    pub history: Vec<FlakyItem>,
 }
 
 /// One selected oath.
@@ -99,6 +103,8 @@ pub struct Counts {
     /// Drift and diagnostic items of the latest run drawn on the page that
     /// failed.
     pub items_failed: usize,
+    /// Examples with mixed outcomes over the kept runs (issue 20).
+    pub flaky: usize,
 }
 
 /// What the index says about one oath.
@@ -116,4 +122,6 @@ pub struct OathSummary {
     pub state: State,
     /// The state in words.
     pub status: &'static str,
+    /// Its flaky examples: each one's name and outcomes.
+    pub flaky: Vec<(String, FlakyItem)>,
 }

@@ -13,6 +13,8 @@ use super::links::{Links, page_path};
 use super::markdown::Rendered;
 use super::model::{Counts, Freshness, OathSummary};
 use super::overlay::{Overlay, recovered_after};
+use super::strip::strip;
+use crate::flaky::FlakyItem;
 
 fn header_start(out: &mut String, summary: &OathSummary) {
     let root = root_prefix(&page_path(&summary.oath_path));
@@ -44,6 +46,9 @@ pub fn counts(out: &mut String, c: &Counts) {
     }
     if c.recovered > 0 {
         let _ = write!(out, "; {} recovered after a retry", c.recovered);
+    }
+    if c.flaky > 0 {
+        let _ = write!(out, "; {} flaky over the kept runs", c.flaky);
     }
     if c.items_failed > 0 {
         let _ = write!(
@@ -89,6 +94,7 @@ pub fn render(
     rendered: &Rendered,
     links: &Links<'_>,
     stale: Option<&OathResults>,
+    strips: &[Option<&FlakyItem>],
 ) -> String {
     let mut out = String::with_capacity(rendered.html.len() + 2048);
     header_start(&mut out, summary);
@@ -128,7 +134,7 @@ pub fn render(
     failure_list(&mut out, overlay, rendered, links);
     match stale {
         Some(results) => stale_examples(&mut out, results),
-        None => example_list(&mut out, overlay),
+        None => example_list(&mut out, overlay, strips),
     }
     out.push_str("</header>\n<main class=\"varar-doc\">\n");
     out.push_str(&rendered.html);
@@ -180,7 +186,7 @@ fn failure_list(out: &mut String, overlay: &Overlay, rendered: &Rendered, links:
     out.push_str("</ol>\n</section>\n");
 }
 
-fn example_list(out: &mut String, overlay: &Overlay) {
+fn example_list(out: &mut String, overlay: &Overlay, strips: &[Option<&FlakyItem>]) {
     if overlay.examples.is_empty() {
         return;
     }
@@ -190,7 +196,7 @@ fn example_list(out: &mut String, overlay: &Overlay) {
          <table>\n<thead><tr><th>line</th><th>example</th><th>result</th></tr></thead>\n<tbody>\n",
         overlay.examples.len()
     );
-    for e in &overlay.examples {
+    for (index, e) in overlay.examples.iter().enumerate() {
         let line = e.line.map(|l| l.to_string()).unwrap_or_else(|| "—".into());
         out.push_str("<tr><td>");
         match e.block {
@@ -215,6 +221,9 @@ fn example_list(out: &mut String, overlay: &Overlay) {
                 " <span class=\"varar-recovered\">{}</span>",
                 recovered_after(attempts)
             );
+        }
+        if let Some(item) = strips.get(index).copied().flatten() {
+            strip(out, item);
         }
         out.push_str("</td></tr>\n");
     }

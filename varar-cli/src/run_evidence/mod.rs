@@ -415,6 +415,49 @@ pub fn fresh_documents<'a>(
         .collect()
 }
 
+/// Whether `run` is of the sources as they are now (`now` holds every
+/// document it read and the config): every document it read, and the
+/// config, have the digest it recorded (no config then, none now). The
+/// lock is what runs write, not an input: it is not compared.
+pub fn same_sources(run: &RunRecord, now: &SourcesNow) -> bool {
+    same_config(run, now)
+        && run
+            .documents()
+            .iter()
+            .all(|d| same_document(run, now, &d.path))
+}
+
+/// Whether every process of `run` read the config as it is now (none then,
+/// none now).
+pub fn same_config(run: &RunRecord, now: &SourcesNow) -> bool {
+    let config_now = match &now.config {
+        Some(FileNow::Sha256(sha)) => Some(sha),
+        Some(FileNow::Missing) => None,
+        Some(FileNow::Unreadable(_)) | None => return false,
+    };
+    configs(run).into_iter().all(|c| c == config_now)
+}
+
+/// Whether `run` read the document `path`, every time with the digest it
+/// has now.
+pub fn same_document(run: &RunRecord, now: &SourcesNow, path: &str) -> bool {
+    let Some(FileNow::Sha256(sha)) = now.documents.get(path) else {
+        return false;
+    };
+    let mut read = run
+        .documents()
+        .into_iter()
+        .filter(|d| d.path == path)
+        .peekable();
+    read.peek().is_some() && read.all(|d| d.sha256 == *sha)
+}
+
+/// Whether every process of `run` reached its end and every item it
+/// planned ended an attempt: a run whose evidence is whole.
+pub fn finished(run: &RunRecord) -> bool {
+    run.complete() && run.not_run().is_empty()
+}
+
 /// `n word` or `n words`.
 pub fn plural(n: usize, word: &str) -> String {
     if n == 1 {

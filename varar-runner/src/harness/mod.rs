@@ -21,6 +21,7 @@ mod color;
 mod documents;
 mod enumerate;
 mod error;
+mod history;
 mod items;
 mod panics;
 mod pool;

@@ -19,6 +19,7 @@ use varar_core::record::{
 use varar_core::time::rfc3339_millis;
 
 use super::documents::Texts;
+use super::history::HistoryWriter;
 use super::items::{ItemMeta, RunLog};
 use super::print;
 use crate::store;
@@ -239,6 +240,8 @@ pub(crate) struct Recording<'a> {
     record: ProcessRecord,
     /// The trial index of each item in `record.items`.
     selected: Vec<usize>,
+    /// Where the record is kept beyond the next run (issue 20).
+    history: HistoryWriter,
 }
 
 /// What the record is started from.
@@ -318,6 +321,7 @@ impl<'a> Recording<'a> {
             root,
             record,
             selected,
+            history: HistoryWriter::from_env(root),
         };
         recording.write();
         prune_when_new(root, &recording.record.run_id);
@@ -357,6 +361,7 @@ impl<'a> Recording<'a> {
         if let Err(e) = store::write_process_record(self.root, &self.record) {
             print::warning(format_args!("the run record was not written: {e}"));
         }
+        self.history.write(&self.record);
     }
 }
 

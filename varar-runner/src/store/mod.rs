@@ -26,6 +26,7 @@
 mod atomic;
 mod baseline;
 mod errors;
+mod history;
 mod locks;
 pub(crate) mod runs;
 mod scratch;
@@ -39,10 +40,12 @@ pub use atomic::{
 };
 pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};
+pub use history::{History, read_history};
 pub use locks::FileLockGuard;
 pub use runs::{
     KEPT_RUNS, RUNS_DIR, RecordFileError, file_name_of, prune_runs, read_records, read_records_in,
-    record_files_in, remove_runs_before, runs_dir, write_process_record,
+    read_records_under, record_files_in, record_files_under, remove_runs_before, runs_dir,
+    write_process_record,
 };
 pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
 pub use tree::{

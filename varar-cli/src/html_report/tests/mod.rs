@@ -2,4 +2,5 @@
 //! helpers the report's modules share in their tests ([`support`]).
 
 mod site;
+mod strips;
 pub(crate) mod support;

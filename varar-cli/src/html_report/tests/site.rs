@@ -60,6 +60,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         )],
         lock: None,
         run: None,
+        history: Vec::new(),
     });
     let page = file(&fresh, "oaths/varar/basket.md.html");
     assert!(page.contains("<mark "), "{page}");
@@ -77,6 +78,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         )],
         lock: None,
         run: None,
+        history: Vec::new(),
     });
     let page = file(&stale, "oaths/varar/basket.md.html");
     assert!(page.contains("These results are stale."), "{page}");
@@ -148,6 +150,7 @@ fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
         ],
         lock: Some(lock),
         run: None,
+        history: Vec::new(),
     });
     let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
@@ -228,6 +231,7 @@ fn titles_names_and_messages_are_escaped_everywhere() {
         )],
         lock: None,
         run: None,
+        history: Vec::new(),
     });
     for f in &site.files {
         for banned in ["<script", "<img", "<b>", "<x>", "<q>"] {
@@ -259,6 +263,7 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
             ],
             lock: None,
             run: None,
+            history: Vec::new(),
         })
     };
     let site = build(source_hash(shared));
@@ -306,6 +311,7 @@ fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
             ],
             lock,
             run: None,
+            history: Vec::new(),
         })
     };
     // The last full run recorded no example of its own: it runs inside
@@ -414,6 +420,7 @@ mod issue19 {
             )],
             lock: None,
             run: Some(run),
+            history: Vec::new(),
         })
     }
 

@@ -109,7 +109,14 @@ impl RecordFileError {
 /// it), in path order, and every directory that could not be listed. An
 /// absent directory holds none.
 pub fn record_files_in(tree: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
-    let dir = tree.join(RUNS_DIR);
+    record_files_under(&tree.join(RUNS_DIR))
+}
+
+/// Every record file of a directory of runs laid out like `.varar/.runs`
+/// (`<dir>/<run>/*.run`: the history is one too), in path order, and every
+/// directory that could not be listed. An absent directory holds none.
+pub fn record_files_under(dir: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
+    let dir = dir.to_path_buf();
     let mut out = Vec::new();
     let runs = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
@@ -145,7 +152,13 @@ pub fn record_files_in(tree: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
 /// Every record under a runs directory (see [`record_files_in`]), each
 /// read strictly, in path order. An absent directory holds none.
 pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    record_files_in(tree)
+    read_records_under(&tree.join(RUNS_DIR))
+}
+
+/// Every record of a directory of runs (see [`record_files_under`]), each
+/// read strictly, in path order.
+pub fn read_records_under(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    record_files_under(dir)
         .into_iter()
         .map(|found| {
             let path = found?;

@@ -1,0 +1,45 @@
+//! `cargo varar flaky`: compare the kept runs of the current sources
+//! ([`crate::flaky`]) from the project's history or from downloaded
+//! `.varar/` trees. Reads only.
+
+use super::kept::read_kept;
+use super::output::{Output, json};
+use crate::cli::{FlakyRun, Format};
+use crate::flaky::{FlakyOptions, compare, render_text};
+use crate::run_evidence::SourcesNow;
+
+/// Why no comparison was printed: the JSON could not be written. Evidence
+/// that cannot be read is a comparison (`error`, exit 2) in the format
+/// asked for.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FlakyError {
+    /// The comparison could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl FlakyError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
+/// Run `cargo varar flaky`.
+pub fn run(run: &FlakyRun) -> Result<Output, FlakyError> {
+    let options = FlakyOptions { runs: run.runs };
+    let report = match read_kept(&run.project, &run.dirs) {
+        Ok(kept) => compare(&kept.runs, &kept.now, options, kept.unreadable),
+        Err(error) => compare(&[], &SourcesNow::default(), options, vec![error]),
+    };
+    let stdout = match run.format {
+        Format::Text => render_text(&report),
+        Format::Json => json(&report)?,
+    };
+    Ok(Output {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: report.exit_code,
+    })
+}

@@ -1,0 +1,52 @@
+//! `flaky` for people: the verdict, then one line per flaky item with its
+//! counts and its outcome in each run, oldest first.
+
+use super::compare::{FlakyReport, FlakyStatus};
+use crate::run_evidence::plural;
+
+/// The report as text.
+pub fn render_text(report: &FlakyReport) -> String {
+    let mut out = String::new();
+    for e in &report.errors {
+        out.push_str(&format!("{e}\n"));
+    }
+    if matches!(
+        report.status,
+        FlakyStatus::Error | FlakyStatus::Insufficient
+    ) {
+        return out;
+    }
+    let flaky: Vec<_> = report.items.iter().filter(|i| i.flaky).collect();
+    let (first, last) = match (report.runs.first(), report.runs.last()) {
+        (Some(f), Some(l)) => (f.run_id.as_str(), l.run_id.as_str()),
+        _ => ("", ""),
+    };
+    out.push_str(&format!(
+        "{} of {} flaky over {} of the current sources ({first} … {last})\n",
+        flaky.len(),
+        plural(report.items.len(), "item"),
+        plural(report.runs.len(), "complete run"),
+    ));
+    for i in flaky {
+        let strip: Vec<&str> = i.history.iter().map(|h| h.outcome.as_str()).collect();
+        out.push_str(&format!(
+            "FLAKY {}\n      {}, {}: {} passed, {} failed; recovered in {}; oldest first: {}\n",
+            i.name,
+            plural(i.runs, "run"),
+            plural(i.attempts, "attempt"),
+            i.passes,
+            i.failures,
+            plural(i.recovered, "run"),
+            strip.join(" "),
+        ));
+    }
+    let left = &report.left_out;
+    let skipped = left.incomplete + left.other_sources + left.beyond_limit;
+    if skipped > 0 {
+        out.push_str(&format!(
+            "left out: {} incomplete, {} of other sources, {} beyond --runs\n",
+            left.incomplete, left.other_sources, left.beyond_limit
+        ));
+    }
+    out
+}

@@ -1,0 +1,131 @@
+//! `cargo varar history`: the runs kept in the run history (issue 20),
+//! newest first, each with its time, whether it finished, whether it is of
+//! the sources as they are now, and its item counts. Pure: the shell reads
+//! the records ([`varar_runner::store::read_history`]) and the files now.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use varar_core::record::{ProcessRecord, RunRecord};
+
+use crate::records::ErrorRecord;
+use crate::run_evidence::{ItemCounts, SourcesNow, counts, finished, plural, same_sources};
+
+/// The version of `history --format json`.
+pub const VERSION: u32 = 1;
+
+/// The runs of `records` (from one history or several downloaded
+/// `.varar/` trees), latest first. A process record found twice (the same
+/// run and process ids in two trees) counts once: the first found.
+pub fn combine_kept(records: Vec<ProcessRecord>) -> Vec<RunRecord> {
+    let mut seen = BTreeSet::new();
+    let unique = records
+        .into_iter()
+        .filter(|r| seen.insert((r.run_id.clone(), r.process_id.clone())))
+        .collect();
+    RunRecord::combine(unique)
+}
+
+/// What `history` prints.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryListing {
+    /// [`VERSION`].
+    pub version: u32,
+    /// The history directory, as shown to people.
+    pub dir: String,
+    /// Every run kept, newest first.
+    pub runs: Vec<HistoryRun>,
+    /// Records that could not be read (left out).
+    pub warnings: Vec<ErrorRecord>,
+}
+
+/// One run kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryRun {
+    /// Its id.
+    pub run_id: String,
+    /// When its first process started.
+    pub started_at: String,
+    /// When its last process ended, once every process ended.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// Whether every process ended and every planned item ran.
+    pub complete: bool,
+    /// Whether it is of the sources (documents, config) as they are now.
+    pub fresh: bool,
+    /// How many processes it had.
+    pub processes: usize,
+    /// Its items.
+    pub counts: ItemCounts,
+}
+
+/// The listing of `runs` (latest first) against the sources `now`.
+pub fn listing(
+    dir: String,
+    runs: &[RunRecord],
+    now: &SourcesNow,
+    warnings: Vec<ErrorRecord>,
+) -> HistoryListing {
+    HistoryListing {
+        version: VERSION,
+        dir,
+        runs: runs
+            .iter()
+            .map(|run| HistoryRun {
+                run_id: run.run_id.clone(),
+                started_at: run.started_at().to_owned(),
+                ended_at: run.ended_at().map(str::to_owned),
+                complete: finished(run),
+                fresh: same_sources(run, now),
+                processes: run.processes.len(),
+                counts: counts(run),
+            })
+            .collect(),
+        warnings,
+    }
+}
+
+/// The listing for people: one line per run, aligned.
+pub fn render_text(listing: &HistoryListing) -> String {
+    if listing.runs.is_empty() {
+        return format!(
+            "no run kept in `{}`: run the tests (`cargo test` or `cargo nextest run`) to keep one\n",
+            listing.dir
+        );
+    }
+    let width = listing
+        .runs
+        .iter()
+        .map(|r| r.run_id.chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut out = format!(
+        "{} kept in `{}`, newest first:\n",
+        plural(listing.runs.len(), "run"),
+        listing.dir
+    );
+    for r in &listing.runs {
+        let c = &r.counts;
+        out.push_str(&format!(
+            "{:<width$}  {}  {:<10}  {:<7}  {} passed, {} failed, {} recovered{}\n",
+            r.run_id,
+            r.started_at,
+            if r.complete { "complete" } else { "incomplete" },
+            if r.fresh { "fresh" } else { "changed" },
+            c.passed,
+            c.failed,
+            c.recovered,
+            if c.not_run > 0 {
+                format!(", {} not run", c.not_run)
+            } else {
+                String::new()
+            },
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;

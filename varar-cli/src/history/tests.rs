@@ -1,0 +1,84 @@
+//! The history listing, on records built as the harness writes them.
+
+use varar_core::hash::sha256_hex;
+use varar_core::record::Outcome;
+
+use super::*;
+use crate::run_evidence::tests::{CONFIG, item, process};
+use crate::run_evidence::{FileNow, SourcesNow};
+
+const A: &str = "# A\n\nI add 2.\n";
+const X: &str = "a.md::A::I add 2";
+
+fn now(text: &str) -> SourcesNow {
+    SourcesNow {
+        config: Some(FileNow::Sha256(sha256_hex(CONFIG.as_bytes()))),
+        documents: [(
+            "a.md".to_owned(),
+            FileNow::Sha256(sha256_hex(text.as_bytes())),
+        )]
+        .into(),
+    }
+}
+
+#[test]
+fn runs_are_listed_newest_first_with_sources_completeness_and_counts() {
+    let old = process(
+        "old",
+        "p",
+        "07:00:00",
+        &[("a.md", "# A, before\n")],
+        vec![item(X, "a.md", 3, 1, Some(Outcome::Failed), Some("no"))],
+    );
+    let new = process(
+        "new",
+        "p",
+        "08:00:00",
+        &[("a.md", A)],
+        vec![
+            item(X, "a.md", 3, 1, Some(Outcome::Failed), Some("no")),
+            item(X, "a.md", 3, 2, Some(Outcome::Passed), None),
+        ],
+    );
+    let mut cut = process("cut", "p", "09:00:00", &[("a.md", A)], Vec::new());
+    cut.complete = false;
+    let runs = combine_kept(vec![old, new.clone(), new, cut]);
+    let l = listing("h".to_owned(), &runs, &now(A), Vec::new());
+    let rows: Vec<_> = l
+        .runs
+        .iter()
+        .map(|r| (r.run_id.as_str(), r.complete, r.fresh))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("cut", false, true),
+            ("new", true, true),
+            ("old", true, false)
+        ]
+    );
+    assert_eq!(l.runs[1].processes, 1, "a record found twice counts once");
+    assert_eq!(
+        (l.runs[1].counts.passed, l.runs[1].counts.recovered),
+        (1, 1)
+    );
+    let text = render_text(&l);
+    assert!(
+        text.starts_with("3 runs kept in `h`, newest first:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "new  2026-12-01T08:00:00.000Z  complete    fresh    1 passed, 0 failed, 1 recovered\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("incomplete  fresh"), "{text}");
+    assert!(text.contains("changed  0 passed, 1 failed"), "{text}");
+}
+
+#[test]
+fn an_empty_history_says_how_to_fill_it() {
+    let l = listing("target/varar/history".to_owned(), &[], &now(A), Vec::new());
+    assert!(render_text(&l).starts_with("no run kept in `target/varar/history`"));
+}

@@ -1,0 +1,313 @@
+//! The run history (issue 20): where the complete runs are kept beyond the
+//! last one (`<target>/varar/history/<run id>/<process id>.run`), and which
+//! of them the next run prunes. Pure: the shell reads the environment, the
+//! clock and the directory listing, this decides.
+//!
+//! Limits come from the environment (config keys are closed by the spec),
+//! so a project sets them once in `.cargo/config.toml`'s `[env]`:
+//!
+//! | variable | default | meaning |
+//! | --- | --- | --- |
+//! | `VARAR_HISTORY` | `<target>/varar/history` (see [`history_dir`]) | the directory, or `off` |
+//! | `VARAR_HISTORY_RUNS` | [`DEFAULT_RUNS`] | runs kept at most |
+//! | `VARAR_HISTORY_SIZE` | [`DEFAULT_BYTES`] (256 MiB) | bytes kept at most (`K`, `M`, `G` suffixes, powers of 1024) |
+//! | `VARAR_HISTORY_DAYS` | [`DEFAULT_DAYS`] | days a run is kept at most (`0`: no age limit) |
+
+use std::path::{Path, PathBuf};
+
+/// The variable that moves the history (`off` turns it off).
+pub const HISTORY_VAR: &str = "VARAR_HISTORY";
+/// The variable that bounds the number of runs kept.
+pub const RUNS_VAR: &str = "VARAR_HISTORY_RUNS";
+/// The variable that bounds the bytes kept.
+pub const SIZE_VAR: &str = "VARAR_HISTORY_SIZE";
+/// The variable that bounds the age of the runs kept.
+pub const DAYS_VAR: &str = "VARAR_HISTORY_DAYS";
+
+/// Runs kept by default.
+pub const DEFAULT_RUNS: usize = 100;
+/// Bytes kept by default: 256 MiB.
+pub const DEFAULT_BYTES: u64 = 256 * 1024 * 1024;
+/// Days a run is kept by default.
+pub const DEFAULT_DAYS: u64 = 30;
+
+/// How much history is kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HistoryLimits {
+    /// Runs kept at most (at least 1: the run being written).
+    pub runs: usize,
+    /// Bytes kept at most; the run being written is kept whatever its size.
+    pub bytes: u64,
+    /// Days kept at most; `0` keeps runs of any age.
+    pub days: u64,
+}
+
+impl Default for HistoryLimits {
+    fn default() -> Self {
+        HistoryLimits {
+            runs: DEFAULT_RUNS,
+            bytes: DEFAULT_BYTES,
+            days: DEFAULT_DAYS,
+        }
+    }
+}
+
+/// A limit that could not be read: the variable, its value and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{var}={value:?} is not {expected}; the default is used")]
+pub struct LimitError {
+    /// The variable.
+    pub var: &'static str,
+    /// Its value.
+    pub value: String,
+    /// What it should be.
+    pub expected: &'static str,
+}
+
+impl HistoryLimits {
+    /// The limits from the variables' values (`var` gives a variable's
+    /// value, `None` when unset or empty), every bad value a [`LimitError`]
+    /// and the default in its place.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> (HistoryLimits, Vec<LimitError>) {
+        let mut limits = HistoryLimits::default();
+        let mut errors = Vec::new();
+        let mut bad = |var: &'static str, value: String, expected: &'static str| {
+            errors.push(LimitError {
+                var,
+                value,
+                expected,
+            })
+        };
+        if let Some(v) = var(RUNS_VAR) {
+            match v.trim().parse::<usize>() {
+                Ok(n) if n > 0 => limits.runs = n,
+                _ => bad(RUNS_VAR, v, "a number of runs (1 or more)"),
+            }
+        }
+        if let Some(v) = var(SIZE_VAR) {
+            match parse_size(&v) {
+                Some(n) => limits.bytes = n,
+                None => bad(
+                    SIZE_VAR,
+                    v,
+                    "a size in bytes (like 1048576, 512K, 64M or 1G)",
+                ),
+            }
+        }
+        if let Some(v) = var(DAYS_VAR) {
+            match v.trim().parse::<u64>() {
+                Ok(n) => limits.days = n,
+                Err(_) => bad(DAYS_VAR, v, "a number of days (0: no age limit)"),
+            }
+        }
+        (limits, errors)
+    }
+}
+
+/// A size: a number of bytes, with an optional `K`, `M` or `G` (or `KB`,
+/// `KiB`, …: all powers of 1024), any case.
+///
+/// ```
+/// use varar_core::history::parse_size;
+/// assert_eq!(parse_size("512"), Some(512));
+/// assert_eq!(parse_size("64M"), Some(64 << 20));
+/// assert_eq!(parse_size("1 GiB"), Some(1 << 30));
+/// assert_eq!(parse_size("lots"), None);
+/// ```
+pub fn parse_size(text: &str) -> Option<u64> {
+    let text = text.trim();
+    let digits = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let number: u64 = text[..digits].parse().ok()?;
+    let unit = text[digits..].trim().to_ascii_lowercase();
+    let shift = match unit.as_str() {
+        "" | "b" => 0,
+        "k" | "kb" | "kib" => 10,
+        "m" | "mb" | "mib" => 20,
+        "g" | "gb" | "gib" => 30,
+        _ => return None,
+    };
+    number.checked_mul(1u64 << shift)
+}
+
+/// Where the history is: `VARAR_HISTORY` (`off`: nowhere; relative to
+/// `root`), else `<CARGO_TARGET_DIR>/varar/history` (relative to `root`),
+/// else under cargo's target directory: `found_target` (the shell's find:
+/// the `target/` of the nearest ancestor of `root` that cargo marked with
+/// its `CACHEDIR.TAG`, so a workspace member's history lands in the
+/// workspace's target) or `<root>/target`.
+pub fn history_dir(
+    root: &Path,
+    history: Option<&str>,
+    target_dir: Option<&str>,
+    found_target: Option<&Path>,
+) -> Option<PathBuf> {
+    match history.map(str::trim).filter(|h| !h.is_empty()) {
+        Some("off") => None,
+        Some(dir) => Some(root.join(dir)),
+        None => {
+            let target = match (target_dir.filter(|t| !t.is_empty()), found_target) {
+                (Some(t), _) => root.join(t),
+                (None, Some(found)) => found.to_path_buf(),
+                (None, None) => root.join("target"),
+            };
+            Some(target.join("varar").join("history"))
+        }
+    }
+}
+
+/// A run in the history, as its directory listing shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptRun {
+    /// Its directory's name.
+    pub name: String,
+    /// When its directory last changed, in milliseconds since the epoch.
+    pub modified_ms: u64,
+    /// The bytes of its files.
+    pub bytes: u64,
+}
+
+/// The runs of `runs` to remove so that the history keeps within `limits`
+/// at `now_ms`: the newest are kept while they fit (the run `keep`, being
+/// written, always, and counted first); a run older than the age limit, and
+/// every run older than one that did not fit the count or the size, goes.
+pub fn runs_to_prune(
+    runs: &[KeptRun],
+    keep: &str,
+    limits: &HistoryLimits,
+    now_ms: u64,
+) -> Vec<String> {
+    let mut newest: Vec<&KeptRun> = runs.iter().collect();
+    newest.sort_by(|a, b| b.modified_ms.cmp(&a.modified_ms).then(a.name.cmp(&b.name)));
+    let (mut count, mut bytes) = match newest.iter().find(|r| r.name == keep) {
+        Some(own) => (1usize, own.bytes),
+        None => (1, 0),
+    };
+    let max_age_ms = limits.days.saturating_mul(86_400_000);
+    let mut full = false;
+    let mut out = Vec::new();
+    for run in newest.into_iter().filter(|r| r.name != keep) {
+        let too_old = limits.days > 0 && now_ms.saturating_sub(run.modified_ms) > max_age_ms;
+        full = full || count >= limits.runs || bytes.saturating_add(run.bytes) > limits.bytes;
+        if full || too_old {
+            out.push(run.name.clone());
+        } else {
+            count += 1;
+            bytes += run.bytes;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DAY: u64 = 86_400_000;
+
+    fn run(name: &str, modified_ms: u64, bytes: u64) -> KeptRun {
+        KeptRun {
+            name: name.to_owned(),
+            modified_ms,
+            bytes,
+        }
+    }
+
+    #[test]
+    fn the_count_limit_keeps_the_newest_runs_and_the_one_being_written() {
+        let runs = [
+            run("a", 10 * DAY, 1),
+            run("b", 11 * DAY, 1),
+            run("c", 12 * DAY, 1),
+            run("own", 9 * DAY, 1),
+        ];
+        let limits = HistoryLimits {
+            runs: 2,
+            ..HistoryLimits::default()
+        };
+        assert_eq!(runs_to_prune(&runs, "own", &limits, 12 * DAY), ["b", "a"]);
+    }
+
+    #[test]
+    fn the_size_limit_removes_every_run_older_than_the_first_that_does_not_fit() {
+        let runs = [
+            run("old", DAY, 1),
+            run("big", 2 * DAY, 100),
+            run("new", 3 * DAY, 10),
+            run("own", 4 * DAY, 10),
+        ];
+        let limits = HistoryLimits {
+            bytes: 50,
+            ..HistoryLimits::default()
+        };
+        assert_eq!(
+            runs_to_prune(&runs, "own", &limits, 4 * DAY),
+            ["big", "old"]
+        );
+    }
+
+    #[test]
+    fn the_age_limit_removes_old_runs_and_zero_days_keeps_them() {
+        let runs = [run("ancient", 0, 1), run("recent", 40 * DAY, 1)];
+        let limits = HistoryLimits::default();
+        assert_eq!(runs_to_prune(&runs, "own", &limits, 41 * DAY), ["ancient"]);
+        let forever = HistoryLimits { days: 0, ..limits };
+        assert!(runs_to_prune(&runs, "own", &forever, 41 * DAY).is_empty());
+    }
+
+    #[test]
+    fn limits_are_read_from_the_variables_and_bad_values_fall_back_to_the_defaults() {
+        let vars = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| (*v).to_owned())
+            }
+        };
+        let (limits, errors) =
+            HistoryLimits::from_vars(vars(&[(RUNS_VAR, "7"), (SIZE_VAR, "3K"), (DAYS_VAR, "0")]));
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(
+            limits,
+            HistoryLimits {
+                runs: 7,
+                bytes: 3072,
+                days: 0
+            }
+        );
+        let (limits, errors) = HistoryLimits::from_vars(vars(&[
+            (RUNS_VAR, "0"),
+            (SIZE_VAR, "big"),
+            (DAYS_VAR, "-1"),
+        ]));
+        assert_eq!(limits, HistoryLimits::default());
+        let named: Vec<&str> = errors.iter().map(|e| e.var).collect();
+        assert_eq!(named, [RUNS_VAR, SIZE_VAR, DAYS_VAR]);
+        assert!(errors[1].to_string().contains("VARAR_HISTORY_SIZE=\"big\""));
+    }
+
+    #[test]
+    fn the_history_is_under_the_target_directory_unless_moved_or_off() {
+        let root = Path::new("/p");
+        assert_eq!(
+            history_dir(root, None, None, None),
+            Some(PathBuf::from("/p/target/varar/history"))
+        );
+        let workspace = Path::new("/ws/target");
+        assert_eq!(
+            history_dir(root, None, None, Some(workspace)),
+            Some(PathBuf::from("/ws/target/varar/history"))
+        );
+        assert_eq!(
+            history_dir(root, None, Some("/t"), Some(workspace)),
+            Some(PathBuf::from("/t/varar/history"))
+        );
+        assert_eq!(
+            history_dir(root, Some("keep"), Some("/t"), None),
+            Some(PathBuf::from("/p/keep"))
+        );
+        assert_eq!(history_dir(root, Some("off"), None, None), None);
+    }
+}

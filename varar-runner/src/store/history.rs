@@ -1,0 +1,199 @@
+//! The run history on disk (issue 20): every process record a run writes
+//! to `.varar/.runs/` is also written to `<history>/<run id>/<process
+//! id>.run` (see `varar_core::history` for where and how much), so that a
+//! run survives the next one, which replaces `.varar/.runs/`. The layout is
+//! that of `.varar/.runs/`, so the same reader reads both.
+//!
+//! Writing history never breaks a run: every failure is returned for the
+//! harness to print as one warning. Pruning runs once per run (when its
+//! first process creates the run's directory) and reads directory listings
+//! and file sizes only, never a record.
+
+use std::path::{Path, PathBuf};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use varar_core::history::{
+    HISTORY_VAR, HistoryLimits, KeptRun, LimitError, history_dir, runs_to_prune,
+};
+use varar_core::record::{ProcessRecord, RECORD_EXTENSION};
+
+use super::atomic::write_disposable;
+use super::errors::StoreError;
+use super::runs::{RecordFileError, file_name_of, read_records_under};
+
+/// Where the history is kept, and how much of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct History {
+    /// The directory of runs.
+    pub dir: PathBuf,
+    /// What is kept.
+    pub limits: HistoryLimits,
+}
+
+impl History {
+    /// The history of the project at `root` as the environment sets it
+    /// (`VARAR_HISTORY`, `CARGO_TARGET_DIR`, the limits) or cargo's target
+    /// directory (the nearest `target/` at or above `root` holding cargo's
+    /// `CACHEDIR.TAG`); `None` when it is `off`. Bad limits are returned beside the defaults used instead.
+    pub fn from_env(root: &Path) -> (Option<History>, Vec<LimitError>) {
+        let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+        let (limits, errors) = HistoryLimits::from_vars(var);
+        let found = root
+            .ancestors()
+            .map(|a| a.join("target"))
+            .find(|t| t.join("CACHEDIR.TAG").is_file());
+        let dir = history_dir(
+            root,
+            var(HISTORY_VAR).as_deref(),
+            var("CARGO_TARGET_DIR").as_deref(),
+            found.as_deref(),
+        );
+        (dir.map(|dir| History { dir, limits }), errors)
+    }
+
+    /// The directory of run `run_id`.
+    pub fn run_dir(&self, run_id: &str) -> PathBuf {
+        self.dir.join(file_name_of(run_id))
+    }
+
+    /// Write `record` into the history atomically. Returns whether this
+    /// created the run's directory (the run is new to the history).
+    pub fn write(&self, record: &ProcessRecord) -> Result<bool, StoreError> {
+        let dir = self.run_dir(&record.run_id);
+        let new = !dir.is_dir();
+        std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
+            path: dir.clone(),
+            source,
+        })?;
+        let path = dir.join(format!(
+            "{}.{RECORD_EXTENSION}",
+            file_name_of(&record.process_id)
+        ));
+        // The model holds strings and numbers only: serialising cannot fail.
+        let text = record.to_text().unwrap_or_default();
+        write_disposable(&path, text.as_bytes())?;
+        Ok(new)
+    }
+
+    /// Every run kept, as its directory listing shows it (directories that
+    /// cannot be listed are left out).
+    pub fn kept_runs(&self) -> Vec<KeptRun> {
+        let Ok(entries) = std::fs::read_dir(&self.dir) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .filter(|e| e.path().is_dir())
+            .filter_map(|e| {
+                let modified = e.metadata().ok()?.modified().ok()?;
+                Some(KeptRun {
+                    name: e.file_name().to_string_lossy().into_owned(),
+                    modified_ms: millis(modified),
+                    bytes: dir_bytes(&e.path()),
+                })
+            })
+            .collect()
+    }
+
+    /// Remove the runs beyond the limits at `now`, keeping `keep` (the run
+    /// being written). Best effort: returns the runs removed.
+    pub fn prune(&self, keep: &str, now: SystemTime) -> Vec<String> {
+        let runs = self.kept_runs();
+        let mut removed = Vec::new();
+        for name in runs_to_prune(&runs, &file_name_of(keep), &self.limits, millis(now)) {
+            if std::fs::remove_dir_all(self.dir.join(&name)).is_ok() {
+                removed.push(name);
+            }
+        }
+        removed
+    }
+}
+
+/// Every record of the history at `dir`, read strictly, in path order.
+pub fn read_history(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    read_records_under(dir)
+}
+
+fn millis(t: SystemTime) -> u64 {
+    t.duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// The bytes of the files directly in `dir`.
+fn dir_bytes(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::store::runs::tests::record;
+
+    fn history(dir: &Path, limits: HistoryLimits) -> History {
+        History {
+            dir: dir.to_path_buf(),
+            limits,
+        }
+    }
+
+    #[test]
+    fn a_record_written_to_the_history_reads_back_and_says_when_its_run_is_new() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let h = history(&tmp.path().join("h"), HistoryLimits::default());
+        let first = record("nextest/1", "p1", "2026-12-01T07:00:00.000Z", false);
+        assert!(h.write(&first).unwrap_or_else(|e| panic!("{e}")));
+        let second = record("nextest/1", "p2", "2026-12-01T07:00:01.000Z", true);
+        assert!(!h.write(&second).unwrap_or_else(|e| panic!("{e}")));
+        let read: Vec<ProcessRecord> = read_history(&h.dir)
+            .into_iter()
+            .map(|r| r.unwrap_or_else(|e| panic!("{e}")))
+            .collect();
+        assert_eq!(read, [first, second]);
+        assert!(h.dir.join("nextest_1").is_dir(), "the id as a file name");
+    }
+
+    #[test]
+    fn a_history_that_cannot_be_written_is_an_error_naming_the_directory() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let file = tmp.path().join("file");
+        std::fs::write(&file, "").unwrap_or_else(|e| panic!("{e}"));
+        let h = history(&file.join("history"), HistoryLimits::default());
+        let err = h
+            .write(&record("r", "p", "2026-12-01T07:00:00.000Z", true))
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(err.contains("file/history/r"), "{err}");
+    }
+
+    #[test]
+    fn pruning_keeps_the_newest_runs_within_the_count() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let limits = HistoryLimits {
+            runs: 2,
+            ..HistoryLimits::default()
+        };
+        let h = history(tmp.path(), limits);
+        for run in ["r1", "r2", "r3"] {
+            h.write(&record(run, "p", "2026-12-01T07:00:00.000Z", true))
+                .unwrap_or_else(|e| panic!("{e}"));
+            // Directory times are what pruning orders by.
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let removed = h.prune("r3", SystemTime::now());
+        assert_eq!(removed, ["r1"]);
+        let mut left: Vec<String> = h.kept_runs().into_iter().map(|r| r.name).collect();
+        left.sort();
+        assert_eq!(left, ["r2", "r3"]);
+        assert!(h.kept_runs().iter().all(|r| r.bytes > 0));
+    }
+}
