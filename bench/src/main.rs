@@ -22,7 +22,9 @@
 //! 5. **the language server** (`cargo varar lsp`): the initial scan of a
 //!    package with 500 steps in 100 files, and the re-plan, semantic tokens
 //!    and diagnostics of a 1 000-line oath after an edit;
-//! 6. **reuse by link**: corpora of 100 and 1 000 oaths whose every example
+//! 6. **`cargo varar check`** in process, on the bakery sample and on a
+//!    project of the same corpus and its steps (`check.rs`);
+//! 7. **reuse by link**: corpora of 100 and 1 000 oaths whose every example
 //!    links one shared section, planned against one workspace, per example
 //!    next to the same corpus with the section written out.
 //!
@@ -31,6 +33,7 @@
 //!
 //! Figures only: nothing here asserts a time.
 
+mod check;
 mod corpus;
 mod e2e;
 mod feature;
@@ -67,6 +70,7 @@ struct Options {
     scale: Option<scaling::ScaleOptions>,
     skip_report: bool,
     skip_lsp: bool,
+    skip_check: bool,
     /// Corpus sizes of the reuse-by-link measurement (empty: skipped).
     reuse: Vec<usize>,
     /// The comparison with cucumber-rs, if asked for (then nothing else runs).
@@ -87,6 +91,7 @@ impl Default for Options {
             scale: None,
             skip_report: false,
             skip_lsp: false,
+            skip_check: false,
             reuse: vec![100, 1000],
             vs: None,
         }
@@ -146,6 +151,7 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --timeout S          kill a measured command after S seconds [120]
   --skip-report        skip the HTML report measurement
   --skip-lsp           skip the language server measurement
+  --skip-check         skip the cargo varar check measurement
   -h, --help           this text
 
 VS CUCUMBER-RS (off unless --vs-cucumber or one of its options is given;
@@ -286,6 +292,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
             }
             "--skip-report" => o.skip_report = true,
             "--skip-lsp" => o.skip_lsp = true,
+            "--skip-check" => o.skip_check = true,
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
         }
     }
@@ -359,7 +366,7 @@ fn run(o: &Options) -> Result<(), String> {
         scale.nextest_partition = vs.nextest_partition;
         return vs_cucumber::measure(&work, vs, &scale);
     }
-    if !o.skip_parse || !o.skip_report {
+    if !o.skip_parse || !o.skip_report || !o.skip_check {
         let (n, m) = o.parse_corpus;
         let dir = work.join(format!("corpus-{n}x{m}"));
         let corpus = corpus::generate(&dir, n, m, o.seed)?;
@@ -371,6 +378,9 @@ fn run(o: &Options) -> Result<(), String> {
         }
         if !o.skip_report {
             report::measure(&corpus, &work, 5)?;
+        }
+        if !o.skip_check {
+            check::measure(&corpus, &work, 5)?;
         }
     }
     if !o.skip_lsp {

@@ -9,6 +9,7 @@
 //!
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
+//! cargo varar check  [--root DIR] [--format text|json] [--schema]
 //! cargo varar gate   [--root DIR] [--format text|json] [--schema] [--deny-recovered]
 //! cargo varar junit  [--root DIR] [--out FILE]
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
@@ -29,6 +30,13 @@
 //!   passed on a retry says "recovered after N attempts" (both only on the
 //!   pages of documents the run read as they are now). It prints the path
 //!   of `index.html`.
+//! - `check` reports what `cargo test` would fail before any step runs
+//!   ([`check`]), found by the language server's analysis without
+//!   building anything: drift, plan diagnostics and refused step
+//!   definitions (each with the test item the harness fails), and as
+//!   warnings sentences that look like steps but match none and unused
+//!   steps. `--format json` is described by `--schema` (also
+//!   `varar-cli/schema/check.schema.json`).
 //! - `gate` answers "may this change merge?" ([`verdict`]): every selected
 //!   oath needs a fresh result ([`evidence`]) whose examples all passed, and
 //!   the project's latest run ([`run_evidence`], from the run records in
@@ -56,7 +64,9 @@
 //! - `lsp` is a language server for editors, on stdin/stdout ([`language_server`]):
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
-//!   complete a sentence.
+//!   complete a sentence; run an example or an oath from a code lens (a
+//!   real `cargo test`, its results drawn when it ends), the uses of every
+//!   step above its function, rename a step across the oaths.
 //! - `history`, `flaky`, `attest` and `verify` are the evidence over time
 //!   (issue 20): the runs kept in the run history
 //!   (`target/varar/history/`, see `varar_core::history`) listed
@@ -94,6 +104,9 @@
 //!   written; an unreadable run record is named, and the site drawn from
 //!   the readable ones), nothing could be written, or the arguments are
 //!   wrong.
+//! - `check`: `0` no error (warnings are printed), `1` some error, `2` an
+//!   input is unusable (`invalid_config`, `input_error`: a step file that
+//!   does not parse, an unreadable oath or lock; `no_oaths`), which wins.
 //! - `gate`: `0` all fresh, complete and passed; `1` some item of the
 //!   latest run failed (an example, drift, a diagnostic, a read error), or
 //!   one recovered under `--deny-recovered`; `2` the evidence is unusable,
@@ -152,11 +165,12 @@
 //!   reader of `report`, `gate` and `junit`, run records included), [`tree`]
 //!   reads a results tree and its run records (`merge`, `diff`). Writing: [`site`] writes the report's files.
 //! - The pure work, one module per command: [`html_report`] (the site),
-//!   [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
+//!   [`check`], [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
 //!   [`tree_diff`], over [`evidence`] (is a result fresh?),
 //!   [`run_evidence`] (what the run records say of the latest run: fresh,
-//!   complete, failed and recovered items), [`failure_text`] and
-//!   [`records`] (the error records and their codes).
+//!   complete, failed and recovered items), [`failure_text`],
+//!   [`records`] (the error records and their codes) and [`items`] (the
+//!   harness's test item names of planned oaths).
 //! - The language server, [`language_server`]: its own shell (the protocol
 //!   loop, the state it keeps, requests, planning and publishing, a
 //!   project's files, where the steps are) over pure feature modules.
@@ -171,6 +185,7 @@
 )]
 
 pub mod attest;
+pub mod check;
 pub mod cli;
 pub mod commands;
 pub mod evidence;
@@ -178,6 +193,7 @@ pub mod failure_text;
 pub mod flaky;
 pub mod history;
 pub mod html_report;
+pub mod items;
 pub mod junit_xml;
 pub mod language_server;
 pub mod project;

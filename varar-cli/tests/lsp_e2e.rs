@@ -200,7 +200,9 @@ fn an_editor_session_on_the_bakery_sample() {
         text
     };
 
-    // Create the step: one action per step file.
+    // Create the step: a stimulus (likelier: no value after a verb of
+    // state) and a sensor, for each step file (the sentence is an example
+    // of its own, so any state may fit).
     let actions = client.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": basket}, "range": {"start": pos(&edited, "juggle"), "end": pos(&edited, "juggle")},
@@ -214,9 +216,12 @@ fn an_editor_session_on_the_bakery_sample() {
         titles,
         [
             "Create stimulus \"I juggle {int} oranges\" in tests/steps/basket.rs",
-            "Create stimulus \"I juggle {int} oranges\" in tests/steps/shelf.rs"
+            "Create sensor \"I juggle {int} oranges\" in tests/steps/basket.rs",
+            "Create stimulus \"I juggle {int} oranges\" in tests/steps/shelf.rs",
+            "Create sensor \"I juggle {int} oranges\" in tests/steps/shelf.rs"
         ]
     );
+    assert_eq!(actions[0]["isPreferred"], true);
     let insert = actions[0]["edit"]["changes"][&basket_rs][0]["newText"]
         .as_str()
         .unwrap_or("")

@@ -46,6 +46,7 @@ mod compile;
 mod error;
 mod expression;
 mod params;
+mod render;
 mod tokens;
 mod value;
 

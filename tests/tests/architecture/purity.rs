@@ -70,6 +70,9 @@ pub const SHELLS: &[Shell] = &[
             "language_server/handlers.rs",
             "language_server/project_state.rs",
             "language_server/rust_sources.rs",
+            "language_server/background.rs",
+            "language_server/execute.rs",
+            "language_server/run_cargo.rs",
         ],
     },
 ];

@@ -43,6 +43,12 @@ pub enum Command {
     /// What changed between two runs' results: regressed, fixed, added,
     /// removed, still failing. Exit 1 when something regressed.
     Diff(DiffArgs),
+    /// What `cargo test` would fail before any step runs (drift, ambiguous
+    /// steps, broken links, error fences without a step) and what looks
+    /// wrong (sentences that look like steps but match none, unused
+    /// steps), without running anything. Exit 0 clean, 1 with errors, 2
+    /// when an input is unusable.
+    Check(CheckArgs),
     /// A language server for editors, over stdin/stdout: step sentences
     /// highlighted, diagnostics before running anything, go to the step
     /// function, hover, find references, create a missing step.
@@ -90,6 +96,20 @@ pub struct GateArgs {
     /// on a retry (recovered, a flake).
     #[arg(long)]
     pub deny_recovered: bool,
+}
+
+/// `cargo varar check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The project.
+    #[command(flatten)]
+    pub root: RootArgs,
+    /// Text for people, or JSON for machines.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Print the JSON Schema of `--format json` and exit.
+    #[arg(long)]
+    pub schema: bool,
 }
 
 /// `cargo varar junit`.
@@ -307,6 +327,10 @@ mod tests {
             panic!("not diff")
         };
         assert_eq!((d.old, d.new), (PathBuf::from("old"), PathBuf::from("new")));
+        let Command::Check(c) = ok(&["x", "varar", "check", "--format", "json"]).command else {
+            panic!("not check")
+        };
+        assert_eq!((c.format, c.schema), (Format::Json, false));
         let Command::Lsp(l) = ok(&["x", "varar", "lsp", "--stdio"]).command else {
             panic!("not lsp")
         };

@@ -36,6 +36,10 @@ pub enum Invocation {
     Merge(MergeRun),
     /// `cargo varar diff`.
     Diff(DiffRun),
+    /// `cargo varar check --schema`: print the JSON Schema of the report.
+    CheckSchema,
+    /// `cargo varar check`.
+    Check(CheckRun),
     /// `cargo varar lsp`: serve the language server on stdin/stdout.
     Lsp,
     /// `cargo varar history`.
@@ -112,6 +116,15 @@ pub struct GateRun {
     pub format: Format,
     /// `--deny-recovered`.
     pub deny_recovered: bool,
+}
+
+/// `cargo varar check` (without `--schema`), validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckRun {
+    /// Where the project is.
+    pub project: ProjectRoot,
+    /// Text or JSON.
+    pub format: Format,
 }
 
 /// `cargo varar junit`, validated.
@@ -225,6 +238,11 @@ impl Invocation {
                     base,
                 })
             }
+            Command::Check(args) if args.schema => Invocation::CheckSchema,
+            Command::Check(args) => Invocation::Check(CheckRun {
+                project: project(&args.root),
+                format: args.format,
+            }),
             Command::Lsp(_) => Invocation::Lsp,
             Command::History(args) => Invocation::History(HistoryRun {
                 project: project(&args.root),

@@ -9,10 +9,10 @@ pub mod args;
 pub mod invocation;
 
 pub use args::{
-    AttestArgs, Cli, Command, DiffArgs, FlakyArgs, Format, GateArgs, HistoryArgs, JunitArgs,
-    LspArgs, MergeArgs, ReportArgs, RootArgs, VerifyArgs, normalize_args,
+    AttestArgs, CheckArgs, Cli, Command, DiffArgs, FlakyArgs, Format, GateArgs, HistoryArgs,
+    JunitArgs, LspArgs, MergeArgs, ReportArgs, RootArgs, VerifyArgs, normalize_args,
 };
 pub use invocation::{
-    AttestRun, DiffRun, FlakyRun, GateRun, HistoryRun, InvalidArguments, Invocation, JunitOut,
-    JunitRun, MergeRun, ReportRun, VerifyRun,
+    AttestRun, CheckRun, DiffRun, FlakyRun, GateRun, HistoryRun, InvalidArguments, Invocation,
+    JunitOut, JunitRun, MergeRun, ReportRun, VerifyRun,
 };

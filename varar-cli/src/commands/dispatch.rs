@@ -2,6 +2,7 @@
 //! error of the command line.
 
 use super::attest::{self, AttestError};
+use super::check::{self, CheckError};
 use super::diff::{self, DiffError};
 use super::flaky::{self, FlakyError};
 use super::gate::{self, GateError};
@@ -38,6 +39,9 @@ pub enum CommandError {
     /// `junit`.
     #[error(transparent)]
     Junit(#[from] JunitError),
+    /// `check`.
+    #[error(transparent)]
+    Check(#[from] CheckError),
     /// `merge`.
     #[error(transparent)]
     Merge(#[from] MergeError),
@@ -72,6 +76,7 @@ impl CommandError {
             CommandError::Report(e) => e.exit_code(),
             CommandError::Gate(e) => e.exit_code(),
             CommandError::Junit(e) => e.exit_code(),
+            CommandError::Check(e) => e.exit_code(),
             CommandError::Merge(e) => e.exit_code(),
             CommandError::Diff(e) => e.exit_code(),
             CommandError::Lsp(e) => e.exit_code(),
@@ -106,6 +111,8 @@ pub fn run(invocation: &Invocation) -> Result<Output, CommandError> {
         Invocation::Junit(run) => junit::run(run)?,
         Invocation::Merge(run) => merge::run(run)?,
         Invocation::Diff(run) => diff::run(run)?,
+        Invocation::CheckSchema => check::schema(),
+        Invocation::Check(run) => check::run(run)?,
         Invocation::Lsp => lsp::run()?,
         Invocation::History(run) => history::run(run)?,
         Invocation::Flaky(run) => flaky::run(run)?,

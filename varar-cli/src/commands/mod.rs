@@ -9,6 +9,7 @@
 //! (the only place that prints).
 
 pub mod attest;
+pub mod check;
 pub mod diff;
 mod dispatch;
 pub mod flaky;

@@ -219,7 +219,7 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
 }
 
 /// Open `path` with `$BROWSER` when set, else the platform's opener.
-fn open(path: &Path) -> std::io::Result<()> {
+pub(crate) fn open(path: &Path) -> std::io::Result<()> {
     let mut command = match std::env::var_os("BROWSER").filter(|b| !b.is_empty()) {
         Some(browser) => std::process::Command::new(browser),
         None if cfg!(target_os = "macos") => std::process::Command::new("open"),

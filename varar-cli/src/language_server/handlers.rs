@@ -3,26 +3,31 @@
 //! turn its answer into protocol values.
 
 use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
 
-use lsp_server::Request;
+use lsp_server::{Request, RequestId};
 use lsp_types::request::{
-    CodeActionRequest, Completion, GotoDefinition, HoverRequest, References, Request as _,
-    SemanticTokensFullRequest,
+    CodeActionRequest, CodeLensRequest, Completion, ExecuteCommand, GotoDefinition, HoverRequest,
+    PrepareRenameRequest, References, Rename, Request as _, SemanticTokensFullRequest,
 };
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CompletionParams,
-    GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents, HoverParams, Location,
-    MarkupContent, MarkupKind, Position, Range, ReferenceParams, SemanticTokensParams,
-    SemanticTokensResult, TextEdit, Url, WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeLens, CodeLensParams,
+    Command, CompletionParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
+    HoverParams, Location, MarkupContent, MarkupKind, Position, PrepareRenameResponse, Range,
+    ReferenceParams, RenameParams, SemanticTokensParams, SemanticTokensResult,
+    TextDocumentPositionParams, TextEdit, Url, WorkspaceEdit,
 };
-use serde_json::Value;
+use serde_json::{Value, json};
 use varar_core::source::{Source, Span};
 
 use super::analysis::{Analysis, PlanContext};
+use super::lenses::{self, Action, Lens};
 use super::navigation::{self, Target};
 use super::position::{offset, range};
+use super::rename::{step_in_oath, step_in_rust};
 use super::server_state::Server;
 use super::step_index::StepIndex;
+use super::usages::Usages;
 use super::{actions, completion, rust_sources, tokens};
 
 /// Why a request got no answer.
@@ -42,17 +47,156 @@ fn json<T: serde::Serialize>(value: T) -> Option<Value> {
     serde_json::to_value(value).ok()
 }
 
-/// Answer one request; `Ok(None)` is the protocol's `null`.
-pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Option<Value>, RequestError> {
-    Ok(match request.method.as_str() {
+/// How a request is answered.
+#[derive(Debug)]
+pub(crate) enum Answer {
+    /// Now; `None` is the protocol's `null`.
+    Now(Option<Value>),
+    /// When the work it started ends (a run, a rename, a report, usages).
+    Later,
+    /// Refused, with the reason.
+    Failed(String),
+}
+
+/// Answer one request.
+pub(crate) fn handle(server: &mut Server, request: Request) -> Result<Answer, RequestError> {
+    let id = request.id.clone();
+    Ok(Answer::Now(match request.method.as_str() {
         SemanticTokensFullRequest::METHOD => semantic_tokens(server, &params(request)?),
         HoverRequest::METHOD => hover(server, params(request)?),
         GotoDefinition::METHOD => definition(server, params(request)?),
         References::METHOD => references(server, &params(request)?),
         CodeActionRequest::METHOD => code_actions(server, &params(request)?),
         Completion::METHOD => completion(server, params(request)?),
+        CodeLensRequest::METHOD => return Ok(code_lens(server, id, params(request)?)),
+        PrepareRenameRequest::METHOD => prepare_rename(server, &params(request)?),
+        Rename::METHOD => return Ok(rename(server, id, params(request)?)),
+        ExecuteCommand::METHOD => return Ok(server.execute(id, params(request)?)),
         other => return Err(RequestError::Unknown(other.to_string())),
+    }))
+}
+
+/// Code lenses: an oath's from its last plan; a Rust file's from the
+/// usages of its project's steps, which may have to be computed first
+/// (the answer then waits for them, off the loop).
+fn code_lens(server: &mut Server, id: RequestId, p: CodeLensParams) -> Answer {
+    let uri = p.text_document.uri;
+    if let Some(analysis) = server.analyses.get(&uri) {
+        let lenses: Vec<CodeLens> = lenses::oath_lenses(analysis)
+            .iter()
+            .map(|l| code_lens_of(l, &uri, Path::new("")))
+            .collect();
+        return Answer::Now(json(lenses));
+    }
+    let Ok(path) = uri.to_file_path() else {
+        return Answer::Now(None);
+    };
+    if path.extension().is_none_or(|x| x != "rs") {
+        return Answer::Now(None);
+    }
+    let path = rust_sources::normalize(&path);
+    let Some(project) = server.project_for(&path).ok().flatten() else {
+        return Answer::Now(None);
+    };
+    if !rust_sources::is_source(&server.projects[project].sources, &path) {
+        return Answer::Now(None);
+    }
+    match server.fresh_usages(project) {
+        Some(usages) => Answer::Now(Some(rust_lenses(server, project, &path, &usages))),
+        None => {
+            server
+                .usages
+                .entry(project)
+                .or_default()
+                .waiting
+                .push((id, path));
+            server.start_usages(project);
+            Answer::Later
+        }
+    }
+}
+
+/// The lenses of a Rust file of `project`, as the protocol's.
+pub(crate) fn rust_lenses(server: &Server, project: usize, path: &Path, usages: &Usages) -> Value {
+    let Ok(uri) = Url::from_file_path(path) else {
+        return Value::Null;
+    };
+    let p = &server.projects[project];
+    let lenses: Vec<CodeLens> = lenses::step_lenses(&p.index, path, usages)
+        .iter()
+        .map(|l| code_lens_of(l, &uri, &p.root))
+        .collect();
+    json(lenses).unwrap_or(Value::Null)
+}
+
+/// One lens as the protocol's: its command and arguments.
+fn code_lens_of(lens: &Lens, uri: &Url, root: &Path) -> CodeLens {
+    let (command, arguments) = match &lens.action {
+        Action::Run(item) => (lenses::RUN, vec![json!({"uri": uri, "item": item})]),
+        Action::Report => (lenses::REPORT, vec![json!({"uri": uri})]),
+        Action::References { at, places } => {
+            let locations: Vec<Location> = places
+                .iter()
+                .filter_map(|(doc, span)| {
+                    location(&Target {
+                        path: root.join(doc),
+                        span: *span,
+                    })
+                })
+                .collect();
+            (
+                lenses::REFERENCES,
+                vec![json!(uri), json!(range(at).start), json!(locations)],
+            )
+        }
+    };
+    let start = range(&lens.at).start;
+    CodeLens {
+        range: Range::new(start, start),
+        command: Some(Command {
+            title: lens.title.clone(),
+            command: command.to_string(),
+            arguments: Some(arguments),
+        }),
+        data: None,
+    }
+}
+
+/// The step a rename at `at` is about: (project, registry step, range).
+fn rename_target(server: &Server, at: &TextDocumentPositionParams) -> Option<(usize, usize, Span)> {
+    let uri = &at.text_document.uri;
+    if let (Some(doc), Some(analysis)) = (server.documents.get(uri), server.analyses.get(uri)) {
+        let (step, span) = step_in_oath(analysis, offset_in(analysis, at.position))?;
+        return Some((doc.project, step, span));
+    }
+    let path = rust_sources::normalize(&uri.to_file_path().ok()?);
+    server.projects.iter().enumerate().find_map(|(i, p)| {
+        let (step, span) = step_in_rust(&p.index, &path, at.position.line, at.position.character)?;
+        Some((i, step, span))
     })
+}
+
+/// Prepare a rename: the sentence, or the inside of the attribute's
+/// string, with the expression to edit; `null` anywhere else (so that
+/// rust-analyzer renames the Rust).
+fn prepare_rename(server: &Server, p: &TextDocumentPositionParams) -> Option<Value> {
+    let (project, step, span) = rename_target(server, p)?;
+    let (_, item) = server.projects.get(project)?.index.step(step)?;
+    json(PrepareRenameResponse::RangeWithPlaceholder {
+        range: range(&span),
+        placeholder: item.expression.clone(),
+    })
+}
+
+/// Rename a step: worked out off the loop (every oath is planned).
+fn rename(server: &mut Server, id: RequestId, p: RenameParams) -> Answer {
+    match rename_target(server, &p.text_document_position) {
+        Some((project, step, _)) => {
+            server.start_rename(id, project, step, p.new_name);
+            Answer::Later
+        }
+        None => Answer::Failed("there is no step to rename here".to_string()),
+    }
 }
 
 /// Semantic tokens of an open oath.
@@ -123,6 +267,7 @@ fn code_actions(server: &Server, p: &CodeActionParams) -> Option<Value> {
                     Some(CodeActionOrCommand::CodeAction(CodeAction {
                         title: new.title,
                         kind: Some(CodeActionKind::QUICKFIX),
+                        is_preferred: Some(new.preferred),
                         edit: Some(WorkspaceEdit {
                             changes: Some(HashMap::from([(uri, vec![edit])])),
                             ..WorkspaceEdit::default()

@@ -14,14 +14,44 @@
 //! - [`navigation`]: go to definition (sentence → step function, custom
 //!   parameter → its parse function), hover, find references (step
 //!   function → every sentence it matches);
-//! - [`actions`]: "create the step" for a sentence no step matches;
-//! - [`completion`]: step expressions as snippets while writing a sentence.
+//! - [`actions`]: "create the step" for a sentence no step matches, a
+//!   stimulus and a sensor, the likelier first ([`guess`]);
+//! - [`completion`]: step expressions as snippets while writing a sentence;
+//! - [`lenses`]: `▶ Run` above every example and `▶ Run oath` / `Report`
+//!   above the title, run by the server itself (`workspace/executeCommand`,
+//!   [`run_output`]: the `cargo test` command line and its output read);
+//!   `N uses in M oaths` above every step function ([`usages`]), and a
+//!   hint on a step no oath uses;
+//! - [`rename`]: a step's expression renamed from a sentence or from its
+//!   attribute, every sentence rewritten with its values, or refused with
+//!   the reason.
 //!
 //! The shell is [`server`] (the protocol loop, file watching),
 //! `server_state` (what the loop keeps, the way out to the editor),
 //! `handlers` (requests), `sync` (planning and publishing),
-//! [`project_state`] (a project's files) and [`rust_sources`] (where its
-//! steps are); everything else is pure: text in, values out.
+//! `execute` (the lenses' commands, the runs' progress and end),
+//! `background` (usages, renames and the report off the loop, reporting
+//! `events`), `run_cargo` (the `cargo test` process), [`project_state`]
+//! (a project's files) and [`rust_sources`] (where its steps are, which
+//! target runs its oaths); everything else is pure: text in, values out.
+//!
+//! # Never blocking
+//!
+//! The loop waits on the editor's messages and on the background's events
+//! at once. A test run, a round of usages (every oath of the project
+//! planned, only the stale ones again), a rename (every oath planned with
+//! and without it) and the report run on threads of their own, each with a
+//! copy of what it reads; the requests they answer are answered when they
+//! end, and every other document is answered meanwhile.
+//!
+//! # Next to rust-analyzer
+//!
+//! Attached to Rust files, the server answers only code lenses (a step's
+//! uses), references (from a step function), renaming inside a step
+//! attribute's expression string, and publishes diagnostics (files that do
+//! not parse, refused definitions, unused steps); hover, definition,
+//! completion, code actions, semantic tokens (declared for Markdown only)
+//! and prepareRename anywhere else are `null`, so rust-analyzer keeps them.
 //!
 //! # Which files
 //!
@@ -53,14 +83,22 @@
 
 pub mod actions;
 pub mod analysis;
+mod background;
 pub mod capabilities;
 pub mod completion;
 pub mod diagnostics;
+mod events;
+mod execute;
+pub mod guess;
 mod handlers;
+pub mod lenses;
 pub mod navigation;
 pub mod oaths;
 pub mod position;
 pub mod project_state;
+pub mod rename;
+mod run_cargo;
+pub mod run_output;
 pub mod rust_sources;
 pub mod server;
 mod server_state;
@@ -68,7 +106,8 @@ pub mod step_index;
 mod sync;
 pub mod syntax;
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 pub mod tokens;
+pub mod usages;
 
 pub use server_state::ServerError;

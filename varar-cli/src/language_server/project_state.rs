@@ -8,6 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
@@ -42,7 +43,13 @@ pub struct ProjectState {
     /// The modification time of every file read, for clients that do not
     /// watch files ([`ProjectState::refresh`]).
     mtimes: HashMap<PathBuf, Option<SystemTime>>,
+    /// Which load of a project this is: unique in the process, so that
+    /// work begun on an earlier load is told apart.
+    pub epoch: u64,
 }
+
+/// The loads of projects so far.
+static LOADS: AtomicU64 = AtomicU64::new(0);
 
 /// What changed after a file event.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -104,6 +111,7 @@ impl ProjectState {
             lock: read_lock_logged(&root, log),
             results: BTreeMap::new(),
             mtimes: HashMap::new(),
+            epoch: LOADS.fetch_add(1, Ordering::Relaxed) + 1,
             oaths: Oaths::default(),
             root,
             globs,
@@ -203,6 +211,11 @@ impl ProjectState {
             log.push(e.to_string());
             Vec::new()
         })
+    }
+
+    /// Read every result under `.varar/` again (after a run).
+    pub fn reload_results(&mut self, log: &mut Vec<String>) {
+        self.load_results(log);
     }
 
     fn load_results(&mut self, log: &mut Vec<String>) {

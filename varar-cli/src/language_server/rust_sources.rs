@@ -113,6 +113,67 @@ fn dependency_path(
     }
 }
 
+/// Why the package at a root has no target that runs its oaths.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum TargetError {
+    /// The manifest could not be read or is not TOML.
+    #[error("{0}")]
+    Manifest(String),
+    /// No `harness = false` test target's `main` calls `varar::run`.
+    #[error(
+        "no test target of {manifest} runs the oaths: add a `[[test]]` with `harness = false` whose `main` calls `varar::run()`"
+    )]
+    None {
+        /// The manifest read.
+        manifest: String,
+    },
+}
+
+/// The test targets of the package at `root` that run its oaths: every
+/// `[[test]]` with `harness = false` whose file (its `path`, else
+/// `tests/<name>.rs` or `tests/<name>/main.rs`) has a `main` calling
+/// `varar::run` ([`super::syntax::calls_varar_run`]), in manifest order.
+pub fn oath_targets(root: &Path) -> Result<Vec<String>, TargetError> {
+    let manifest = root.join("Cargo.toml");
+    let table = read_toml(&manifest)
+        .map_err(TargetError::Manifest)?
+        .ok_or_else(|| TargetError::Manifest(format!("{} does not exist", manifest.display())))?;
+    let tests = table
+        .get("test")
+        .and_then(toml::Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for test in tests.iter().filter_map(toml::Value::as_table) {
+        let Some(name) = test.get("name").and_then(toml::Value::as_str) else {
+            continue;
+        };
+        if test.get("harness").and_then(toml::Value::as_bool) != Some(false) {
+            continue;
+        }
+        let files = match test.get("path").and_then(toml::Value::as_str) {
+            Some(path) => vec![root.join(path)],
+            None => vec![
+                root.join("tests").join(format!("{name}.rs")),
+                root.join("tests").join(name).join("main.rs"),
+            ],
+        };
+        let runs = files.iter().any(|f| {
+            std::fs::read_to_string(f).is_ok_and(|text| super::syntax::calls_varar_run(&text))
+        });
+        if runs {
+            out.push(name.to_string());
+        }
+    }
+    if out.is_empty() {
+        return Err(TargetError::None {
+            manifest: manifest.display().to_string(),
+        });
+    }
+    Ok(out)
+}
+
 /// `path` with `.` and `..` components resolved lexically (symbolic
 /// links are not followed), so that the paths of watched-file events,
 /// which never hold `..`, compare equal.
@@ -307,6 +368,33 @@ mod tests {
             oath_path(&top.join("app"), &top.join("app/varar/a b.md")).as_deref(),
             Some("varar/a b.md")
         );
+    }
+
+    #[test]
+    fn the_oaths_run_in_the_harness_false_targets_that_call_varar_run() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        write(
+            root,
+            "Cargo.toml",
+            "[package]\nname = \"p\"\n[[test]]\nname = \"plain\"\n[[test]]\nname = \"other\"\nharness = false\n[[test]]\nname = \"oaths\"\nharness = false\n[[test]]\nname = \"docs\"\nharness = false\npath = \"checks/docs.rs\"\n",
+        );
+        write(root, "tests/plain.rs", "fn main() { varar::run(); }\n");
+        write(root, "tests/other.rs", "fn main() {}\n");
+        write(
+            root,
+            "tests/oaths.rs",
+            "mod steps;\nfn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
+        );
+        write(
+            root,
+            "checks/docs.rs",
+            "fn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
+        );
+        let found = oath_targets(root).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(found, ["oaths", "docs"]);
+        write(root, "Cargo.toml", "[package]\nname = \"p\"\n");
+        assert!(matches!(oath_targets(root), Err(TargetError::None { .. })));
     }
 
     #[test]

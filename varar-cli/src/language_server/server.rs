@@ -11,19 +11,22 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+use crossbeam_channel::select;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument, DidOpenTextDocument,
-    DidSaveTextDocument, Notification as _,
+    Cancel, DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
+    DidOpenTextDocument, DidSaveTextDocument, Notification as _, WorkDoneProgressCancel,
 };
 use lsp_types::{
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidSaveTextDocumentParams,
-    InitializeParams, Url,
+    ClientCapabilities, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidSaveTextDocumentParams, InitializeParams, NumberOrString, Url,
 };
 
 use super::diagnostics::rust_diagnostics;
+use super::handlers::Answer;
+use super::lenses::unused_hints;
 use super::project_state::{Changed, ProjectState};
-use super::server_state::{OpenOath, Server, ServerError};
+use super::server_state::{ClientCaps, OpenOath, Server, ServerError};
 use super::{capabilities, handlers, position};
 
 /// Run the server on a connection until the editor says `exit`.
@@ -44,19 +47,28 @@ pub fn run(connection: Connection) -> Result<(), ServerError> {
         .and_then(|w| w.semantic_tokens.as_ref())
         .and_then(|t| t.refresh_support)
         .unwrap_or(false);
+    let client = client_caps(&params.capabilities);
     connection.initialize_finish(id, capabilities::initialize_result())?;
+    let (events, incoming) = crossbeam_channel::unbounded();
     let mut server = Server {
         connection,
         projects: Vec::new(),
         documents: HashMap::new(),
         analyses: HashMap::new(),
         closed: HashMap::new(),
-        rust_published: HashSet::new(),
         published: HashMap::new(),
         dirty: HashSet::new(),
         watches,
         refreshes_tokens,
         next_request: 0,
+        client,
+        events,
+        incoming,
+        runs: HashMap::new(),
+        next_run: 0,
+        progress_created: HashMap::new(),
+        usages: HashMap::new(),
+        rust_diagnostics: HashMap::new(),
     };
     // `initialize_finish` consumed the `initialized` notification: this is
     // the moment to ask for file watching.
@@ -64,27 +76,67 @@ pub fn run(connection: Connection) -> Result<(), ServerError> {
     server.main_loop()
 }
 
+/// What the editor can do that the server uses when it can.
+fn client_caps(c: &ClientCapabilities) -> ClientCaps {
+    let window = c.window.as_ref();
+    let workspace = c.workspace.as_ref();
+    ClientCaps {
+        progress: window.and_then(|w| w.work_done_progress).unwrap_or(false),
+        show_document: window
+            .and_then(|w| w.show_document.as_ref())
+            .is_some_and(|s| s.support),
+        refreshes_lenses: workspace
+            .and_then(|w| w.code_lens.as_ref())
+            .and_then(|l| l.refresh_support)
+            .unwrap_or(false),
+        document_changes: workspace
+            .and_then(|w| w.workspace_edit.as_ref())
+            .and_then(|e| e.document_changes)
+            .unwrap_or(false),
+    }
+}
+
 impl Server {
+    /// Take the editor's messages and the background's events as they
+    /// come; when neither waits, plan what changed and start a round of
+    /// usages where one is due.
     fn main_loop(&mut self) -> Result<(), ServerError> {
-        while let Ok(message) = self.connection.receiver.recv() {
-            match message {
-                Message::Request(request) => {
-                    if request.method == "shutdown" {
-                        self.send(Response::new_ok(request.id, serde_json::Value::Null).into())?;
-                        return self.until_exit();
+        loop {
+            select! {
+                recv(self.connection.receiver) -> message => {
+                    let Ok(message) = message else { break };
+                    match message {
+                        Message::Request(request) => {
+                            if request.method == "shutdown" {
+                                self.stop_runs();
+                                self.send(Response::new_ok(request.id, serde_json::Value::Null).into())?;
+                                return self.until_exit();
+                            }
+                            self.flush()?;
+                            if let Some(response) = self.request(request) {
+                                self.send(response.into())?;
+                            }
+                        }
+                        Message::Notification(n) => self.notification(n)?,
+                        // Answers to our own requests (registrations,
+                        // progress tokens, refreshes).
+                        Message::Response(response) => self.answered(&response)?,
                     }
-                    self.flush()?;
-                    let response = self.request(request);
-                    self.send(response.into())?;
                 }
-                Message::Notification(n) => self.notification(n)?,
-                // Answers to our own requests (the watcher registration).
-                Message::Response(_) => {}
+                recv(self.incoming) -> event => {
+                    if let Ok(event) = event {
+                        self.event(event)?;
+                    }
+                }
             }
-            if self.connection.receiver.is_empty() {
+            if self.connection.receiver.is_empty() && self.incoming.is_empty() {
                 self.flush()?;
+                for project in 0..self.projects.len() {
+                    self.start_usages(project);
+                }
             }
         }
+        self.stop_runs();
         Ok(())
     }
 
@@ -132,11 +184,16 @@ impl Server {
         Ok(())
     }
 
-    fn request(&mut self, request: Request) -> Response {
+    /// The answer to a request, unless it is answered later.
+    fn request(&mut self, request: Request) -> Option<Response> {
         let id = request.id.clone();
-        match handlers::handle(self, request) {
-            Ok(Some(value)) => Response::new_ok(id, value),
-            Ok(None) => Response::new_ok(id, serde_json::Value::Null),
+        Some(match handlers::handle(self, request) {
+            Ok(Answer::Now(Some(value))) => Response::new_ok(id, value),
+            Ok(Answer::Now(None)) => Response::new_ok(id, serde_json::Value::Null),
+            Ok(Answer::Later) => return None,
+            Ok(Answer::Failed(message)) => {
+                Response::new_err(id, ErrorCode::RequestFailed as i32, message)
+            }
             Err(handlers::RequestError::Unknown(method)) => Response::new_err(
                 id,
                 ErrorCode::MethodNotFound as i32,
@@ -145,13 +202,14 @@ impl Server {
             Err(handlers::RequestError::Params(e)) => {
                 Response::new_err(id, ErrorCode::InvalidParams as i32, e.to_string())
             }
-        }
+        })
     }
 
     fn notification(&mut self, n: Notification) -> Result<(), ServerError> {
         match n.method.as_str() {
             DidOpenTextDocument::METHOD => extract::<DidOpenTextDocument>(n).map_or(Ok(()), |p| {
-                self.open(p.text_document.uri, p.text_document.text)
+                let d = p.text_document;
+                self.open(d.uri, d.version, d.text)
             }),
             DidChangeTextDocument::METHOD => {
                 extract::<DidChangeTextDocument>(n).map_or(Ok(()), |p| self.changed(p))
@@ -172,6 +230,22 @@ impl Server {
                     self.files_changed(&paths)
                 })
             }
+            Cancel::METHOD => {
+                if let Some(p) = extract::<Cancel>(n) {
+                    let id = match p.id {
+                        NumberOrString::Number(n) => RequestId::from(n),
+                        NumberOrString::String(s) => RequestId::from(s),
+                    };
+                    self.cancel(Some(id), None);
+                }
+                Ok(())
+            }
+            WorkDoneProgressCancel::METHOD => {
+                if let Some(p) = extract::<WorkDoneProgressCancel>(n) {
+                    self.cancel(None, Some(p.token));
+                }
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -182,6 +256,7 @@ impl Server {
         let Some(doc) = self.documents.get_mut(&uri) else {
             return Ok(());
         };
+        doc.version = p.text_document.version;
         for change in &p.content_changes {
             position::apply_change(&mut doc.text, change);
         }
@@ -261,7 +336,7 @@ impl Server {
 
     /// The project `path` belongs to (loaded on first use), by the config
     /// at or above it.
-    fn project_for(&mut self, path: &Path) -> Result<Option<usize>, ServerError> {
+    pub(crate) fn project_for(&mut self, path: &Path) -> Result<Option<usize>, ServerError> {
         let Some(dir) = path.parent() else {
             return Ok(None);
         };
@@ -281,7 +356,7 @@ impl Server {
         Ok(Some(i))
     }
 
-    fn open(&mut self, uri: Url, text: String) -> Result<(), ServerError> {
+    fn open(&mut self, uri: Url, version: i32, text: String) -> Result<(), ServerError> {
         let Ok(path) = uri.to_file_path() else {
             return Ok(());
         };
@@ -310,6 +385,7 @@ impl Server {
         self.documents.insert(
             uri.clone(),
             OpenOath {
+                version,
                 text: text.clone(),
                 path,
                 project,
@@ -320,26 +396,37 @@ impl Server {
         self.sync(project, &HashSet::from([uri]), false)
     }
 
-    /// Publish the diagnostics of every Rust file of a project that has
-    /// some, and clear those that no longer have any.
-    fn publish_rust(&mut self, project: usize) -> Result<(), ServerError> {
+    /// Publish the diagnostics of every Rust file of a project that
+    /// changed: its own problems, and (once a round of usages describes
+    /// the project) a hint on each step no oath uses.
+    pub(crate) fn publish_rust(&mut self, project: usize) -> Result<(), ServerError> {
+        let usages = self.fresh_usages(project);
         let p = &self.projects[project];
         let mut now = Vec::new();
         for file in p.index.files() {
-            let diagnostics = rust_diagnostics(file, p.index.problems());
+            let mut diagnostics = rust_diagnostics(file, p.index.problems());
+            if let Some(usages) = &usages {
+                diagnostics.extend(unused_hints(&p.index, &file.path, usages));
+            }
             if let Ok(uri) = Url::from_file_path(&file.path) {
                 now.push((uri, diagnostics));
             }
         }
         for (uri, diagnostics) in now {
-            if diagnostics.is_empty() {
-                if self.rust_published.remove(&uri) {
-                    self.publish_raw(uri, diagnostics)?;
-                }
-            } else {
-                self.rust_published.insert(uri.clone());
-                self.publish_raw(uri, diagnostics)?;
+            let unchanged = match self.rust_diagnostics.get(&uri) {
+                Some(before) => *before == diagnostics,
+                None => diagnostics.is_empty(),
+            };
+            if unchanged {
+                continue;
             }
+            if diagnostics.is_empty() {
+                self.rust_diagnostics.remove(&uri);
+            } else {
+                self.rust_diagnostics
+                    .insert(uri.clone(), diagnostics.clone());
+            }
+            self.publish_raw(uri, diagnostics)?;
         }
         Ok(())
     }
@@ -375,7 +462,7 @@ impl Server {
 
     /// Act on what changed: reload a project, re-plan its open oaths and
     /// what depends on a changed oath, re-publish diagnostics.
-    fn apply(&mut self, changes: Vec<(usize, Changed)>) -> Result<(), ServerError> {
+    pub(crate) fn apply(&mut self, changes: Vec<(usize, Changed)>) -> Result<(), ServerError> {
         for (project, c) in changes {
             if c.project {
                 let mut log = Vec::new();

@@ -1,16 +1,26 @@
 //! The server's state (shell, part of the server): the connection to the
 //! editor, the projects, the open oaths and their last plans, what was
-//! published; and the one way out to the editor ([`Server::send`]).
+//! published, the work going on in the background (test runs, usages,
+//! renames, reports) and what the editor can do; and the one way out to
+//! the editor ([`Server::send`]).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 
-use lsp_server::{Connection, Message, Notification};
-use lsp_types::notification::{LogMessage, PublishDiagnostics};
-use lsp_types::{Diagnostic, LogMessageParams, MessageType, PublishDiagnosticsParams, Url};
+use crossbeam_channel::{Receiver, Sender};
+use lsp_server::{Connection, Message, Notification, RequestId};
+use lsp_types::notification::{LogMessage, PublishDiagnostics, ShowMessage};
+use lsp_types::{
+    Diagnostic, LogMessageParams, MessageType, NumberOrString, PublishDiagnosticsParams,
+    ShowMessageParams, Url,
+};
 
 use super::analysis::Analysis;
+use super::events::{Event, UsageKey};
 use super::project_state::ProjectState;
+use super::usages::{OathUses, Usages};
 
 /// Why the server stopped abnormally.
 #[derive(Debug, thiserror::Error)]
@@ -27,6 +37,8 @@ pub enum ServerError {
 /// An open oath.
 #[derive(Debug)]
 pub(crate) struct OpenOath {
+    /// The editor's version of the text.
+    pub(crate) version: i32,
     pub(crate) text: String,
     pub(crate) path: PathBuf,
     /// Index into the projects.
@@ -45,8 +57,6 @@ pub(crate) struct Server {
     /// records what it was made from, so it is re-planned only when that
     /// changed.
     pub(crate) closed: HashMap<(usize, String), Analysis>,
-    /// Rust files with published diagnostics, to clear them.
-    pub(super) rust_published: HashSet<Url>,
     /// The diagnostics last published on each Markdown document, with its
     /// project: to publish only what changed and to clear what went.
     pub(crate) published: HashMap<Url, (usize, Vec<Diagnostic>)>,
@@ -60,6 +70,64 @@ pub(crate) struct Server {
     /// when another oath links to it.
     pub(crate) refreshes_tokens: bool,
     pub(crate) next_request: i32,
+    /// What else the editor can do.
+    pub(crate) client: ClientCaps,
+    /// Where background work reports.
+    pub(crate) events: Sender<Event>,
+    pub(super) incoming: Receiver<Event>,
+    /// The test runs going on, by id.
+    pub(crate) runs: HashMap<u64, ActiveRun>,
+    pub(crate) next_run: u64,
+    /// Our `window/workDoneProgress/create` requests waiting for an
+    /// answer: the run each is for.
+    pub(crate) progress_created: HashMap<RequestId, u64>,
+    /// The usages of each project's steps (by project index).
+    pub(crate) usages: HashMap<usize, UsageState>,
+    /// Rust files with published diagnostics, with what was published.
+    pub(crate) rust_diagnostics: HashMap<Url, Vec<Diagnostic>>,
+}
+
+/// What the editor told it can do, beyond what every editor does.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClientCaps {
+    /// `window.workDoneProgress`: it shows server-created progress.
+    pub(crate) progress: bool,
+    /// `window.showDocument`: it opens a URI (a browser for `external`).
+    pub(crate) show_document: bool,
+    /// `workspace.codeLens.refreshSupport`.
+    pub(crate) refreshes_lenses: bool,
+    /// `workspace.workspaceEdit.documentChanges`: versioned edits.
+    pub(crate) document_changes: bool,
+}
+
+/// A test run going on.
+#[derive(Debug)]
+pub(crate) struct ActiveRun {
+    pub(crate) project: usize,
+    /// The `workspace/executeCommand` request it answers when it ends.
+    pub(crate) request: RequestId,
+    /// Its progress token, once the editor has it.
+    pub(crate) token: Option<NumberOrString>,
+    /// Whether `begin` was sent.
+    pub(crate) begun: bool,
+    /// What runs, in words.
+    pub(crate) title: String,
+    /// Set to stop it.
+    pub(crate) cancel: Arc<AtomicBool>,
+}
+
+/// The usages of one project's steps.
+#[derive(Debug, Default)]
+pub(crate) struct UsageState {
+    /// Per oath, what its plan uses and was made from (for the next
+    /// round).
+    pub(crate) cache: BTreeMap<String, OathUses>,
+    /// The last usages computed, and what of the project they describe.
+    pub(crate) current: Option<(UsageKey, Arc<Usages>)>,
+    /// A round is going on.
+    pub(crate) running: bool,
+    /// `textDocument/codeLens` requests on Rust files waiting for a round.
+    pub(crate) waiting: Vec<(RequestId, PathBuf)>,
 }
 
 impl Server {
@@ -75,6 +143,14 @@ impl Server {
         params: N::Params,
     ) -> Result<(), ServerError> {
         self.send(Notification::new(N::METHOD.to_string(), params).into())
+    }
+
+    /// Show a message to the user (`window/showMessage`).
+    pub(crate) fn show(&self, typ: MessageType, message: String) -> Result<(), ServerError> {
+        self.notify::<ShowMessage>(ShowMessageParams {
+            typ,
+            message: format!("varar: {message}"),
+        })
     }
 
     /// Send log lines to the editor's log (`window/logMessage`).

@@ -19,15 +19,24 @@ pub struct Client {
     child: Child,
     stdin: ChildStdin,
     incoming: Receiver<Value>,
-    /// Notifications received and not yet asked for.
+    /// Notifications and server requests received and not yet asked for.
     pending: Vec<Value>,
+    /// Answers to requests sent with [`Client::send_request`], by id.
+    answers: Vec<Value>,
     next_id: i64,
 }
 
 impl Client {
     /// Start `cargo-varar varar lsp --stdio` in `cwd`, as cargo runs it.
     pub fn start(cwd: &Path) -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        Client::start_with(cwd, |_| {})
+    }
+
+    /// [`Client::start`], with the command adjusted first (environment).
+    pub fn start_with(cwd: &Path, configure: impl FnOnce(&mut Command)) -> Client {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-varar"));
+        configure(&mut command);
+        let mut child = command
             .args(["varar", "lsp", "--stdio"])
             .current_dir(cwd)
             .stdin(Stdio::piped())
@@ -74,6 +83,7 @@ impl Client {
             stdin,
             incoming,
             pending: Vec::new(),
+            answers: Vec::new(),
             next_id: 0,
         }
     }
@@ -88,36 +98,77 @@ impl Client {
     fn receive(&mut self, deadline: Instant) -> Value {
         let left = deadline.saturating_duration_since(Instant::now());
         match self.incoming.recv_timeout(left) {
-            Ok(message) => {
-                // The server's own requests (registrations) get an answer.
-                if message.get("method").is_some() && message.get("id").is_some() {
-                    let id = message["id"].clone();
-                    self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
-                }
-                message
-            }
-            Err(RecvTimeoutError::Timeout) => panic!("no message from the server in {TIMEOUT:?}"),
+            Ok(message) => self.take(message),
+            Err(RecvTimeoutError::Timeout) => panic!("no message from the server in time"),
             Err(RecvTimeoutError::Disconnected) => panic!("the server closed its output"),
+        }
+    }
+
+    /// A message received: the server's own requests (registrations,
+    /// progress tokens, refreshes) get an answer.
+    fn take(&mut self, message: Value) -> Value {
+        if message.get("method").is_some() && message.get("id").is_some() {
+            let id = message["id"].clone();
+            self.send(&json!({"jsonrpc": "2.0", "id": id, "result": null}));
+        }
+        message
+    }
+
+    /// Keep what has arrived, without waiting.
+    fn drain(&mut self) {
+        while let Ok(message) = self.incoming.try_recv() {
+            let message = self.take(message);
+            self.keep(message);
         }
     }
 
     /// Send a request and return its `result` (panics on an error answer).
     pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.send_request(method, params);
+        let answer = self.answer(id);
+        if let Some(error) = answer.get("error") {
+            panic!("{method} failed: {error}");
+        }
+        answer["result"].clone()
+    }
+
+    /// Send a request without waiting for its answer; its id.
+    pub fn send_request(&mut self, method: &str, params: Value) -> i64 {
         self.next_id += 1;
         let id = self.next_id;
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let deadline = Instant::now() + TIMEOUT;
+        id
+    }
+
+    /// Whether the answer to request `id` has arrived (without waiting).
+    pub fn answered(&mut self, id: i64) -> bool {
+        self.drain();
+        self.answers.iter().any(|a| a["id"] == json!(id))
+    }
+
+    /// The whole answer to request `id` (`result` or `error`), waiting
+    /// for it; messages that arrive meanwhile are kept.
+    pub fn answer(&mut self, id: i64) -> Value {
+        self.answer_within(id, TIMEOUT)
+    }
+
+    /// [`Client::answer`] with a longer wait (a `cargo test` that builds).
+    pub fn answer_within(&mut self, id: i64, wait: Duration) -> Value {
+        let deadline = Instant::now() + wait;
         loop {
+            if let Some(i) = self.answers.iter().position(|a| a["id"] == json!(id)) {
+                return self.answers.remove(i);
+            }
             let message = self.receive(deadline);
-            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
-                if let Some(error) = message.get("error") {
-                    panic!("{method} failed: {error}");
-                }
-                return message["result"].clone();
-            }
-            if message.get("id").is_none() {
-                self.pending.push(message);
-            }
+            self.keep(message);
+        }
+    }
+
+    fn keep(&mut self, message: Value) {
+        if message.get("method").is_none() {
+            self.answers.push(message);
+        } else {
+            self.pending.push(message);
         }
     }
 
@@ -125,9 +176,19 @@ impl Client {
         self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
-    /// The next notification `method` whose params satisfy `want`;
-    /// earlier ones that do not are dropped.
+    /// The next notification (or server request) `method` whose params
+    /// satisfy `want`; earlier ones that do not are dropped.
     pub fn wait_for(&mut self, method: &str, want: impl Fn(&Value) -> bool) -> Value {
+        self.wait_for_within(method, want, TIMEOUT)
+    }
+
+    /// [`Client::wait_for`] with another wait.
+    pub fn wait_for_within(
+        &mut self,
+        method: &str,
+        want: impl Fn(&Value) -> bool,
+        wait: Duration,
+    ) -> Value {
         if let Some(i) = self
             .pending
             .iter()
@@ -138,13 +199,26 @@ impl Client {
             return found["params"].clone();
         }
         self.pending.clear();
-        let deadline = Instant::now() + TIMEOUT;
+        let deadline = Instant::now() + wait;
         loop {
             let message = self.receive(deadline);
             if message["method"] == method && want(&message["params"]) {
                 return message["params"].clone();
             }
+            if message.get("method").is_none() {
+                self.answers.push(message);
+            }
         }
+    }
+
+    /// Every notification `method` received and not yet asked for.
+    pub fn received(&mut self, method: &str) -> Vec<Value> {
+        self.drain();
+        self.pending
+            .iter()
+            .filter(|m| m["method"] == method)
+            .map(|m| m["params"].clone())
+            .collect()
     }
 
     /// The diagnostics next published for `uri` that satisfy `want`.
@@ -209,4 +283,57 @@ pub fn bakery() -> tempfile::TempDir {
     let sample = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/bakery");
     copy_tree(&sample, dir.path());
     dir
+}
+
+/// The workspace root (the parent of varar-cli).
+pub fn workspace_root() -> std::path::PathBuf {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR"));
+    here.parent().unwrap_or(here).to_path_buf()
+}
+
+/// A copy of the bakery that `cargo test` can build: its `varar` path
+/// dependency points at this workspace, and it resolves with the
+/// workspace's `Cargo.lock`, so it needs nothing new from the registry.
+pub fn buildable_bakery() -> tempfile::TempDir {
+    let dir = bakery();
+    let manifest = dir.path().join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("{e}"));
+    let relative = r#"varar = { path = "../../varar" }"#;
+    assert!(
+        text.contains(relative),
+        "the bakery depends on varar by path"
+    );
+    let absolute = format!(
+        "varar = {{ path = {:?} }}",
+        workspace_root().join("varar").display().to_string()
+    );
+    std::fs::write(&manifest, text.replace(relative, &absolute)).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::copy(
+        workspace_root().join("Cargo.lock"),
+        dir.path().join("Cargo.lock"),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    dir
+}
+
+/// The environment of a `cargo` started for a test: what would change
+/// the harness's output scrubbed, and one target directory shared by every
+/// copy (the workspace's crates are built once; cargo's lock serialises
+/// concurrent builds).
+pub fn cargo_env(command: &mut Command) -> &mut Command {
+    for (key, _) in std::env::vars_os() {
+        let k = key.to_string_lossy();
+        let scrub = matches!(
+            k.as_ref(),
+            "CI" | "NO_COLOR" | "CLICOLOR_FORCE" | "CARGO_TERM_COLOR" | "RUST_TEST_THREADS"
+        ) || k.starts_with("VARAR_")
+            || k.starts_with("NEXTEST");
+        if scrub {
+            command.env_remove(&key);
+        }
+    }
+    command.env(
+        "CARGO_TARGET_DIR",
+        workspace_root().join("target").join("e2e"),
+    )
 }

@@ -1,16 +1,12 @@
-//! "Create the step" (pure): for a sentence no step matches, a step
-//! function to append to each step file of the package.
+//! "Create the step" (pure): for a sentence no step matches, a stimulus
+//! and a sensor to append to the step file whose state fits, the likelier
+//! first.
 //!
-//! The expression is the sentence without its final `.`, `!` or `?`, with
-//! values turned into parameters: a value a custom parameter type's regex
-//! matches becomes that type (`£2.50` → `{money}`), quoted text
-//! `{string}`, emphasis `{emph}`, a number `{float}` or `{int}`; the rest
-//! is literal, escaped for the expression grammar. The expression is
-//! checked against the registry's types and must match the sentence;
-//! otherwise the sentence is used literally.
-//!
-//! The role is the reference's guess (spec 20 §20.12): the last sentence
-//! of a paragraph of several is a sensor, any other a stimulus. The
+//! The expression and the likelier role are [`guess`](super::guess)'s (a
+//! value after `is`, `are`, `equals` or `reads` makes a sensor likelier).
+//! The file is the one whose steps the sentence's example already uses
+//! (its state is the example's), in the order they run; a sentence in an
+//! example of no step yet gets one pair of actions per step file. The
 //! function takes the state type the other steps of the chosen file use
 //! most (`&mut S` for a stimulus, `&S` for a sensor), one argument per
 //! parameter, returns what a sensor's slots need, and fails with "not
@@ -19,11 +15,10 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use regex::Regex;
-use varar_core::expression::CompiledExpression;
 use varar_core::registry::Role;
 
 use super::analysis::Analysis;
+use super::guess::{Found, guess, step_text};
 use super::step_index::{StepFile, StepIndex};
 
 /// A step function to insert into a file.
@@ -37,135 +32,54 @@ pub struct NewStep {
     pub at: (u32, u32),
     /// The text to insert.
     pub text: String,
+    /// Whether it is the likelier action (the first one).
+    pub preferred: bool,
 }
 
-/// One parameter found in the sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Found {
-    start: usize,
-    end: usize,
-    /// The parameter type name.
-    name: String,
-    /// The Rust type its argument takes.
-    rust_type: String,
-}
-
-/// The actions for the sentence under `offset`, one per step file; none
-/// when a step matches it.
+/// The actions for the sentence under `offset`: for each fitting step file,
+/// the likelier role then the other; none when a step matches it.
 pub fn create_step(analysis: &Analysis, index: &StepIndex, offset: u32) -> Vec<NewStep> {
     let Some(sentence) = analysis.sentence_at(offset).filter(|s| !s.matched) else {
         return Vec::new();
     };
-    let text = sentence
-        .text
-        .strip_suffix(['.', '!', '?'])
-        .unwrap_or(&sentence.text);
-    if text.trim().is_empty() {
+    let Some(text) = step_text(&sentence.text) else {
         return Vec::new();
-    }
-    let (expression, params) = infer_expression(text, index);
-    let role = if sentence.last_of_several {
-        Role::Sensor
-    } else {
-        Role::Stimulus
     };
-    index
-        .files()
-        .filter(|f| !f.items.steps.is_empty())
-        .map(|file| new_step(file, role, &expression, &params))
-        .collect()
-}
-
-/// The expression for a sentence and the parameters it has.
-fn infer_expression(text: &str, index: &StepIndex) -> (String, Vec<Found>) {
-    let mut found: Vec<Found> = Vec::new();
-    let mut add = |start: usize, end: usize, name: &str, rust_type: &str| {
-        if end > start && !found.iter().any(|f| start < f.end && f.start < end) {
-            found.push(Found {
-                start,
-                end,
-                name: name.to_string(),
-                rust_type: rust_type.to_string(),
-            });
-        }
-    };
-    for p in index.parameters() {
-        let Ok(re) = Regex::new(&p.regex) else {
-            continue;
-        };
-        for m in re.find_iter(text) {
-            add(
-                m.start(),
-                m.end(),
-                &p.name,
-                p.value_type.as_deref().unwrap_or("String"),
-            );
+    let guess = guess(text, index);
+    let mut out = Vec::new();
+    for file in fitting_files(analysis, index, offset) {
+        for role in guess.roles() {
+            let mut new = new_step(file, role, &guess.expression, &guess.params);
+            new.preferred = out.is_empty();
+            out.push(new);
         }
     }
-    for (pattern, name, rust_type) in PATTERNS {
-        let Ok(re) = Regex::new(pattern) else {
-            continue;
-        };
-        for m in re.find_iter(text) {
-            let name = match name {
-                "number" if m.as_str().contains('.') => "float",
-                "number" => "int",
-                other => other,
-            };
-            let rust_type = match (rust_type, name) {
-                ("", "float") => "f64",
-                ("", _) => "i64",
-                (t, _) => t,
-            };
-            add(m.start(), m.end(), name, rust_type);
-        }
-    }
-    found.sort_by_key(|f| f.start);
-    let expression = render(text, &found);
-    let checks = CompiledExpression::from_source(&expression, index.registry().types())
-        .is_ok_and(|e| !e.scan(text).is_empty());
-    if checks {
-        (expression, found)
-    } else {
-        (render(text, &[]), Vec::new())
-    }
-}
-
-/// Values that become built-in parameters, in order of precedence.
-const PATTERNS: [(&str, &str, &str); 3] = [
-    (r#""(?:[^"\\]|\\.)*""#, "string", "String"),
-    (
-        r"(?:^|\b|\s)(?:\*\*[^*\s][^*]*\*\*|\*[^*\s][^*]*\*|__[^_\s][^_]*__|_[^_\s][^_]*_)",
-        "emph",
-        "String",
-    ),
-    (r"-?\b[0-9]+(?:\.[0-9]+)?\b", "number", ""),
-];
-
-/// The expression: literal text escaped, values as `{name}`.
-fn render(text: &str, found: &[Found]) -> String {
-    let mut out = String::new();
-    let mut cursor = 0;
-    for f in found {
-        // The emphasis pattern may take the space before it.
-        let start = f.start + text[f.start..f.end].len() - text[f.start..f.end].trim_start().len();
-        escape_into(&mut out, &text[cursor..start]);
-        out.push('{');
-        out.push_str(&f.name);
-        out.push('}');
-        cursor = f.end;
-    }
-    escape_into(&mut out, &text[cursor..]);
     out
 }
 
-fn escape_into(out: &mut String, literal: &str) {
-    for c in literal.chars() {
-        if matches!(c, '\\' | '{' | '}' | '(' | ')' | '/') {
-            out.push('\\');
+/// The step files of the steps the example around `offset` uses, in the
+/// order they run; every step file when it uses none.
+fn fitting_files<'a>(analysis: &Analysis, index: &'a StepIndex, offset: u32) -> Vec<&'a StepFile> {
+    let mut files: Vec<&StepFile> = Vec::new();
+    let example = analysis
+        .plan
+        .examples
+        .iter()
+        .find(|e| e.span.start_offset <= offset && offset <= e.span.end_offset);
+    for step in example.into_iter().flat_map(|e| &e.steps) {
+        if let Some((file, _)) = index.step(step.step)
+            && !files.iter().any(|f| f.path == file.path)
+        {
+            files.push(file);
         }
-        out.push(c);
     }
+    if files.is_empty() {
+        files = index
+            .files()
+            .filter(|f| !f.items.steps.is_empty())
+            .collect();
+    }
+    files
 }
 
 fn new_step(file: &StepFile, role: Role, expression: &str, params: &[Found]) -> NewStep {
@@ -218,6 +132,7 @@ fn new_step(file: &StepFile, role: Role, expression: &str, params: &[Found]) -> 
         path: file.path.clone(),
         at: file.end,
         text,
+        preferred: false,
     }
 }
 
@@ -354,7 +269,7 @@ fn unique(base: &str, taken: &mut Vec<String>) -> String {
 }
 
 /// A Rust string literal: raw when the text has quotes or backslashes.
-fn rust_string(s: &str) -> String {
+pub(crate) fn rust_string(s: &str) -> String {
     if (s.contains('"') || s.contains('\\')) && !s.contains("\"#") {
         format!("r#\"{s}\"#")
     } else {

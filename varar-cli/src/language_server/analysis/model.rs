@@ -128,9 +128,6 @@ pub struct SentenceInfo {
     /// Whether some step matched part of it (in this oath's plan or in a
     /// plan that splices it).
     pub matched: bool,
-    /// Whether it is the last of a block of two or more sentences (the
-    /// reference's guess for a sensor, spec 20 §20.12).
-    pub last_of_several: bool,
 }
 
 impl Analysis {

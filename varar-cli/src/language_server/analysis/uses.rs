@@ -126,10 +126,7 @@ pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<Sentenc
             continue;
         }
         let block = &candidate.body.text;
-        let split = split_sentences(&block.text);
-        let several = split.len() > 1;
-        let count = split.len();
-        for (i, sentence) in split.into_iter().enumerate() {
+        for sentence in split_sentences(&block.text) {
             let span = source.span(block.lift(sentence.start), block.lift(sentence.end));
             let matched = steps.iter().any(|s| {
                 s.span.start_offset < span.end_offset && span.start_offset < s.span.end_offset
@@ -138,7 +135,6 @@ pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<Sentenc
                 text: sentence.text,
                 span,
                 matched,
-                last_of_several: several && i + 1 == count,
             });
         }
     }

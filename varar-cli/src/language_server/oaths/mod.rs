@@ -132,6 +132,12 @@ impl Oaths {
         true
     }
 
+    /// Increases with every change of any oath's text (the project's
+    /// oaths as a whole are unchanged while it is the same).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     /// The text of an oath.
     pub fn text(&self, path: &str) -> Option<&str> {
         self.entries.get(path).map(|e| e.text.as_str())

@@ -58,7 +58,7 @@ pub struct RefusedDefinition {
 }
 
 /// Every step file of a package and the registry built from them.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct StepIndex {
     files: BTreeMap<PathBuf, StepFile>,
     registry: Registry,
@@ -231,6 +231,56 @@ impl StepIndex {
                         head.start_line <= line + 1 && line < head.end_line
                     })
         })
+    }
+
+    /// The steps of the file `path` in the registry: (registry index, step).
+    pub fn steps_in<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = (usize, &'a StepItem)> {
+        self.steps.iter().enumerate().filter_map(move |(i, o)| {
+            if o.path != path {
+                return None;
+            }
+            Some((i, self.files.get(path)?.items.steps.get(o.index)?))
+        })
+    }
+
+    /// The custom parameter types of the file `path` in the registry.
+    pub fn parameters_in<'a>(&'a self, path: &'a Path) -> impl Iterator<Item = &'a ParameterItem> {
+        self.parameters.iter().filter_map(move |o| {
+            if o.path != path {
+                return None;
+            }
+            self.files.get(path)?.items.parameters.get(o.index)
+        })
+    }
+
+    /// The registry index of the step whose expression literal holds the
+    /// position (0-based line, UTF-16 column) of `path`.
+    pub fn step_at_literal(&self, path: &Path, line: u32, character: u32) -> Option<usize> {
+        let (line, column) = (line + 1, character + 1);
+        self.steps_in(path)
+            .find(|(_, s)| {
+                let span = s.expression_span;
+                (span.start_line, span.start_col) <= (line, column)
+                    && (line, column) <= (span.end_line, span.end_col)
+            })
+            .map(|(i, _)| i)
+    }
+
+    /// This index with the expression of registry step `step` replaced, as
+    /// a rename would leave it; `None` when there is no such step. The
+    /// registry may refuse the new expression: see [`Self::problems`].
+    pub fn with_expression(&self, step: usize, expression: &str) -> Option<StepIndex> {
+        let origin = self.steps.get(step)?.clone();
+        let mut index = self.clone();
+        let item = index
+            .files
+            .get_mut(&origin.path)?
+            .items
+            .steps
+            .get_mut(origin.index)?;
+        item.expression = expression.to_string();
+        index.rebuild();
+        Some(index)
     }
 
     /// The custom parameter type `name`, with its file.

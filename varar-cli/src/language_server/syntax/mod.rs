@@ -209,6 +209,54 @@ pub fn collect(text: &str) -> Result<FileItems, SyntaxError> {
     result
 }
 
+/// Whether the text of a test target's file has a `fn main` that hands
+/// the run to Varar (`varar::run()`, or a `varar::Runner` it runs): the
+/// target `cargo test` runs the oaths with.
+pub fn calls_varar_run(text: &str) -> bool {
+    let Ok(file) = syn::parse_str::<syn::File>(text.strip_prefix('\u{feff}').unwrap_or(text))
+    else {
+        proc_macro2::extra::invalidate_current_thread_spans();
+        return false;
+    };
+    let body = file.items.iter().find_map(|item| match item {
+        syn::Item::Fn(f) if f.sig.ident == "main" => Some(f.block.span().byte_range()),
+        _ => None,
+    });
+    proc_macro2::extra::invalidate_current_thread_spans();
+    let shift = text.len() - text.strip_prefix('\u{feff}').unwrap_or(text).len();
+    let Some(body) = body.and_then(|r| text.get(r.start + shift..r.end + shift)) else {
+        return false;
+    };
+    let Ok(tokens) = body.parse::<proc_macro2::TokenStream>() else {
+        return false;
+    };
+    let mut words = Vec::new();
+    flatten(tokens, &mut words);
+    proc_macro2::extra::invalidate_current_thread_spans();
+    let path = |name: &str| {
+        words
+            .windows(4)
+            .any(|w| w[0] == "varar" && w[1] == ":" && w[2] == ":" && w[3] == name)
+    };
+    let runs = words
+        .windows(2)
+        .any(|w| w[0] == "." && (w[1] == "run" || w[1] == "run_with"));
+    path("run") || path("Runner") && runs
+}
+
+/// The identifiers and punctuation of `tokens`, groups opened (literals,
+/// and so the text of strings, left out).
+fn flatten(tokens: proc_macro2::TokenStream, out: &mut Vec<String>) {
+    for tree in tokens {
+        match tree {
+            proc_macro2::TokenTree::Group(g) => flatten(g.stream(), out),
+            proc_macro2::TokenTree::Ident(i) => out.push(i.to_string()),
+            proc_macro2::TokenTree::Punct(p) => out.push(p.as_char().to_string()),
+            proc_macro2::TokenTree::Literal(_) => {}
+        }
+    }
+}
+
 struct Reader<'a> {
     text: &'a str,
     source: &'a Source<'a>,

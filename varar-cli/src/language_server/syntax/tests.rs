@@ -168,3 +168,25 @@ fn positions_are_utf16_and_survive_a_byte_order_mark() {
     assert_eq!((f.name_span.start_line, f.name_span.start_col), (2, 21));
     assert_eq!(f.signature, "fn a()");
 }
+
+#[test]
+fn a_test_target_that_runs_the_oaths_is_told_from_one_that_does_not() {
+    for (text, runs) in [
+        (
+            "mod steps;\nfn main() -> std::process::ExitCode {\n    varar::run()\n}\n",
+            true,
+        ),
+        (
+            "fn main() -> std::process::ExitCode {\n    varar::Runner::from_env()\n        .steps_from(&[\"a\"])\n        .run()\n}\n",
+            true,
+        ),
+        (
+            "fn main() { println!(\"varar::run()\"); }\nfn other() { varar::run(); }\n",
+            false,
+        ),
+        ("#[test]\nfn t() {}\n", false),
+        ("fn main( {", false),
+    ] {
+        assert_eq!(calls_varar_run(text), runs, "{text}");
+    }
+}

@@ -1,0 +1,251 @@
+//! Finding the problems (pure): every oath planned among the others, its
+//! items named as the harness names them, the sentences and steps that
+//! look wrong.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use varar_core::lock::Lock;
+use varar_core::registry::Role;
+use varar_core::source::Span;
+
+use super::model::{CheckReport, Problem, ProblemCode, Severity, finish};
+use crate::items::{ItemSource, PlannedOath, items};
+use crate::language_server::analysis::{Analysis, PlanContext, plan_documents, reuses};
+use crate::language_server::guess::{Guesser, step_text};
+use crate::language_server::oaths::Oaths;
+use crate::language_server::step_index::StepIndex;
+use crate::records::{ErrorRecord, display_path};
+
+/// What the check reads: the project as the command found it.
+#[derive(Debug)]
+pub struct CheckInput<'a> {
+    /// The project root (paths are shown relative to it).
+    pub root: &'a Path,
+    /// Every readable oath, `(oathPath, text)`, in discovery order.
+    pub oaths: Vec<(String, String)>,
+    /// The steps.
+    pub index: &'a StepIndex,
+    /// The committed lock, when there is one.
+    pub lock: Option<&'a Lock>,
+}
+
+/// Check the project: plan every oath, find its problems, and judge.
+pub fn check(input: &CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
+    let oaths = Oaths::from_disk(input.oaths.iter().cloned());
+    let context = PlanContext {
+        index: input.index,
+        lock: input.lock,
+        oaths: &oaths,
+    };
+    let paths: Vec<&str> = input.oaths.iter().map(|(p, _)| p.as_str()).collect();
+    let mut analyses = plan_documents(&context, &paths);
+    give_reuses(&oaths, &mut analyses);
+    let mut problems = Vec::new();
+    let mut named = BTreeSet::new();
+    harness_items(&analyses, &mut problems, &mut named);
+    for refused in input.index.problems() {
+        let (first, detail) = split_message(&refused.message);
+        problems.push(Problem {
+            code: ProblemCode::InvalidStep,
+            severity: Severity::Error,
+            message: first,
+            detail,
+            ..at(display_path(&refused.path, input.root), None, refused.span)
+        });
+    }
+    let guesser = Guesser::new(input.index);
+    for a in &analyses {
+        unmatched_steps(a, &guesser, &named, &mut problems);
+    }
+    unused_steps(input, &analyses, &mut problems);
+    problems.sort_by(|a, b| {
+        (&a.path, a.line, a.column, a.severity, a.code)
+            .cmp(&(&b.path, b.line, b.column, b.severity, b.code))
+    });
+    finish(
+        analyses.len(),
+        input.index.registry().steps.len(),
+        problems,
+        errors,
+    )
+}
+
+/// Give each oath what the plans of the oaths linking to it find in its
+/// text, as the server does: a section only other oaths run is matched
+/// there.
+fn give_reuses(oaths: &Oaths, analyses: &mut [Analysis]) {
+    let computed: Vec<_> = analyses
+        .iter()
+        .map(|a| {
+            let by = oaths.reached_by(&a.oath_path);
+            let others: Vec<&Analysis> = analyses
+                .iter()
+                .filter(|o| by.contains(&o.oath_path))
+                .collect();
+            reuses(&a.oath_path, &others)
+        })
+        .collect();
+    for (a, r) in analyses.iter_mut().zip(computed) {
+        if r != Default::default() {
+            a.set_reuses(r);
+        }
+    }
+}
+
+/// The drift and diagnostic items of the run, as problems; `named` gets
+/// the (document, line) of each.
+fn harness_items(
+    analyses: &[Analysis],
+    problems: &mut Vec<Problem>,
+    named: &mut BTreeSet<(String, u32)>,
+) {
+    let planned: Vec<PlannedOath<'_>> = analyses
+        .iter()
+        .map(|a| PlannedOath {
+            path: &a.oath_path,
+            plan: &a.plan,
+            drifts: &a.drifts,
+        })
+        .collect();
+    for item in items(&planned) {
+        let document = item.document.clone();
+        let problem = match item.source {
+            ItemSource::Example(..) => continue,
+            ItemSource::Diagnostic(d) => {
+                let (first, detail) = split_message(&d.message);
+                Problem {
+                    code: ProblemCode::of(d.code),
+                    severity: Severity::Error,
+                    message: first,
+                    detail,
+                    item: Some(item.name),
+                    ..at(document.clone(), Some(document.clone()), d.span)
+                }
+            }
+            ItemSource::Drift(d) => {
+                let (first, detail) = split_message(&d.harness_message());
+                Problem {
+                    code: ProblemCode::Drift,
+                    severity: Severity::Error,
+                    message: first,
+                    detail,
+                    example: Some(d.name.clone()),
+                    item: Some(item.name),
+                    ..at(document.clone(), Some(document.clone()), d.span)
+                }
+            }
+        };
+        named.insert((document, problem.line));
+        problems.push(problem);
+    }
+}
+
+/// The sentences of an oath no step matches that look like steps, outside
+/// the paragraphs an error already names.
+fn unmatched_steps(
+    a: &Analysis,
+    guesser: &Guesser<'_>,
+    named: &BTreeSet<(String, u32)>,
+    problems: &mut Vec<Problem>,
+) {
+    for sentence in a.sentences.iter().filter(|s| !s.matched) {
+        let candidate = a.doc.examples.iter().find(|c| {
+            c.span.start_offset <= sentence.span.start_offset
+                && sentence.span.end_offset <= c.span.end_offset
+        });
+        let reported = candidate.is_some_and(|c| {
+            (c.span.start_line..=c.span.end_line)
+                .any(|line| named.contains(&(a.oath_path.clone(), line)))
+        });
+        let Some(text) = step_text(&sentence.text) else {
+            continue;
+        };
+        let g = guesser.guess(text);
+        if reported || !g.looks_like_step() {
+            continue;
+        }
+        let role = match g.role {
+            Role::Stimulus => "stimulus",
+            Role::Sensor => "sensor",
+        };
+        problems.push(Problem {
+            code: ProblemCode::UnmatchedStep,
+            severity: Severity::Warning,
+            message: format!(
+                "no step matches \"{}\", which looks like a step (a {role} `{}`?)",
+                text, g.expression
+            ),
+            detail: None,
+            expression: Some(g.expression),
+            ..at(
+                a.oath_path.clone(),
+                Some(a.oath_path.clone()),
+                sentence.span,
+            )
+        });
+    }
+}
+
+/// The steps no sentence of any oath uses.
+fn unused_steps(input: &CheckInput<'_>, analyses: &[Analysis], problems: &mut Vec<Problem>) {
+    let mut used = vec![false; input.index.registry().steps.len()];
+    for a in analyses {
+        let steps = a.steps.iter().map(|s| s.step);
+        let spliced = a.spliced.iter().map(|s| s.step.step);
+        for step in steps.chain(spliced) {
+            if let Some(u) = used.get_mut(step) {
+                *u = true;
+            }
+        }
+    }
+    for (step, _) in used.iter().enumerate().filter(|(_, u)| !**u) {
+        let Some((file, item)) = input.index.step(step) else {
+            continue;
+        };
+        let role = match item.role {
+            Role::Stimulus => "stimulus",
+            Role::Sensor => "sensor",
+        };
+        problems.push(Problem {
+            code: ProblemCode::UnusedStep,
+            severity: Severity::Warning,
+            message: format!(
+                "no oath uses the {role} `{}` (fn {})",
+                item.expression, item.function.name
+            ),
+            detail: None,
+            expression: Some(item.expression.clone()),
+            ..at(
+                display_path(&file.path, input.root),
+                None,
+                item.expression_span,
+            )
+        });
+    }
+}
+
+/// A problem's place, everything else empty.
+fn at(path: String, oath_path: Option<String>, span: Span) -> Problem {
+    Problem {
+        code: ProblemCode::Drift,
+        severity: Severity::Error,
+        message: String::new(),
+        detail: None,
+        path,
+        oath_path,
+        example: None,
+        line: span.start_line,
+        column: span.start_col,
+        item: None,
+        expression: None,
+    }
+}
+
+/// The first line of a message and the rest.
+fn split_message(message: &str) -> (String, Option<String>) {
+    match message.split_once('\n') {
+        Some((first, rest)) => (first.to_string(), Some(rest.to_string())),
+        None => (message.to_string(), None),
+    }
+}

@@ -1,0 +1,189 @@
+use std::path::Path;
+
+use varar_core::lock::Lock;
+
+use super::*;
+use crate::language_server::tests::support::bakery;
+
+const BASKET: &str = include_str!("../../../examples/bakery/varar/basket.md");
+const OPENING: &str = include_str!("../../../examples/bakery/varar/opening-the-shop.md");
+const SERVING: &str = include_str!("../../../examples/bakery/varar/serving-a-customer.md");
+const SHELF: &str = include_str!("../../../examples/bakery/varar/shelf.md");
+const RUSH: &str = include_str!("../../../examples/bakery/varar/the-morning-rush.md");
+
+fn oaths(changed: &[(&str, &str)]) -> Vec<(String, String)> {
+    [
+        ("varar/basket.md", BASKET),
+        ("varar/opening-the-shop.md", OPENING),
+        ("varar/serving-a-customer.md", SERVING),
+        ("varar/shelf.md", SHELF),
+        ("varar/the-morning-rush.md", RUSH),
+    ]
+    .iter()
+    .map(|(p, t)| {
+        let t = changed.iter().find(|(c, _)| c == p).map_or(*t, |(_, t)| *t);
+        (p.to_string(), t.to_string())
+    })
+    .collect()
+}
+
+fn run(oaths: Vec<(String, String)>, lock: Option<&Lock>) -> CheckReport {
+    let index = bakery();
+    check(
+        &CheckInput {
+            root: Path::new("/bakery"),
+            oaths,
+            index: &index,
+            lock,
+        },
+        Vec::new(),
+    )
+}
+
+fn codes(report: &CheckReport) -> Vec<(&str, &str, u32, Option<&str>)> {
+    report
+        .problems
+        .iter()
+        .map(|p| (p.code.as_str(), p.path.as_str(), p.line, p.item.as_deref()))
+        .collect()
+}
+
+#[test]
+fn the_bakery_is_clean_with_one_sentence_that_looks_like_a_step() {
+    let report = run(oaths(&[]), None);
+    assert_eq!((report.status, report.exit_code), (CheckStatus::Clean, 0));
+    assert_eq!((report.oaths, report.steps), (5, 11));
+    assert_eq!(
+        codes(&report),
+        [("unmatched_step", "varar/basket.md", 5, None)],
+        "{report:#?}"
+    );
+    assert!(
+        report.problems[0]
+            .message
+            .contains("a sensor `a baguette is {money}"),
+        "{}",
+        report.problems[0].message
+    );
+    let text = render_text(&report);
+    assert!(
+        text.ends_with(
+            "check: clean: 5 oaths against 11 steps, 1 warning (cargo test passes them)\n"
+        ),
+        "{text}"
+    );
+}
+
+fn bakery_lock() -> Lock {
+    let bytes = include_bytes!("../../../examples/bakery/varar.lock.json");
+    match varar_core::lock::parse_lock(bytes) {
+        Ok(varar_core::lock::ParsedLock::Valid(lock)) => lock,
+        other => panic!("the bakery's lock: {other:?}"),
+    }
+}
+
+#[test]
+fn drift_a_broken_link_a_typo_and_an_unused_step_with_their_items() {
+    let lock = bakery_lock();
+    // Clean against its lock (the warning of the prices aside).
+    let report = run(oaths(&[]), Some(&lock));
+    assert_eq!(report.exit_code, 0, "{report:#?}");
+    // A typo in an example's sentence: a warning; a whole example
+    // reworded: drift (and its error fence has no step now); a link to a
+    // section that does not exist: reference-empty.
+    let shelf = SHELF
+        .replace(
+            "I sell 5 buns from the shelf",
+            "I sel 5 buns from the shelf",
+        )
+        .replace(
+            "In the morning the baker puts 3 scones on the shelf. I sell 4 scones from the shelf.",
+            "In the morning the baker stacks 3 scones. I sel 4 scones.",
+        );
+    let rush = RUSH.replace("#stocking-the-shelf", "#stocking-the-shelves");
+    let report = run(
+        oaths(&[
+            ("varar/shelf.md", &shelf),
+            ("varar/the-morning-rush.md", &rush),
+        ]),
+        Some(&lock),
+    );
+    assert_eq!(
+        (report.status, report.exit_code),
+        (CheckStatus::Problems, 1)
+    );
+    assert_eq!(
+        codes(&report),
+        [
+            ("unmatched_step", "varar/basket.md", 5, None),
+            ("unmatched_step", "varar/shelf.md", 10, None),
+            (
+                "drift",
+                "varar/shelf.md",
+                14,
+                Some("varar/shelf.md::varar:drift:14")
+            ),
+            (
+                "error_fence_without_step",
+                "varar/shelf.md",
+                16,
+                Some("varar/shelf.md::varar:diagnostic:error-fence-without-step:16")
+            ),
+            // The link was an example of its own: it splices nothing now.
+            (
+                "drift",
+                "varar/the-morning-rush.md",
+                5,
+                Some("varar/the-morning-rush.md::varar:drift:5")
+            ),
+            (
+                "reference_empty",
+                "varar/the-morning-rush.md",
+                5,
+                Some("varar/the-morning-rush.md::varar:diagnostic:reference-empty:5")
+            ),
+        ],
+        "{report:#?}"
+    );
+    let drift = &report.problems[2];
+    assert_eq!(
+        drift.example.as_deref(),
+        Some("In the morning the baker puts 3 scones on the shelf. I sell 4 scones from the shelf")
+    );
+    assert!(
+        drift
+            .detail
+            .as_deref()
+            .is_some_and(|d| d.contains("VARAR_UPDATE=1"))
+    );
+    let text = render_text(&report);
+    assert!(
+        text.contains(
+            "varar/shelf.md:14:1: error[drift]: This paragraph was an example and no longer matches any step (drift)"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("    = cargo test fails `varar/shelf.md::varar:drift:14`\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(
+            "check: 4 errors cargo test would fail, 2 warnings: 5 oaths against 11 steps\n"
+        ),
+        "{text}"
+    );
+
+    // The only oath using the receipt sensor loses it: an unused step.
+    let basket = BASKET.replace("and the receipt reads:", "and reads the receipt:");
+    let report = run(oaths(&[("varar/basket.md", &basket)]), None);
+    let unused: Vec<&Problem> = report
+        .problems
+        .iter()
+        .filter(|p| p.code == ProblemCode::UnusedStep)
+        .collect();
+    assert_eq!(unused.len(), 1, "{report:#?}");
+    assert_eq!(unused[0].path, "tests/steps/basket.rs");
+    assert_eq!(unused[0].expression.as_deref(), Some("the receipt reads"));
+    assert_eq!(unused[0].severity, Severity::Warning);
+}

@@ -1,0 +1,159 @@
+//! `cargo varar check`: read the project as the language server reads it
+//! (the config, every oath it selects, the Rust sources of the package
+//! and its path dependencies, the committed lock), hand it to
+//! [`crate::check`] and return the report as text or JSON. Runs nothing;
+//! writes nothing.
+
+use std::path::Path;
+
+use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
+use varar_runner::config::load_config;
+use varar_runner::discovery::{discover, read_oath};
+use varar_runner::store::read_lock;
+
+use super::output::{Output, json};
+use crate::check::{CheckInput, CheckReport, SCHEMA, check, render_text};
+use crate::cli::{CheckRun, Format};
+use crate::language_server::rust_sources::{label, rust_files, sources};
+use crate::language_server::step_index::StepIndex;
+use crate::records::{Code, ErrorRecord, display_path};
+use crate::root::ProjectRoot;
+
+/// Why `check` printed no report (a project that cannot be read is a
+/// report with errors, exit 2, in the format asked for).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum CheckError {
+    /// The report could not be written as JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+}
+
+impl CheckError {
+    /// Always 2.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
+/// `cargo varar check --schema`.
+pub fn schema() -> Output {
+    Output {
+        stdout: SCHEMA.to_owned(),
+        ..Output::default()
+    }
+}
+
+/// Run `cargo varar check`.
+pub fn run(run: &CheckRun) -> Result<Output, CheckError> {
+    let report = report(&run.project);
+    let stdout = match run.format {
+        Format::Text => render_text(&report),
+        Format::Json => json(&report)?,
+    };
+    Ok(Output {
+        stdout,
+        stderr: Vec::new(),
+        exit_code: report.exit_code,
+    })
+}
+
+/// The check of the project at `project`.
+pub fn report(project: &ProjectRoot) -> CheckReport {
+    let root = match project.resolve() {
+        Ok(root) => root,
+        Err(e) => return CheckReport::unusable(vec![ErrorRecord::root(&e)]),
+    };
+    let mut errors = Vec::new();
+    let config = match load_config(&root) {
+        Ok(config) => config,
+        Err(e) => return CheckReport::unusable(vec![ErrorRecord::config(&e, &root)]),
+    };
+    let files = match discover(&root, &config) {
+        Ok(files) => files,
+        Err(e) => return CheckReport::unusable(vec![ErrorRecord::discovery(&e, &root)]),
+    };
+    if files.is_empty() {
+        errors.push(ErrorRecord::new(
+            Code::NoOaths,
+            "the config selects no oath: nothing to check",
+        ));
+    }
+    let mut oaths = Vec::with_capacity(files.len());
+    for file in &files {
+        match read_oath(file) {
+            Ok(text) => oaths.push((file.oath_path.clone(), text)),
+            Err(e) => errors.push(ErrorRecord::discovery(&e, &root)),
+        }
+    }
+    let lock = lock(&root, &mut errors);
+    let index = steps(&root, &mut errors);
+    let input = CheckInput {
+        root: &root,
+        oaths,
+        index: &index,
+        lock: lock.as_ref(),
+    };
+    check(&input, errors)
+}
+
+/// The committed lock: absent is fine, unreadable is an input error.
+fn lock(root: &Path, errors: &mut Vec<ErrorRecord>) -> Option<Lock> {
+    let record =
+        |message: String| ErrorRecord::new(Code::InputError, message).with_path(LOCK_FILE_NAME);
+    match read_lock(root) {
+        Ok(Baseline::Present { lock, .. }) => Some(lock),
+        Ok(Baseline::Unsupported { version }) => {
+            errors.push(record(format!(
+                "{LOCK_FILE_NAME} has version {version}, which this cargo varar does not read"
+            )));
+            None
+        }
+        Ok(_) => None,
+        Err(e) => {
+            let absolute = root.join(LOCK_FILE_NAME).display().to_string();
+            errors.push(record(e.to_string().replace(&absolute, LOCK_FILE_NAME)));
+            None
+        }
+    }
+}
+
+/// The steps of the package, read as the language server reads them; a
+/// file that cannot be read or parsed is an input error (its steps are
+/// unknown, so every plan could be wrong).
+fn steps(root: &Path, errors: &mut Vec<ErrorRecord>) -> StepIndex {
+    let sources = sources(root);
+    let mut texts = Vec::new();
+    for path in rust_files(&sources) {
+        match std::fs::read_to_string(&path) {
+            Ok(text) => {
+                let label = label(&sources, &path);
+                texts.push((path, label, text));
+            }
+            Err(e) => errors.push(
+                ErrorRecord::new(
+                    Code::InputError,
+                    format!("cannot read `{}`: {e}", display_path(&path, root)),
+                )
+                .with_path(display_path(&path, root)),
+            ),
+        }
+    }
+    let index = StepIndex::load(texts);
+    for file in index.files() {
+        if let Some(e) = &file.error {
+            let shown = display_path(&file.path, root);
+            let mut record = ErrorRecord::new(
+                Code::InputError,
+                format!(
+                    "{shown}:{}:{}: the steps of this file cannot be read: {}",
+                    e.span.start_line, e.span.start_col, e.message
+                ),
+            )
+            .with_path(shown);
+            record.line = Some(e.span.start_line);
+            errors.push(record);
+        }
+    }
+    index
+}

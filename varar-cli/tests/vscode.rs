@@ -1,0 +1,180 @@
+//! A real VS Code: code-server 4.100.3 (VS Code in the browser) with the
+//! Varar extension of `editors/vscode`, driven in Debian's headless
+//! Chromium by `editors/vscode/test/drive.js` (playwright-core) on a copy
+//! of the bakery that builds. ▶ Run on a failing example draws its failure
+//! (a real `cargo test` started by the server), ▶ Run again once the step is
+//! fixed clears it, and the uses stand above the step functions.
+//!
+//! Needs what `editors/vscode/test/install.sh` installs (`.ci/run` runs it)
+//! in `target/vscode-test`, or in `$VARAR_VSCODE_TEST`; without it the test
+//! fails, it never skips. Unix only (as code-server's npm package).
+#![cfg(unix)]
+
+#[path = "common/lsp_client.rs"]
+mod lsp_client;
+
+use std::os::unix::process::CommandExt as _;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Where install.sh put code-server and playwright-core.
+fn installed() -> PathBuf {
+    let dir = std::env::var_os("VARAR_VSCODE_TEST")
+        .map_or_else(|| workspace().join("target/vscode-test"), PathBuf::from);
+    assert!(
+        dir.join(".installed-4.100.3").is_file(),
+        "code-server is not installed in {}: run editors/vscode/test/install.sh (.ci/run does)",
+        dir.display()
+    );
+    dir
+}
+
+/// The extension as VS Code finds it in an extensions directory.
+fn install_extension(installed: &Path, extensions: &Path) {
+    let target = extensions.join("varar.varar-0.1.0");
+    std::fs::create_dir_all(&target).unwrap_or_else(|e| panic!("{e}"));
+    let source = workspace().join("editors/vscode");
+    for file in ["package.json", "extension.js"] {
+        std::fs::copy(source.join(file), target.join(file)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let status = Command::new("cp")
+        .arg("-r")
+        .arg(installed.join("extension/node_modules"))
+        .arg(&target)
+        .status()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(status.success());
+}
+
+/// A port nothing listens on now.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// code-server in a process group of its own (it forks its extension
+/// host and file watcher): the whole group is stopped when the test ends.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(group) = rustix::process::Pid::from_raw(self.0.id() as i32) {
+            let _ = rustix::process::kill_process_group(group, rustix::process::Signal::TERM);
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn vscode_runs_an_example_from_its_lens_and_shows_the_uses_of_the_steps() {
+    let installed = installed();
+    let dir = lsp_client::buildable_bakery();
+    let root = dir.path();
+    let steps = std::fs::read_to_string(root.join("tests/steps/basket.rs"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let wrong = steps.replace("till.item_count()", "till.item_count() + 1");
+    assert_ne!(wrong, steps);
+    std::fs::write(root.join("tests/steps/basket.rs"), wrong).unwrap_or_else(|e| panic!("{e}"));
+
+    let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let user = state.path().join("user-data/User");
+    std::fs::create_dir_all(&user).unwrap_or_else(|e| panic!("{e}"));
+    let settings = serde_json::json!({
+        "varar.server.command": env!("CARGO_BIN_EXE_cargo-varar"),
+        "varar.server.args": ["varar", "lsp"],
+        "workbench.startupEditor": "none",
+        "security.workspace.trust.enabled": false,
+        "telemetry.telemetryLevel": "off",
+    });
+    std::fs::write(user.join("settings.json"), settings.to_string())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let extensions = state.path().join("extensions");
+    install_extension(&installed, &extensions);
+
+    let port = free_port();
+    let mut command = Command::new("node");
+    lsp_client::cargo_env(&mut command);
+    command
+        .arg(installed.join("node_modules/code-server/out/node/entry.js"))
+        .args([
+            "--auth",
+            "none",
+            "--disable-telemetry",
+            "--disable-workspace-trust",
+        ])
+        .args(["--config", "/dev/null", "--bind-addr"])
+        .arg(format!("127.0.0.1:{port}"))
+        .arg("--user-data-dir")
+        .arg(state.path().join("user-data"))
+        .arg("--extensions-dir")
+        .arg(&extensions)
+        .process_group(0)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    let _server =
+        Server(command.spawn().unwrap_or_else(|e| {
+            panic!("node cannot run ({e}): this test needs Node 20 on the PATH")
+        }));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "code-server did not listen");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let result = state.path().join("result.json");
+    let chromium = std::env::var("VARAR_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    let output = Command::new("node")
+        .arg(workspace().join("editors/vscode/test/drive.js"))
+        .env(
+            "VARAR_PLAYWRIGHT",
+            installed.join("node_modules/playwright-core"),
+        )
+        .env("VARAR_CHROMIUM", chromium)
+        .env("VARAR_VSCODE_URL", format!("http://127.0.0.1:{port}"))
+        .env("VARAR_VSCODE_FOLDER", root)
+        .env("VARAR_VSCODE_RESULT", &result)
+        .env("VARAR_VSCODE_SHOTS", state.path())
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = std::fs::read_to_string(&result).unwrap_or_default();
+    assert!(
+        output.status.success(),
+        "drive.js failed ({text}): {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let strings = |key: &str| -> Vec<String> {
+        answer[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_str().map(|s| s.replace('\u{a0}', " ")))
+            .collect()
+    };
+    let mut expected = vec!["▶ Run oath".to_string(), "Report".to_string()];
+    expected.extend(std::iter::repeat_n("▶ Run".to_string(), 6));
+    assert_eq!(strings("oath_lenses"), expected, "{answer}");
+    assert_eq!(answer["before"], 0, "{answer}");
+    assert_eq!(answer["failed"], 1, "{answer}");
+    assert_eq!(answer["after_fix"], 0, "{answer}");
+    assert_eq!(
+        strings("step_lenses"),
+        [
+            "3 uses in 2 oaths",
+            "5 uses in 3 oaths",
+            "3 uses in 3 oaths",
+            "1 use in 1 oath"
+        ],
+        "{answer}"
+    );
+}
