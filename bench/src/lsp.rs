@@ -48,7 +48,7 @@ fn write(path: &Path, text: &str) -> Result<(), String> {
 
 /// The package: 100 step files of five steps each, one long oath, and a
 /// long oath that links to the sections of a shared one.
-fn generate(dir: &Path) -> Result<Texts, String> {
+pub(crate) fn generate(dir: &Path) -> Result<Texts, String> {
     if dir.exists() {
         std::fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
@@ -148,7 +148,7 @@ fn generate(dir: &Path) -> Result<Texts, String> {
 }
 
 /// The generated oaths.
-struct Texts {
+pub(crate) struct Texts {
     oath: String,
     shared: String,
     linked: String,

@@ -39,6 +39,7 @@ mod e2e;
 mod feature;
 mod inproc;
 mod lsp;
+mod lsp_scale;
 mod paths;
 mod project;
 mod report;
@@ -71,6 +72,8 @@ struct Options {
     skip_report: bool,
     skip_lsp: bool,
     skip_check: bool,
+    /// Only the language server on one big oath (issue 21).
+    lsp_scale: bool,
     /// Corpus sizes of the reuse-by-link measurement (empty: skipped).
     reuse: Vec<usize>,
     /// The comparison with cucumber-rs, if asked for (then nothing else runs).
@@ -92,6 +95,7 @@ impl Default for Options {
             skip_report: false,
             skip_lsp: false,
             skip_check: false,
+            lsp_scale: false,
             reuse: vec![100, 1000],
             vs: None,
         }
@@ -152,6 +156,8 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --skip-report        skip the HTML report measurement
   --skip-lsp           skip the language server measurement
   --skip-check         skip the cargo varar check measurement
+  --lsp-scale          only the language server on one open oath of 0.25, 1,
+                       2 and 5 MB, and a keystroke in the 5 MB one (issue 21)
   -h, --help           this text
 
 VS CUCUMBER-RS (off unless --vs-cucumber or one of its options is given;
@@ -293,6 +299,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
             "--skip-report" => o.skip_report = true,
             "--skip-lsp" => o.skip_lsp = true,
             "--skip-check" => o.skip_check = true,
+            "--lsp-scale" => o.lsp_scale = true,
             other => return Err(format!("unknown argument {other:?}\n\n{USAGE}")),
         }
     }
@@ -356,6 +363,9 @@ fn run(o: &Options) -> Result<(), String> {
     );
     if cfg!(debug_assertions) {
         println!("note: this binary is a debug build; run it with --release for real figures");
+    }
+    if o.lsp_scale {
+        return lsp_scale::measure(&work, o.runs);
     }
     if let Some(vs) = &o.vs {
         // The nextest rows are the scaling table's, with this mode's timeout.

@@ -49,6 +49,19 @@ pub struct OathEvidence {
     pub results: Result<Option<OathResults>, ErrorRecord>,
     /// The texts of the other documents its version-2 result names.
     pub documents: BTreeMap<String, DocumentText>,
+    /// Why its result file, which exists, is treated as absent: it was
+    /// written by a newer results format (seed 000's stability policy).
+    pub absent_because: Option<String>,
+}
+
+impl OathEvidence {
+    /// Why the oath has no result, for a message: the newer format of its
+    /// file, or that the file does not exist.
+    pub fn missing_reason(&self) -> String {
+        self.absent_because
+            .clone()
+            .unwrap_or_else(|| format!("`{}` does not exist", self.result_path))
+    }
 }
 
 /// A document named in a result's `documents` list.
@@ -189,6 +202,7 @@ mod tests {
             text: Ok(text.into()),
             results: Ok(results),
             documents: BTreeMap::new(),
+            absent_because: None,
         }
     }
 

@@ -179,9 +179,15 @@ fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
     let oath_path = &oath.file.oath_path;
     let result_path = result_path_shown(oath_path);
     let text = oath.text.map_err(|e| ErrorRecord::discovery(&e, root));
-    let results = oath
-        .results
-        .map_err(|e| ErrorRecord::result_file(&e, root).with_oath(oath_path.clone()));
+    let mut absent_because = None;
+    let results = match oath.results {
+        // Seed 000: a file of a newer format is treated as absent.
+        Err(e) if e.unknown_version().is_some() => {
+            absent_because = e.newer_format_reason(&result_path);
+            Ok(None)
+        }
+        other => other.map_err(|e| ErrorRecord::result_file(&e, root).with_oath(oath_path.clone())),
+    };
     let mut documents = BTreeMap::new();
     if let Ok(Some(results)) = &results {
         for doc in &results.documents {
@@ -196,6 +202,7 @@ fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
         text,
         results,
         documents,
+        absent_because,
     }
 }
 

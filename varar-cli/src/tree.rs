@@ -11,6 +11,10 @@
 //! by the strict reader; one of a version this reader does not know is kept
 //! (and copied) but read as absent.
 //!
+//! A result file written by a newer results format (an unknown `version`)
+//! is treated as absent, as seed 000's stability policy asks: left out, with
+//! the reason in [`Tree::absent`] for the command to warn with.
+//!
 //! A tree is read whole or not at all: every file that cannot be read or
 //! is refused becomes a record, and the caller then uses none of it.
 
@@ -59,6 +63,8 @@ pub struct Tree {
     pub files: Vec<TreeFile>,
     /// Its run records, by name.
     pub records: Vec<TreeRecord>,
+    /// Why result files of it were left out (written by a newer format).
+    pub absent: Vec<String>,
 }
 
 impl Tree {
@@ -92,6 +98,7 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
         ]);
     }
     let mut files = Vec::new();
+    let mut absent = Vec::new();
     let mut errors = Vec::new();
     for entry in result_files(dir) {
         let (oath_path, path) = match entry {
@@ -113,6 +120,9 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
             }),
             // Removed while we walked: as if it had never been there.
             Ok(None) => {}
+            Err(e) if e.unknown_version().is_some() => {
+                absent.extend(e.newer_format_reason(&display_path(&path, base)));
+            }
             Err(e) => errors.push(ErrorRecord::result_file(&e, base).with_oath(oath_path)),
         }
     }
@@ -125,6 +135,7 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
         shown,
         files,
         records,
+        absent,
     })
 }
 
@@ -195,7 +206,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let tree = dir.path().join("t");
         write(&tree.join("a.md.json"), &result("a.md"));
-        write(&tree.join("b.md.json"), r#"{"version": 3}"#);
+        write(&tree.join("b.md.json"), r#"{"version": 2.5}"#);
         write(&tree.join("c.md.json"), &result("other.md"));
         let errors = read_tree(&tree, dir.path()).err().unwrap_or_default();
         let codes: Vec<_> = errors.iter().map(|e| (e.code, e.path.clone())).collect();
@@ -207,7 +218,7 @@ mod tests {
             ]
         );
         assert!(
-            errors[0].message.contains("unsupported version 3"),
+            errors[0].message.contains("unsupported version 2.5"),
             "{errors:?}"
         );
         let missing = read_tree(&dir.path().join("nope"), dir.path())

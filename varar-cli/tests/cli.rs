@@ -105,20 +105,22 @@ fn unreadable_results_are_named_and_the_rest_is_written_with_exit_2() {
     p.write(
         ".varar/varar/shelf.md.json",
         &format!(
-            r#"{{"version": 3, "oathPath": "varar/shelf.md", "sourceHash": "{}", "examples": []}}"#,
+            // Not a whole number: malformed (a newer whole-number version is
+            // absent instead, issue 21).
+            r#"{{"version": 2.5, "oathPath": "varar/shelf.md", "sourceHash": "{}", "examples": []}}"#,
             source_hash(SHELF)
         ),
     );
     let out = p.run(&["report"]);
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
-    assert!(err.contains("unsupported version 3"), "{err}");
+    assert!(err.contains("unsupported version 2.5"), "{err}");
     let shelf = p.read("target/varar/report/oaths/varar/shelf.md.html");
     assert!(
         shelf.contains("The results of this oath are unreadable."),
         "{shelf}"
     );
-    assert!(shelf.contains("unsupported version 3"), "{shelf}");
+    assert!(shelf.contains("unsupported version 2.5"), "{shelf}");
 }
 
 #[test]

@@ -76,7 +76,8 @@ fn merge_writes_one_tree_in_the_harness_format_and_leaves_inputs_alone() {
     assert_eq!(p.read(".varar/varar/basket.md.json"), expected);
     assert_eq!(p.read(".varar/.gitignore"), "*\n");
     let written: Vec<_> = files_under(&p.root().join(".varar"));
-    assert_eq!(written.len(), 5, "{written:?}");
+    // Two results, two run records, the `.gitignore` and the merge's marker.
+    assert_eq!(written.len(), 6, "{written:?}");
     // The run records are copied as they are.
     for (shard, process) in [("s1", "p1"), ("s2", "p2")] {
         let name = format!(".runs/nextest-1/{process}.run");
@@ -186,6 +187,9 @@ fn merge_conflicting_result() {
 fn merge_invalid_result() {
     let p = Project::new();
     shards(&p);
+    // A previous merge output, which the merge would replace: kept as it
+    // is when an input is refused.
+    p.write("out/.varar-merge", "a previous merge\n");
     p.write("out/varar/basket.md.json", "kept\n");
     p.write("s2/varar/shelf.md.json", r#"{"version": 1, "version": 1}"#);
     merge_refuses(&p, &["merge", "out", "s1", "s2"], "invalid_result");

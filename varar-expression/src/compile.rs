@@ -30,7 +30,8 @@ pub struct CompiledExpression {
     scan: Regex,
     anchored: Regex,
     params: Vec<CompiledParam>,
-    required: Option<String>,
+    /// Every run of top-level text, distinct, in expression order.
+    required: Vec<String>,
 }
 
 /// One match of an expression in a sentence (§20.6 step 1), with its
@@ -102,7 +103,20 @@ impl CompiledExpression {
     /// the expression outside parameters, optionals and alternations (a
     /// sentence without it cannot match). `None` when there is none.
     pub fn required_literal(&self) -> Option<&str> {
-        self.required.as_deref()
+        let mut best: Option<&str> = None;
+        for run in &self.required {
+            if best.is_none_or(|b| run.len() > b.len()) {
+                best = Some(run);
+            }
+        }
+        best
+    }
+
+    /// Every literal text every match contains: each run of the
+    /// expression's text outside parameters, optionals and alternations
+    /// (a sentence lacking any of them cannot match), distinct, in order.
+    pub fn required_literals(&self) -> &[String] {
+        &self.required
     }
 
     /// The parameter type names, in order (§20.2.5).
@@ -202,26 +216,26 @@ fn unescape_quotes(text: &str) -> String {
     out
 }
 
-/// The longest run of adjacent top-level text nodes: top-level text is
-/// matched literally (`regex::escape`, no flags), so every match holds it.
-fn required_literal(nodes: &[Node]) -> Option<String> {
-    let mut best = String::new();
+/// Every run of adjacent top-level text nodes, distinct, in order:
+/// top-level text is matched literally (`regex::escape`, no flags), so
+/// every match holds each of them.
+fn required_literals(nodes: &[Node]) -> Vec<String> {
+    let mut runs: Vec<String> = Vec::new();
     let mut run = String::new();
+    let close = |run: &mut String, runs: &mut Vec<String>| {
+        if !run.is_empty() && !runs.contains(run) {
+            runs.push(std::mem::take(run));
+        }
+        run.clear();
+    };
     for node in nodes {
         match node {
             Node::Text { text, .. } => run.push_str(text),
-            _ => {
-                if run.len() > best.len() {
-                    best = std::mem::take(&mut run);
-                }
-                run.clear();
-            }
+            _ => close(&mut run, &mut runs),
         }
     }
-    if run.len() > best.len() {
-        best = run;
-    }
-    (!best.is_empty()).then_some(best)
+    close(&mut run, &mut runs);
+    runs
 }
 
 fn build(
@@ -271,7 +285,7 @@ fn build(
             anchored.captures_len()
         )));
     }
-    let required = required_literal(nodes);
+    let required = required_literals(nodes);
     Ok(CompiledExpression {
         source: source.to_string(),
         regex_source,

@@ -73,6 +73,7 @@ pub const SHELLS: &[Shell] = &[
             "language_server/background.rs",
             "language_server/execute.rs",
             "language_server/run_cargo.rs",
+            "language_server/transport.rs",
         ],
     },
 ];

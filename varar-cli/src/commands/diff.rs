@@ -27,8 +27,14 @@ impl DiffError {
 /// Run `cargo varar diff`.
 pub fn run(run: &DiffRun) -> Result<Output, DiffError> {
     let (old, new, base) = (&run.old, &run.new, &run.base);
+    let mut stderr = Vec::new();
     let report = match (read_tree(old, base), read_tree(new, base)) {
-        (Ok(old), Ok(new)) => compare(&old, &new),
+        (Ok(old), Ok(new)) => {
+            for why in old.absent.iter().chain(&new.absent) {
+                stderr.push(format!("warning: {why}; it is left out of the comparison"));
+            }
+            compare(&old, &new)
+        }
         (old_read, new_read) => {
             let errors = [old_read.err(), new_read.err()]
                 .into_iter()
@@ -44,7 +50,7 @@ pub fn run(run: &DiffRun) -> Result<Output, DiffError> {
     };
     Ok(Output {
         stdout,
-        stderr: Vec::new(),
+        stderr,
         exit_code: report.exit_code,
     })
 }

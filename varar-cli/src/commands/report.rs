@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use varar_core::lock::Baseline;
 use varar_core::record::RunRecord;
 use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::{RecordFileError, ResultFileError, StoreError};
+use varar_runner::store::{RecordFileError, ResultFileError, StoreError, result_path_shown};
 
 use super::kept::read_kept;
 use super::output::Output;
@@ -203,6 +203,10 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
         let results = match oath.results {
             Ok(None) => ResultsInput::Missing,
             Ok(Some(results)) => ResultsInput::Read(results),
+            Err(e) if e.unknown_version().is_some() => ResultsInput::NewerFormat(
+                e.newer_format_reason(&result_path_shown(&oath.file.oath_path))
+                    .unwrap_or_default(),
+            ),
             Err(e) => {
                 let reason = e.to_string();
                 problems.push(InputProblem::Results(e));

@@ -230,7 +230,12 @@ fn linked_only(input: &ProjectInput) -> BTreeSet<String> {
     let missing: Vec<&str> = input
         .oaths
         .iter()
-        .filter(|o| matches!(o.results, ResultsInput::Missing))
+        .filter(|o| {
+            matches!(
+                o.results,
+                ResultsInput::Missing | ResultsInput::NewerFormat(_)
+            )
+        })
         .map(|o| o.oath_path.as_str())
         .collect();
     if missing.is_empty() {
@@ -271,8 +276,14 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         hash,
         run,
     };
-    let (freshness, mut counts, overlay) = results_on(o, fresh, &parsed, linked);
+    let (freshness, mut counts, mut overlay) = results_on(o, fresh, &parsed, linked);
     let strips = strips_of(&input.history, o, fresh);
+    let texts: BTreeMap<&str, &str> = input
+        .oaths
+        .iter()
+        .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)))
+        .collect();
+    overlay.spliced = super::spliced::expansions(&o.oath_path, &parsed.doc, &texts, links);
     counts.recovered = overlay
         .examples
         .iter()
@@ -366,16 +377,16 @@ fn results_on(
         )
     };
     match &o.results {
-        ResultsInput::Missing => {
+        ResultsInput::Missing | ResultsInput::NewerFormat(_) => {
             let overlay = draw(None, parsed.lock);
             let counts = Counts {
                 not_run: parsed.lock.map(|_| not_run(&overlay)),
                 ..Counts::default()
             };
-            let freshness = if linked {
-                Freshness::Linked
-            } else {
-                Freshness::NoResults
+            let freshness = match &o.results {
+                _ if linked => Freshness::Linked,
+                ResultsInput::NewerFormat(why) => Freshness::NewerFormat(why.clone()),
+                _ => Freshness::NoResults,
             };
             (freshness, counts, overlay)
         }
@@ -408,12 +419,14 @@ fn results_on(
 /// The oath's overall state, and in words.
 fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
     match freshness {
-        Freshness::Fresh | Freshness::NoResults | Freshness::Linked if counts.items_failed > 0 => {
+        Freshness::Fresh | Freshness::NoResults | Freshness::NewerFormat(_) | Freshness::Linked
+            if counts.items_failed > 0 =>
+        {
             (State::Failed, "failed")
         }
         Freshness::NoText => (State::Unreadable, "oath unreadable"),
         Freshness::Unreadable(_) => (State::Unreadable, "results unreadable"),
-        Freshness::NoResults => (State::NotRun, "not run"),
+        Freshness::NoResults | Freshness::NewerFormat(_) => (State::NotRun, "not run"),
         Freshness::Linked => (State::NotRun, "runs where linked"),
         Freshness::Stale { .. } => (State::Stale, "stale results"),
         Freshness::Fresh if counts.failed > 0 => (State::Failed, "failed"),

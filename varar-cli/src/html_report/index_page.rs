@@ -63,7 +63,7 @@ fn totals(out: &mut String, oaths: &[OathSummary]) {
     let not_run: usize = oaths.iter().filter_map(|o| o.counts.not_run).sum();
     let count = |f: &dyn Fn(&Freshness) -> bool| oaths.iter().filter(|o| f(&o.freshness)).count();
     let stale = count(&|f| matches!(f, Freshness::Stale { .. }));
-    let missing = count(&|f| matches!(f, Freshness::NoResults));
+    let missing = count(&|f| matches!(f, Freshness::NoResults | Freshness::NewerFormat(_)));
     let unreadable = count(&|f| matches!(f, Freshness::Unreadable(_) | Freshness::NoText));
     let overall = if unreadable > 0 {
         (State::Unreadable, "some inputs are unreadable")

@@ -3,7 +3,8 @@
 //! Anything else (`javascript:`, `data:`, `vbscript:`, `file:` …) is
 //! dropped and the link text stays as text. A relative link to another
 //! oath of the report (`shared.md#fill-the-basket`) is pointed at that
-//! oath's page.
+//! oath's page; its path is percent-decoded first, as the harness reads a
+//! reference block's target.
 
 use std::collections::BTreeSet;
 
@@ -49,7 +50,9 @@ impl Links<'_> {
             Some((p, f)) => (p, Some(f)),
             None => (dest, None),
         };
-        let Some(target) = self.resolve(path) else {
+        // Percent-decoded, as the harness reads a reference's target
+        // (issue 21): `with%20space.md` is the oath `with space.md`.
+        let Some(target) = self.resolve(&varar_core::reference::decoded(path)) else {
             return Some(dest.to_owned());
         };
         let Some(mut href) = self.page(&target) else {
@@ -169,6 +172,19 @@ mod tests {
         assert_eq!(
             l.href("../../outside.md").as_deref(),
             Some("../../outside.md")
+        );
+    }
+
+    #[test]
+    fn issue21_a_percent_encoded_link_points_at_the_oath_it_names() {
+        let (from, oaths) = links("varar/checkout.md", &["varar/with space.md"]);
+        let l = Links {
+            from: &from,
+            oaths: &oaths,
+        };
+        assert_eq!(
+            l.href("with%20space.md#spaced").as_deref(),
+            Some("../../oaths/varar/with space.md.html#spaced")
         );
     }
 

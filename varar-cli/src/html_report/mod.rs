@@ -12,6 +12,7 @@ pub mod markdown;
 mod model;
 pub mod overlay;
 mod page;
+mod spliced;
 mod strip;
 
 pub use assemble::render_site;

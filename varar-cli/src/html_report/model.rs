@@ -43,6 +43,9 @@ pub struct OathInput {
 pub enum ResultsInput {
     /// No result file: nothing ran.
     Missing,
+    /// A result file written by a newer results format, treated as absent
+    /// (seed 000's stability policy), and why.
+    NewerFormat(String),
     /// A result file the strict reader refused, and why (path and reason).
     Unreadable(String),
     /// A result file, read.
@@ -72,6 +75,8 @@ pub enum Freshness {
     NoText,
     /// No result file.
     NoResults,
+    /// A result file of a newer format, treated as absent; why.
+    NewerFormat(String),
     /// No result file, and none is needed: every step of the oath runs
     /// inside the oaths that link to its sections (spec 70 §70.4.5).
     Linked,

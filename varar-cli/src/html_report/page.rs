@@ -122,6 +122,12 @@ pub fn render(
             "Not run.",
             "There is no result file for this oath in .varar/: run the tests to record one.",
         ),
+        Freshness::NewerFormat(why) => banner(
+            &mut out,
+            State::NotRun,
+            "Not run.",
+            &format!("{why}. Run the tests again to record results this report reads."),
+        ),
         Freshness::Linked => banner(
             &mut out,
             State::NotRun,

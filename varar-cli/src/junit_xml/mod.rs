@@ -30,6 +30,9 @@
 //!   has no `flakyFailure` or `rerunFailure`). A project without a run
 //!   record, or whose latest run is stale or incomplete, is converted
 //!   with a warning.
+//! - Every text that goes into the XML (names, paths, messages) first has
+//!   each character XML 1.0 cannot hold replaced by its escape `\u{FFFE}`
+//!   ([`xml_chars`]): the file stays well-formed and nothing vanishes.
 
 use std::collections::BTreeSet;
 
@@ -112,8 +115,9 @@ fn convert(
             }
             EvidenceState::Missing if linked_only.contains(&o.oath_path) => {}
             EvidenceState::Missing => warnings.push(format!(
-                "`{}` has no result (`{}` does not exist): it did not run and is left out",
-                o.oath_path, o.result_path
+                "`{}` has no result ({}): it did not run and is left out",
+                o.oath_path,
+                o.missing_reason()
             )),
             EvidenceState::Unusable(found) => errors.extend(found),
         }
@@ -160,8 +164,8 @@ fn run_warnings(run: &RunEvidence) -> Vec<String> {
 }
 
 fn new_suite(oath_path: &str) -> TestSuite {
-    let mut suite = TestSuite::new(oath_path);
-    suite.extra.insert("file".into(), oath_path.into());
+    let mut suite = TestSuite::new(x(oath_path));
+    suite.extra.insert("file".into(), x(oath_path).into());
     suite
 }
 
@@ -173,12 +177,12 @@ fn add_items(suite: &mut TestSuite, run: &RunRecord, oath_path: &str) {
     for item in items {
         let message = crate::run_evidence::last_failure(item).unwrap_or("failed");
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        status.set_message(message.lines().next().unwrap_or(""));
+        status.set_message(x(message.lines().next().unwrap_or("")));
         status.set_type(item.kind.as_str());
-        status.set_description(message);
-        let mut case = TestCase::new(item.name.as_str(), status);
-        case.set_classname(oath_path);
-        case.extra.insert("file".into(), oath_path.into());
+        status.set_description(x(message));
+        let mut case = TestCase::new(x(&item.name), status);
+        case.set_classname(x(oath_path));
+        case.extra.insert("file".into(), x(oath_path).into());
         if item.line > 0 {
             case.extra
                 .insert("line".into(), item.line.to_string().into());
@@ -221,20 +225,24 @@ fn suite(
             None => TestCaseStatus::success(),
             Some(f) => {
                 let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                status.set_message(f.message.lines().next().unwrap_or(""));
+                status.set_message(x(f.message.lines().next().unwrap_or("")));
                 let text = if fresh {
                     o.text_of(f.doc_path.as_deref())
                 } else {
                     None
                 };
-                status.set_description(failure_text::render(&o.oath_path, &example.name, f, text));
+                status.set_description(x(&failure_text::render(
+                    &o.oath_path,
+                    &example.name,
+                    f,
+                    text,
+                )));
                 status
             }
         };
-        let mut case = TestCase::new(names.claim(example.name.clone()), status);
-        case.set_classname(o.oath_path.as_str());
-        case.extra
-            .insert("file".into(), o.oath_path.as_str().into());
+        let mut case = TestCase::new(x(&names.claim(example.name.clone())), status);
+        case.set_classname(x(&o.oath_path));
+        case.extra.insert("file".into(), x(&o.oath_path).into());
         if let Some(line) = example.lines.first() {
             case.extra.insert("line".into(), line.to_string().into());
         }
@@ -242,12 +250,19 @@ fn suite(
             .and_then(|run| example_item(run, &o.oath_path, example))
             .filter(|i| i.recovered() && example.failure.is_none())
         {
-            case.set_system_out(recovered_note(item));
+            case.set_system_out(x(&recovered_note(item)));
         }
         suite.add_test_case(case);
     }
     suite
 }
+
+/// `text` as XML can hold it (see [`xml_chars`]).
+fn x(text: &str) -> String {
+    xml_chars::xml_text(text).into_owned()
+}
+
+pub mod xml_chars;
 
 #[cfg(test)]
 mod tests;

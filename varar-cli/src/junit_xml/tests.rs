@@ -21,6 +21,7 @@ fn evidence(text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvidence {
             examples,
         })),
         documents: BTreeMap::new(),
+        absent_because: None,
     }
 }
 
@@ -270,5 +271,84 @@ mod issue19 {
             .err()
             .unwrap_or_default();
         assert_eq!(errors[0].code, Code::InvalidRun);
+    }
+}
+
+/// The characters of `range`, with how each must read back from the XML:
+/// itself when XML 1.0's `Char` production holds it (DEL and the C1
+/// controls excepted: quick-junit's ANSI filter would swallow them), else
+/// `\u{XXXX}`.
+fn class(range: std::ops::RangeInclusive<u32>) -> (String, String) {
+    let (mut text, mut shown) = (String::new(), String::new());
+    for c in range.filter_map(char::from_u32) {
+        text.push(c);
+        let allowed = matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
+            || u32::from(c) >= 0x10000;
+        if allowed {
+            shown.push(c);
+        } else {
+            shown.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+        }
+    }
+    (text, shown)
+}
+
+#[test]
+fn issue21_junit_replaces_every_non_xml_char_visibly() {
+    // Every code point class: C0 controls, tab/LF/CR, ASCII, DEL and the C1
+    // controls, the rest of the BMP below the surrogates, the private use
+    // area, U+FFFD..U+FFFF, and the supplementary planes' edges.
+    let classes = [
+        0x0..=0x1F,
+        0x20..=0x7E,
+        0x7F..=0x9F,
+        0xA0..=0xD7FF,
+        0xE000..=0xF8FF,
+        0xF900..=0xFFFF,
+        0x10000..=0x1FFFF,
+        0x10F000..=0x10FFFF,
+    ];
+    for range in classes {
+        let (text, shown) = class(range.clone());
+        // Carriage returns are normalised by every XML parser: keep them
+        // out of the comparison, not out of the file.
+        let mut example = failed(&format!("[{text}]"));
+        if let Some(f) = example.failure.as_mut() {
+            f.message = format!("<{text}>");
+        }
+        let junit =
+            build(&[evidence(OATH, Some(vec![example]))]).unwrap_or_else(|e| panic!("{e:?}"));
+        let xml = junit.report.to_string().unwrap_or_default();
+        let doc = roxmltree::Document::parse(&xml)
+            .unwrap_or_else(|e| panic!("{range:X?}: a strict parser refuses the XML: {e}"));
+        let case = doc
+            .descendants()
+            .find(|n| n.has_tag_name("testcase"))
+            .unwrap_or_else(|| panic!("{range:X?}: no testcase"));
+        let failure = case
+            .children()
+            .find(|n| n.has_tag_name("failure"))
+            .unwrap_or_else(|| panic!("{range:X?}: no failure"));
+        // XML parsers normalise line ends (and attributes their white
+        // space), and the body indents continuation lines: compare without
+        // white space.
+        let squeeze = |s: &str| s.replace(['\t', '\n', '\r', ' '], "");
+        let name = case.attribute("name").unwrap_or_default();
+        assert!(
+            squeeze(name) == squeeze(&format!("[{shown}]")),
+            "{range:X?}: the name differs"
+        );
+        let message = failure.attribute("message").unwrap_or_default();
+        let whole = format!("<{shown}>");
+        let expected = whole.lines().next().unwrap_or("");
+        assert!(
+            squeeze(message) == squeeze(expected),
+            "{range:X?}: the message differs"
+        );
+        let body = squeeze(failure.text().unwrap_or_default());
+        assert!(
+            body.contains(&squeeze(&format!("<{shown}>"))),
+            "{range:X?}: the body lost text"
+        );
     }
 }

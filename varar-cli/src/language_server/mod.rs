@@ -108,6 +108,7 @@ pub mod syntax;
 #[cfg(test)]
 pub(crate) mod tests;
 pub mod tokens;
+pub mod transport;
 pub mod usages;
 
 pub use server_state::ServerError;

@@ -249,9 +249,15 @@ impl ProjectState {
                 ));
             }
             Err(e) => {
+                // A file of a newer format is absent (seed 000): nothing is
+                // drawn, and the log says why.
                 self.results.remove(&oath);
                 if path.exists() {
-                    log.push(e.to_string());
+                    let shown = path.display().to_string();
+                    log.push(
+                        e.newer_format_reason(&shown)
+                            .unwrap_or_else(|| e.to_string()),
+                    );
                 }
             }
         }
@@ -330,5 +336,39 @@ fn read_lock_logged(root: &Path, log: &mut Vec<String>) -> Option<Lock> {
             log.push(format!("{e}: drift is not shown"));
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue21_a_result_of_a_newer_version_is_absent_and_the_log_says_why() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let write = |rel: &str, text: &str| {
+            let path = dir.path().join(rel);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+            }
+            std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+        };
+        write(
+            "varar.config.json",
+            r#"{"docs": {"include": ["varar/**/*.md"]}}"#,
+        );
+        write("varar/a.md", "# A\n\nI add 2.\n");
+        write(
+            ".varar/varar/a.md.json",
+            r#"{"version": 3, "oathPath": "varar/a.md", "anything": []}"#,
+        );
+        let mut log = Vec::new();
+        let project = ProjectState::load(dir.path(), &mut log);
+        assert!(project.results.is_empty(), "{:?}", project.results);
+        assert!(
+            log.iter()
+                .any(|l| l.contains("was written by a newer results format (version 3)")),
+            "{log:?}"
+        );
     }
 }

@@ -280,6 +280,7 @@ impl Server {
                 }),
                 results: Ok(Some(results.clone())),
                 documents,
+                absent_because: None,
             });
         }
         out

@@ -11,6 +11,10 @@
 //!   file the marker does not list, never anything outside the directory.
 //!   The marker is rewritten first with both lists and last with the new
 //!   one, so a run killed half-way still knows every file it owns.
+//! - A symbolic link anywhere inside the directory, on the way to a file
+//!   the report would write or remove (or that file itself), is refused
+//!   before anything is written: following it would write or delete
+//!   outside `--out`.
 
 use std::collections::BTreeSet;
 use std::io::ErrorKind;
@@ -39,6 +43,19 @@ pub enum SiteError {
     NotAReport {
         /// The output directory.
         out: PathBuf,
+    },
+    /// A path inside the output directory is a symbolic link.
+    #[error(
+        "`{}` is a symbolic link inside the report directory; refusing to write through it \
+         (it could lead outside `{}`): remove it or choose another --out",
+        path.display(),
+        out.display()
+    )]
+    Symlink {
+        /// The output directory.
+        out: PathBuf,
+        /// The link.
+        path: PathBuf,
     },
     /// The output path exists and is not a directory.
     #[error("`{}` exists and is not a directory", out.display())]
@@ -163,7 +180,6 @@ fn write_file(path: &Path, bytes: &[u8]) -> Result<(), SiteError> {
 /// `index.html`.
 pub fn write_site(out: &Path, site: &Site) -> Result<PathBuf, SiteError> {
     let previous = previous_files(out)?;
-    std::fs::create_dir_all(out).map_err(write_err(out))?;
     let current: BTreeSet<String> = site
         .files
         .iter()
@@ -171,6 +187,10 @@ pub fn write_site(out: &Path, site: &Site) -> Result<PathBuf, SiteError> {
         .filter(|p| is_plain(p))
         .collect();
     let union: BTreeSet<String> = previous.union(&current).cloned().collect();
+    for rel in union.iter().map(String::as_str).chain([MARKER]) {
+        refuse_symlinks(out, rel)?;
+    }
+    std::fs::create_dir_all(out).map_err(write_err(out))?;
     write_file(&out.join(MARKER), marker_text(&union).as_bytes())?;
     for file in site.files.iter().filter(|f| is_plain(&f.path)) {
         write_file(&out.join(&file.path), file.contents.as_bytes())?;
@@ -187,6 +207,27 @@ pub fn write_site(out: &Path, site: &Site) -> Result<PathBuf, SiteError> {
     }
     write_file(&out.join(MARKER), marker_text(&current).as_bytes())?;
     Ok(out.join("index.html"))
+}
+
+/// Refuse when `out/rel`, or a directory between it and `out`, is a
+/// symbolic link (what does not exist yet is no link).
+fn refuse_symlinks(out: &Path, rel: &str) -> Result<(), SiteError> {
+    let mut path = out.to_path_buf();
+    for segment in rel.split('/') {
+        path.push(segment);
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(SiteError::Symlink {
+                    out: out.to_path_buf(),
+                    path,
+                });
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::NotFound => return Ok(()),
+            Err(source) => return Err(SiteError::Read { path, source }),
+        }
+    }
+    Ok(())
 }
 
 /// Remove the directories between `file` and `out` that are now empty.

@@ -32,7 +32,7 @@ pub fn render(report: &DiffReport) -> String {
         s.regressed, s.fixed, s.added, s.removed, s.still_failing
     ));
     for oath in &report.oaths {
-        out.push_str(&format!("\n#### `{}`", oath.path));
+        out.push_str(&format!("\n#### {}", code_span(&oath.path)));
         match oath.source_changed {
             Some(true) => out.push_str(" (edited between the runs)"),
             Some(false) => {}
@@ -85,9 +85,47 @@ fn bullet(c: &Change) -> String {
     };
     format!(
         "- **{word}**{line}: {}{}\n",
-        c.example,
+        markdown_text(&c.example),
         detail.unwrap_or_default()
     )
+}
+
+/// `text` as Markdown that renders as exactly that text, on one line,
+/// and still reads as it in a terminal: the characters that can start
+/// inline Markdown (links, images, HTML, autolinks, emphasis, code,
+/// strikethrough, math, entities, mentions) are backslash-escaped, as
+/// CommonMark lets every ASCII punctuation character be; `:` only before
+/// `//` and `.` only after `www` (the bare URLs GFM links); line breaks
+/// become spaces. A name sits mid-line after `- **word**: `, where no
+/// block construct can start.
+fn markdown_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let escaped = match c {
+            '\n' | '\r' => {
+                out.push(' ');
+                continue;
+            }
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '&' | '!' | '~' | '|' | '$' | '@' => {
+                true
+            }
+            ':' => chars.get(i + 1..i + 3) == Some(&['/', '/'][..]),
+            '.' => {
+                i >= 3
+                    && chars[i - 3..i]
+                        .iter()
+                        .collect::<String>()
+                        .eq_ignore_ascii_case("www")
+            }
+            _ => false,
+        };
+        if escaped {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The first line of `text` as a Markdown code span (a fence longer than
@@ -108,7 +146,22 @@ fn code_span(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::code_span;
+    use super::{code_span, markdown_text};
+
+    #[test]
+    fn markdown_text_escapes_what_can_start_inline_markdown() {
+        assert_eq!(markdown_text("a <b> *c*"), "a \\<b\\> \\*c\\*");
+        assert_eq!(markdown_text("two\nlines"), "two lines");
+        assert_eq!(
+            markdown_text("I add 2. The total is 3"),
+            "I add 2. The total is 3"
+        );
+        assert_eq!(markdown_text("a.md::x:drift:3"), "a.md::x:drift:3");
+        assert_eq!(
+            markdown_text("see https://x.invalid or WWW.x @me"),
+            "see https\\://x.invalid or WWW\\.x \\@me"
+        );
+    }
 
     #[test]
     fn code_spans_survive_backticks_and_keep_one_line() {

@@ -149,8 +149,9 @@ fn missing_result(o: &OathEvidence) -> ErrorRecord {
     ErrorRecord::new(
         Code::MissingResult,
         format!(
-            "`{}` has no result (`{}` does not exist): it did not run",
-            o.oath_path, o.result_path
+            "`{}` has no result ({}): it did not run",
+            o.oath_path,
+            o.missing_reason()
         ),
     )
     .with_path(o.result_path.clone())

@@ -21,6 +21,7 @@ fn tree(name: &str, files: Vec<(&str, &str, Vec<ExampleResult>)>) -> Tree {
             })
             .collect(),
         records: Vec::new(),
+        absent: Vec::new(),
     }
 }
 

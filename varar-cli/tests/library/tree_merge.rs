@@ -24,6 +24,7 @@ fn tree(name: &str, files: Vec<TreeFile>) -> Tree {
         shown: name.into(),
         files,
         records: Vec::new(),
+        absent: Vec::new(),
     }
 }
 

@@ -26,6 +26,7 @@ fn oath(path: &str, text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvi
             examples,
         })),
         documents: BTreeMap::new(),
+        absent_because: None,
     }
 }
 

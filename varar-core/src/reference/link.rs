@@ -2,10 +2,21 @@
 //! blocks, and where they point.
 //!
 //! The rule is syntactic, on the raw block text (spec 10 §4), never on
-//! pulldown-cmark's inline events: plan shape and lock liveness depend on it,
-//! so it must agree with every other port's, quirks included. It is the
-//! regex `^\[([^\]]*)\]\(\s*([^\s)]+)\s*\)$` over the trimmed text, written
-//! out by hand (`\s` is Unicode whitespace, as the reference's).
+//! pulldown-cmark's inline events: plan shape and lock liveness depend on it.
+//! It is the regex `^\[([^\]]*)\]\(\s*([^\s)]+)\s*\)$` over the trimmed text,
+//! written out by hand (`\s` is Unicode whitespace, as the reference's), with
+//! two departures from the reference (issue 21), so that a link resolves
+//! where CommonMark, a browser and every forge take it:
+//!
+//! - the destination may be written in angle brackets, `(<my file.md#x>)`,
+//!   and may then hold spaces and `)` (no `<`, `>` or line break);
+//! - the file part and the fragment are percent-decoded (`my%20file.md` is
+//!   `my file.md`, `#caf%C3%A9` is `#café`) after the target is split at
+//!   its first `#`, so `%23` is no separator. A `%` sequence that does not
+//!   decode to UTF-8 is kept as written.
+//!
+//! The reference matches the raw text: for it `<shared.md#x>` points at the
+//! file `<shared.md` and `my%20file.md` at a file with `%20` in its name.
 
 use super::path::{dirname, join};
 use super::slug::{is_unicode_space, normalise};
@@ -77,24 +88,42 @@ pub fn recognise(block_text: &str, referring_path: &str) -> Option<Reference> {
             text: text.to_owned(),
             target: target.to_owned(),
             path: referring_path.to_owned(),
-            slug: normalise(fragment),
+            slug: normalise(&decoded(fragment)),
         });
     }
     let (file, fragment) = target.split_once('#').unwrap_or((target, ""));
-    if !file.ends_with(".md") || has_scheme(file) || file.starts_with('/') {
+    let file = decoded(file);
+    if !file.ends_with(".md") || has_scheme(&file) || file.starts_with('/') {
         return None;
     }
     Some(Reference {
         text: text.to_owned(),
         target: target.to_owned(),
-        path: join(dirname(referring_path), file),
-        slug: normalise(fragment),
+        path: join(dirname(referring_path), &file),
+        slug: normalise(&decoded(fragment)),
     })
+}
+
+/// `part` of a link destination percent-decoded, or as written when the
+/// bytes it decodes to are not UTF-8.
+///
+/// ```
+/// use varar_core::reference::decoded;
+/// assert_eq!(decoded("my%20file.md"), "my file.md");
+/// assert_eq!(decoded("caf%C3%A9"), "café");
+/// assert_eq!(decoded("bad%FF"), "bad%FF");
+/// ```
+pub fn decoded(part: &str) -> String {
+    match percent_encoding::percent_decode_str(part).decode_utf8() {
+        Ok(text) => text.into_owned(),
+        Err(_) => part.to_owned(),
+    }
 }
 
 /// The link text and target of a block that is exactly one inline link
 /// `[text](target)` once trimmed: the text holds no `]`, the target no
-/// whitespace and no `)`, and nothing else is there (no title, no `!`, no
+/// whitespace and no `)` (or it is `<target>`, which holds no `<`, `>` or
+/// line break), and nothing else is there (no title, no `!`, no
 /// punctuation around it).
 fn link_only(block_text: &str) -> Option<(&str, &str)> {
     let trimmed = block_text.trim_matches(is_unicode_space);
@@ -104,6 +133,11 @@ fn link_only(block_text: &str) -> Option<(&str, &str)> {
     let text = &rest[..close];
     let inner = rest[close + 1..].strip_prefix('(')?.strip_suffix(')')?;
     let target = inner.trim_matches(is_unicode_space);
+    if let Some(bracketed) = target.strip_prefix('<') {
+        let target = bracketed.strip_suffix('>')?;
+        let valid = !target.is_empty() && !target.contains(['<', '>', '\n', '\r']);
+        return valid.then_some((text, target));
+    }
     let valid = !target.is_empty() && !target.contains(|c| c == ')' || is_unicode_space(c));
     valid.then_some((text, target))
 }

@@ -14,6 +14,6 @@ mod slug;
 #[cfg(test)]
 mod tests;
 
-pub use link::{Reference, recognise, section_key};
+pub use link::{Reference, decoded, recognise, section_key};
 pub use path::{dirname, join};
 pub use slug::{normalise, slugify};

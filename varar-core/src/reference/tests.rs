@@ -114,7 +114,8 @@ fn row_8_fragments_are_normalised() {
     let cases = [
         ("#Fill-The-Basket", "fill-the-basket"),
         ("#fees,-vat--rounding", "fees-vat--rounding"),
-        ("#fill%20it", "fill20it"),
+        // Percent-decoded first (issue 21; the reference gives `fill20it`).
+        ("#fill%20it", "fill-it"),
         ("#x#y", "xy"),
         ("#café-ß", "café-ß"),
         ("#fill-the-basket!", "fill-the-basket"),
@@ -130,12 +131,60 @@ fn row_8_fragments_are_normalised() {
 }
 
 #[test]
-fn row_9_angle_brackets_are_kept_in_the_path() {
+fn row_9_angle_brackets_delimit_the_destination() {
+    // Issue 21: CommonMark's angle-bracket destination (the reference keeps
+    // the brackets in the path: `varar/sub/<shared.md`).
     let r = recognise("[Fill](<shared.md#fill>)", MAIN);
     assert_eq!(
         r.map(|r| (r.path, r.slug)),
-        Some(("varar/sub/<shared.md".to_owned(), "fill".to_owned()))
+        Some(("varar/sub/shared.md".to_owned(), "fill".to_owned()))
     );
+}
+
+#[test]
+fn issue21_link_destinations_are_percent_decoded_and_may_be_angle_bracketed() {
+    let cases = [
+        (
+            "[Sp](with%20space.md#spaced)",
+            "varar/sub/with space.md",
+            "spaced",
+        ),
+        (
+            "[Sp](<with space.md#spaced>)",
+            "varar/sub/with space.md",
+            "spaced",
+        ),
+        ("[Sp]( <with space.md> )", "varar/sub/with space.md", ""),
+        (
+            "[C](menu.md#caf%C3%A9-au-lait)",
+            "varar/sub/menu.md",
+            "café-au-lait",
+        ),
+        ("[C](#caf%C3%A9-au-lait)", MAIN, "café-au-lait"),
+        ("[P](<a (1).md#x>)", "varar/sub/a (1).md", "x"),
+        // `%23` is no fragment separator; a sequence that is no UTF-8 stays.
+        ("[H](a%23b.md)", "varar/sub/a#b.md", ""),
+        ("[B](bad%FF.md#x)", "varar/sub/bad%FF.md", "x"),
+        ("[U](%2E%2E/up.md)", "varar/up.md", ""),
+    ];
+    for (block, path, slug) in cases {
+        let r = recognise(block, MAIN);
+        assert_eq!(
+            r.map(|r| (r.path, r.slug)),
+            Some((path.to_owned(), slug.to_owned())),
+            "{block}"
+        );
+    }
+    for prose in [
+        "[Sp](<with space.md#spaced>",
+        "[Sp](<a<b.md>)",
+        "[Sp](<with space.md> \"title\")",
+        "[Sp](<>)",
+        "[Sp](<https://x/a.md>)",
+        "[Sp](%2Fvarar%2Fa.md)",
+    ] {
+        assert!(recognise(prose, MAIN).is_none(), "{prose}");
+    }
 }
 
 #[test]
@@ -146,7 +195,8 @@ fn row_10_odd_but_valid_references() {
         (
             "[Fill](my%20file.md#fill)",
             "Fill",
-            "varar/sub/my%20file.md",
+            // Decoded (issue 21; the reference keeps `my%20file.md`).
+            "varar/sub/my file.md",
             "fill",
         ),
     ];

@@ -266,8 +266,27 @@ impl Registry {
     /// The index that tells planning which steps may match a sentence.
     pub(crate) fn prefilter(&self) -> &Prefilter {
         self.prefilter.get_or_init(|| {
-            Prefilter::new(self.steps.iter().map(|s| s.expression.required_literal()))
+            Prefilter::new(
+                self.steps
+                    .iter()
+                    .map(|s| s.expression.required_literals().iter().map(String::as_str)),
+            )
         })
+    }
+
+    /// The registry of the steps at `keep` (ascending registry indices),
+    /// in that order, with its own literal index: cloning a registry and
+    /// removing steps from `steps` would keep the index of all of them,
+    /// and planning then scans every step in every sentence (issue 21).
+    pub fn subset(&self, keep: &[usize]) -> Registry {
+        Registry {
+            steps: keep
+                .iter()
+                .filter_map(|&i| self.steps.get(i).cloned())
+                .collect(),
+            types: self.types.clone(),
+            prefilter: std::sync::OnceLock::new(),
+        }
     }
 
     /// The parameter types, built-in and custom.

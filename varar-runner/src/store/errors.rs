@@ -120,6 +120,27 @@ pub enum ResultFileError {
 }
 
 impl ResultFileError {
+    /// The version of a well-formed file written by a newer results format,
+    /// which a consumer treats as absent (seed 000's stability policy):
+    /// see [`ResultsError::is_unknown_version`].
+    pub fn unknown_version(&self) -> Option<u64> {
+        match self {
+            ResultFileError::Invalid { source, .. } => source.unknown_version(),
+            _ => None,
+        }
+    }
+
+    /// Why a file of a newer format is treated as absent, naming it as
+    /// `shown`: the reason every consumer gives.
+    pub fn newer_format_reason(&self, shown: &str) -> Option<String> {
+        self.unknown_version().map(|v| {
+            format!(
+                "`{shown}` was written by a newer results format (version {v}), which this \
+                 cargo varar does not read: treated as absent"
+            )
+        })
+    }
+
     /// The file concerned (`None` for a bad oathPath, which names no file).
     pub fn path(&self) -> Option<&Path> {
         match self {

@@ -65,7 +65,9 @@ pub fn oath_path_of(tree: &Path, file: &Path) -> Option<String> {
 /// Every result file under the results tree `tree`, in file-name order:
 /// what is not a result is left out (the sidecar locks under `.locks/`, the
 /// `.gitignore`, pending `.new` candidates, our temporaries). Symbolic links
-/// are followed, loops refused. An entry the walk could not read is an
+/// are followed, loops refused. A directory whose name ends in `.json` is
+/// listed as a result file, so that reading it fails (as it does for
+/// `gate`, `junit` and `report`) instead of it being skipped. An entry the walk could not read is an
 /// error with the path it concerns.
 pub fn result_files(tree: &Path) -> Vec<Result<(String, PathBuf), (PathBuf, walkdir::Error)>> {
     let walk = walkdir::WalkDir::new(tree)
@@ -76,7 +78,9 @@ pub fn result_files(tree: &Path) -> Vec<Result<(String, PathBuf), (PathBuf, walk
     let mut out = Vec::new();
     for entry in walk {
         match entry {
-            Ok(entry) if entry.file_type().is_file() => {
+            // A directory named like a result file is listed too: reading
+            // it fails, so every reader refuses it the same way.
+            Ok(entry) if entry.file_type().is_file() || entry.file_type().is_dir() => {
                 if let Some(oath_path) = oath_path_of(tree, entry.path()) {
                     out.push(Ok((oath_path, entry.path().to_path_buf())));
                 }

@@ -50,6 +50,10 @@ struct Frame {
     host: Host,
     /// Notes whose callouts go at this element's end.
     callouts: Vec<usize>,
+    /// HTML written after the element's callouts: what a link paragraph
+    /// splices (inside a list item or quote, after a paragraph, which
+    /// cannot hold it).
+    spliced: Option<(String, bool)>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -77,6 +81,8 @@ struct Renderer<'a> {
     out: String,
     stack: Vec<Frame>,
     claimed: BTreeSet<u32>,
+    /// Lines whose spliced steps an element already took.
+    spliced_claimed: BTreeSet<u32>,
     used_ids: BTreeSet<u32>,
     started: Vec<bool>,
     placed: Vec<bool>,
@@ -110,6 +116,7 @@ pub fn render(text: &str, overlay: &Overlay, links: &Links<'_>) -> Rendered {
         out: String::with_capacity(text.len() * 2 + 256),
         stack: Vec::new(),
         claimed: BTreeSet::new(),
+        spliced_claimed: BTreeSet::new(),
         used_ids: BTreeSet::new(),
         started: vec![false; overlay.notes.len()],
         placed: vec![false; overlay.notes.len()],
@@ -179,6 +186,7 @@ impl Renderer<'_> {
             close,
             host,
             callouts: Vec::new(),
+            spliced: None,
         });
     }
 
@@ -196,6 +204,12 @@ impl Renderer<'_> {
     fn open_block(&mut self, tag: &str, kind: Option<BlockKind>, range: &Range<usize>) {
         let line = self.line_of(range.start);
         let id = self.line_id(line);
+        if let Some(html) = self.overlay.spliced.get(&line)
+            && self.spliced_claimed.insert(line)
+            && let Some(frame) = self.stack.last_mut()
+        {
+            frame.spliced = Some((html.clone(), tag == "p"));
+        }
         let mark =
             self.overlay.blocks.get(&line).filter(|m| {
                 !self.claimed.contains(&line) && (kind.is_none() || kind == Some(m.kind))
@@ -423,7 +437,14 @@ impl Renderer<'_> {
         if frame.host == Host::Inside {
             self.callouts(&frame.callouts);
         }
+        let (spliced, after) = frame.spliced.unwrap_or_default();
+        if !after {
+            self.out.push_str(&spliced);
+        }
         self.out.push_str(frame.close);
+        if after {
+            self.out.push_str(&spliced);
+        }
         match frame.host {
             Host::After => self.callouts(&frame.callouts),
             // A host's leftover notes (a code block's inside a list item)

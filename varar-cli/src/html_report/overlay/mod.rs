@@ -54,6 +54,9 @@ pub struct Overlay {
     pub notes: Vec<Note>,
     /// One row per example result, in the file's order.
     pub examples: Vec<ExampleRow>,
+    /// What each link paragraph splices, as HTML to expand under it, by
+    /// the start line of its text block (see `spliced`).
+    pub spliced: BTreeMap<u32, String>,
 }
 
 /// What the latest run adds to an oath's page, once it is known to be a
@@ -295,9 +298,21 @@ fn place_own(
     let ranges: Vec<(u32, u32)> = doc.examples.iter().map(line_range).collect();
     let mut placed = OwnPlacement::default();
     let examples = own.map(|r| r.examples.as_slice()).unwrap_or_default();
+    let mut own_covering: Vec<Vec<usize>> = vec![Vec::new(); examples.len()];
+    for (index, example) in examples.iter().enumerate() {
+        let mut ignored = BTreeMap::new();
+        own_covering[index] = cover(overlay, doc, &ranges, example, &mut ignored);
+    }
+    let links = link_owners(doc, examples, &own_covering);
     for (index, example) in examples.iter().enumerate() {
         let state = state_of(example.status);
-        let candidates = cover(overlay, doc, &ranges, example, &mut placed.covering);
+        let mut candidates = cover(overlay, doc, &ranges, example, &mut placed.covering);
+        // The link paragraphs of the example: it starts at the first.
+        for &(ci, _) in links.iter().filter(|(_, owner)| *owner == index) {
+            placed.covering.entry(ci).or_default().push(state);
+            candidates.push(ci);
+        }
+        candidates.sort_unstable();
         let recovered = recovered.get(index).copied().flatten();
         if let Some(attempts) = recovered {
             for &ci in &candidates {
@@ -327,11 +342,103 @@ fn place_own(
             notes: notes.clone(),
             recovered,
         });
-        if let Some(&first) = candidates.first() {
+        // Notes without a span go to the example's first own block.
+        if let Some(&first) = own_covering[index].first().or(candidates.first()) {
             placed.notes.push((first, notes));
         }
     }
     placed
+}
+
+/// Which example each reference block (spec 70 §70.1.1) of the oath
+/// belongs to, as `(candidate, example index)`. Results record only the
+/// lines of the oath's own steps, so a link paragraph is never among an
+/// example's `lines`, yet it is part of the example it opens or continues
+/// (spec 70 §70.3.2), and `varar.lock.json` records it (§70.5). Without a
+/// plan, the grouping is read back from the text: a link belongs to the
+/// example of the own paragraph that follows it with no heading, break or
+/// other paragraph between (links between are skipped), else to the
+/// example of the own paragraph it follows the same way; a link that
+/// opens an example made only of spliced steps (`lines: []`) gets, in
+/// document order, the next such result whose neighbours' lines enclose it.
+fn link_owners(
+    doc: &Doc,
+    examples: &[ExampleResult],
+    own_covering: &[Vec<usize>],
+) -> Vec<(usize, usize)> {
+    let n = doc.examples.len();
+    let is_link = |ci: usize| {
+        varar_core::reference::recognise(&doc.examples[ci].body.text.text, "").is_some()
+    };
+    let mut owners: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (ei, cands) in own_covering.iter().enumerate() {
+        for &ci in cands {
+            owners.entry(ci).or_default().push(ei);
+        }
+    }
+    let delimited = |ci: usize| doc.examples[ci].preceded_by_delimiter;
+    let mut found = Vec::new();
+    let mut orphans = Vec::new();
+    for r in (0..n).filter(|&ci| is_link(ci) && !owners.contains_key(&ci)) {
+        let mut next = r + 1;
+        while next < n && !delimited(next) && is_link(next) && !owners.contains_key(&next) {
+            next += 1;
+        }
+        let forward = (next < n && !delimited(next))
+            .then(|| owners.get(&next).and_then(|o| o.first().copied()))
+            .flatten();
+        let backward = || {
+            let mut prev = r;
+            loop {
+                if delimited(prev) || prev == 0 {
+                    return None;
+                }
+                prev -= 1;
+                if let Some(o) = owners.get(&prev) {
+                    return o.last().copied();
+                }
+                if !is_link(prev) {
+                    return None;
+                }
+            }
+        };
+        match forward.or_else(backward) {
+            Some(owner) => found.push((r, owner)),
+            None => orphans.push(r),
+        }
+    }
+    // Examples made only of spliced steps, in the results' (document) order.
+    let line_of = |ci: usize| doc.examples[ci].body.text.span.start_line;
+    let mut orphans = orphans.into_iter().peekable();
+    for (ei, example) in examples.iter().enumerate() {
+        if !example.lines.is_empty() {
+            continue;
+        }
+        let after = examples[..ei]
+            .iter()
+            .filter_map(|e| e.lines.iter().max())
+            .max()
+            .copied()
+            .unwrap_or(0);
+        let before = examples[ei + 1..]
+            .iter()
+            .filter_map(|e| e.lines.iter().min())
+            .min()
+            .copied()
+            .unwrap_or(u32::MAX);
+        while let Some(&r) = orphans.peek() {
+            if line_of(r) < after {
+                orphans.next();
+                continue;
+            }
+            if line_of(r) < before {
+                found.push((r, ei));
+                orphans.next();
+            }
+            break;
+        }
+    }
+    found
 }
 
 /// The candidates `example` covers (those holding one of its lines), each

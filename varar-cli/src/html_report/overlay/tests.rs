@@ -163,3 +163,76 @@ fn results_whose_lines_hit_no_block_are_listed_without_a_block() {
         [None, None]
     );
 }
+
+/// The block states of `text` with these results, under a fresh lock that
+/// records every candidate at `live` lines.
+fn states_with_lock(text: &str, examples: Vec<ExampleResult>, live: &[u32]) -> Vec<(u32, State)> {
+    let results = results_of("varar/a.md", text, examples);
+    let source = Source::new(text);
+    let doc = parse("varar/a.md", &source);
+    let lock = LockEntry {
+        source_hash: results.source_hash.clone(),
+        examples: live
+            .iter()
+            .map(|&line| LockExample {
+                name: format!("line {line}"),
+                line: i64::from(line),
+            })
+            .collect(),
+    };
+    let overlay = build(&source, &doc, Some(&results), &[], Some(&lock));
+    overlay.blocks.iter().map(|(l, b)| (*l, b.state)).collect()
+}
+
+#[test]
+fn issue21_a_link_paragraph_belongs_to_the_example_it_opens_or_continues() {
+    // Opened by the link, continued by an own paragraph (the bakery's
+    // `serving-a-customer.md`): the link is part of that example.
+    let opened = "# A\n\nProse first.\n\n[Stock](shop.md#stock)\n\nI sell 2.\n";
+    assert_eq!(
+        states_with_lock(opened, vec![passed("I sell 2", vec![7])], &[5, 7]),
+        [(5, State::Passed), (7, State::Passed)]
+    );
+    assert_eq!(
+        states_with_lock(
+            opened,
+            vec![failed("I sell 2", vec![7], &[], None)],
+            &[5, 7]
+        ),
+        [(5, State::Failed), (7, State::Failed)]
+    );
+    // Continuing an own paragraph, two links in a row.
+    let continued = "# A\n\nI add 1.\n\n[One](#b)\n\n[Two](#c)\n\n## Other\n\nI add 3.\n";
+    assert_eq!(
+        states_with_lock(
+            continued,
+            vec![
+                passed("I add 1", vec![3]),
+                failed("I add 3", vec![11], &[], None)
+            ],
+            &[3, 5, 7, 11]
+        ),
+        [
+            (3, State::Passed),
+            (5, State::Passed),
+            (7, State::Passed),
+            (11, State::Failed)
+        ]
+    );
+    // Made only of spliced steps (`lines: []`), between own examples.
+    let alone = "# A\n\nI add 1.\n\n## B\n\n[Only](shop.md)\n\n## C\n\nI add 3.\n";
+    let results = vec![
+        passed("I add 1", vec![3]),
+        failed("I stock", vec![], &[], None),
+        passed("I add 3", vec![11]),
+    ];
+    assert_eq!(
+        states_with_lock(alone, results, &[3, 7, 11]),
+        [(3, State::Passed), (7, State::Failed), (11, State::Passed)]
+    );
+    // The example of a link that did not run is still not run.
+    assert_eq!(
+        states_with_lock(opened, vec![], &[5, 7]),
+        [(5, State::NotRun), (7, State::NotRun)]
+    );
+}

@@ -63,9 +63,7 @@ pub fn contribution(context: &PlanContext<'_>, oath_path: &str, link: &LinkUse) 
         .filter_map(|p| Some((p.clone(), oaths.text(p)?)))
         .chain(std::iter::once((probe.clone(), probe_text.as_str())));
     let engine = Workspace::build(documents);
-    let texts: Vec<&str> = needed.iter().filter_map(|p| oaths.text(p)).collect();
-    let (registry, _) = context.index.registry_for(&texts);
-    let Ok(plan) = plan_oath(&engine, &probe, &registry) else {
+    let Ok(plan) = plan_oath(&engine, &probe, context.index.registry()) else {
         return Contribution::Unknown;
     };
     let steps: Vec<_> = plan.examples.iter().flat_map(|e| &e.steps).collect();

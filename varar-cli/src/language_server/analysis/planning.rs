@@ -37,19 +37,16 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     let document = engine.document(path)?;
     let source = document.source();
     let text = source.text();
-    let reached = context.oaths.reaches(path);
-    let texts: Vec<&str> = std::iter::once(text)
-        .chain(reached.iter().filter_map(|p| context.oaths.text(p)))
-        .collect();
-    let (registry, kept) = context.index.registry_for(&texts);
-    // `path` is one of the engine workspace's documents.
-    let mut plan = plan_oath(engine, path, &registry).ok()?;
-    for step in plan.examples.iter_mut().flat_map(|e| e.steps.iter_mut()) {
-        step.step = kept.get(step.step).copied().unwrap_or(step.step);
-    }
+    // The whole registry: the engine's literal index picks the steps
+    // worth scanning in each sentence (a reduced copy per plan, found by
+    // running every step's regex over the whole text, cost more than the
+    // plan on a big oath, issue 21). `path` is one of the engine
+    // workspace's documents.
+    let registry = context.index.registry();
+    let plan = plan_oath(engine, path, registry).ok()?;
     let consumed = engine.consumed(document);
     let doc = document.doc();
-    let drifts = drifts(context.lock, engine, document, &plan, &registry);
+    let drifts = drifts(context.lock, engine, document, &plan, registry);
     let (steps, spliced) = uses::step_uses(doc, &plan, source);
     let links = uses::links(document, &consumed);
     let mut analysis = Analysis {

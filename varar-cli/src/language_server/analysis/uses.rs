@@ -2,6 +2,12 @@
 //! matched, split by the document they are written in, the reference
 //! blocks, the sentences of every text block, and what other oaths' plans
 //! find in a document ([`reuses`]).
+//!
+//! Everything here is linear (or `n log n`) in the examples of the oath:
+//! spans are looked up in hash sets and sorted lists, never by scanning
+//! what was found so far (issue 21: a 5 MB oath took minutes).
+
+use std::collections::{HashMap, HashSet};
 
 use varar_core::doc::Doc;
 use varar_core::plan::{Plan, PlannedStep};
@@ -21,13 +27,17 @@ pub(super) fn step_uses(
 ) -> (Vec<StepUse>, Vec<Spliced>) {
     let mut own: Vec<StepUse> = Vec::new();
     let mut spliced: Vec<Spliced> = Vec::new();
+    let mut own_spans: HashSet<(u32, u32)> = HashSet::new();
+    let mut spliced_spans: HashSet<(&str, u32, u32)> = HashSet::new();
     for example in &plan.examples {
         for step in &example.steps {
             if let Some(doc_path) = &step.doc_path {
-                if !spliced
-                    .iter()
-                    .any(|s| &s.doc_path == doc_path && s.step.span == step.match_span)
-                {
+                let key = (
+                    doc_path.as_str(),
+                    step.match_span.start_offset,
+                    step.match_span.end_offset,
+                );
+                if spliced_spans.insert(key) {
                     spliced.push(Spliced {
                         doc_path: doc_path.clone(),
                         step: step_use(step, step.match_span),
@@ -43,7 +53,7 @@ pub(super) fn step_uses(
             } else {
                 step.match_span
             };
-            if own.iter().any(|s| s.span == span) {
+            if !own_spans.insert(key_of(&span)) {
                 continue;
             }
             own.push(step_use(step, span));
@@ -51,6 +61,11 @@ pub(super) fn step_uses(
     }
     own.sort_by_key(|s| s.span.start_offset);
     (own, spliced)
+}
+
+/// A span's identity within one document.
+fn key_of(span: &Span) -> (u32, u32) {
+    (span.start_offset, span.end_offset)
 }
 
 fn step_use(step: &PlannedStep, span: Span) -> StepUse {
@@ -77,10 +92,14 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
 /// A row example's step keeps the sentence's text but not its range: find
 /// the bound (last) occurrence of that text in the block above the table.
 fn sentence_of_row(doc: &Doc, row: Span, step: &PlannedStep, source: &Source<'_>) -> Option<Span> {
+    // Candidates are in document order and do not overlap.
+    let after = doc
+        .examples
+        .partition_point(|c| c.span.start_offset <= row.start_offset);
     let candidate = doc
         .examples
-        .iter()
-        .find(|c| c.span.start_offset <= row.start_offset && row.end_offset <= c.span.end_offset)?;
+        .get(after.checked_sub(1)?)
+        .filter(|c| row.end_offset <= c.span.end_offset)?;
     let block = &candidate.body.text;
     let byte = block.text.rfind(&step.text)?;
     let start = utf16_len(&block.text[..byte]);
@@ -116,21 +135,31 @@ pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> 
 /// whether a step (of this plan, or of one that splices it) matched it.
 pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<SentenceInfo> {
     let steps = analysis.all_steps();
+    // Sorted by start: the furthest end among the first `i` steps tells
+    // whether any of them reaches into a span.
+    let starts: Vec<u32> = steps.iter().map(|s| s.span.start_offset).collect();
+    let reach: Vec<u32> = steps
+        .iter()
+        .scan(0, |end, s| {
+            *end = s.span.end_offset.max(*end);
+            Some(*end)
+        })
+        .collect();
+    let links: HashSet<u32> = analysis
+        .links
+        .iter()
+        .map(|l| l.block.start_offset)
+        .collect();
     let mut out = Vec::new();
     for candidate in &analysis.doc.examples {
-        if analysis
-            .links
-            .iter()
-            .any(|l| l.block.start_offset == candidate.span.start_offset)
-        {
+        if links.contains(&candidate.span.start_offset) {
             continue;
         }
         let block = &candidate.body.text;
         for sentence in split_sentences(&block.text) {
             let span = source.span(block.lift(sentence.start), block.lift(sentence.end));
-            let matched = steps.iter().any(|s| {
-                s.span.start_offset < span.end_offset && span.start_offset < s.span.end_offset
-            });
+            let before = starts.partition_point(|&start| start < span.end_offset);
+            let matched = before > 0 && reach[before - 1] > span.start_offset;
             out.push(SentenceInfo {
                 text: sentence.text,
                 span,
@@ -146,6 +175,7 @@ pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<Sentenc
 /// that runs it, and their diagnostics whose span lies in it.
 pub fn reuses(document: &str, others: &[&Analysis]) -> Reuses {
     let mut steps: Vec<StepUse> = Vec::new();
+    let mut at: HashMap<(u32, u32), usize> = HashMap::new();
     let mut diagnostics = Vec::new();
     for other in others {
         if other.oath_path == document {
@@ -153,13 +183,10 @@ pub fn reuses(document: &str, others: &[&Analysis]) -> Reuses {
         }
         for spliced in other.spliced.iter().filter(|s| s.doc_path == document) {
             let span = spliced.step.span;
-            let i = match steps.iter().position(|s| s.span == span) {
-                Some(i) => i,
-                None => {
-                    steps.push(spliced.step.clone());
-                    steps.len() - 1
-                }
-            };
+            let i = *at.entry(key_of(&span)).or_insert_with(|| {
+                steps.push(spliced.step.clone());
+                steps.len() - 1
+            });
             if !steps[i].reused_by.contains(&other.oath_path) {
                 steps[i].reused_by.push(other.oath_path.clone());
             }
@@ -187,15 +214,18 @@ pub(super) fn merge(own: &mut [StepUse], reuses: &mut Reuses) {
     for step in own.iter_mut() {
         step.reused_by.clear();
     }
-    reuses
-        .steps
-        .retain(|r| match own.iter_mut().find(|s| s.span == r.span) {
-            Some(s) => {
-                s.reused_by.clone_from(&r.reused_by);
-                false
-            }
-            None => true,
-        });
+    let at: HashMap<(u32, u32), usize> = own
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (key_of(&s.span), i))
+        .collect();
+    reuses.steps.retain(|r| match at.get(&key_of(&r.span)) {
+        Some(&i) => {
+            own[i].reused_by.clone_from(&r.reused_by);
+            false
+        }
+        None => true,
+    });
 }
 
 impl Analysis {

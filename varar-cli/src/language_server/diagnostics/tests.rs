@@ -63,6 +63,7 @@ fn evidence(oath: &str, text: &str, examples: Vec<ExampleResult>) -> OathEvidenc
             examples,
         })),
         documents: Default::default(),
+        absent_because: None,
     }
 }
 

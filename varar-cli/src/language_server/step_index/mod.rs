@@ -62,10 +62,6 @@ pub struct RefusedDefinition {
 pub struct StepIndex {
     files: BTreeMap<PathBuf, StepFile>,
     registry: Registry,
-    /// Per registry step: its expression's regex without anchors, to tell
-    /// that it matches nowhere in a text; `None` when that cannot be told
-    /// from the whole text (the pattern has an assertion).
-    prefilter: Vec<Option<regex::Regex>>,
     steps: Vec<Origin>,
     parameters: Vec<Origin>,
     problems: Vec<RefusedDefinition>,
@@ -77,7 +73,6 @@ impl Default for StepIndex {
         StepIndex {
             files: BTreeMap::new(),
             registry: empty_registry(),
-            prefilter: Vec::new(),
             steps: Vec::new(),
             parameters: Vec::new(),
             problems: Vec::new(),
@@ -163,41 +158,8 @@ impl StepIndex {
         let built = build_registry(&params, &steps);
         self.steps = built.steps;
         self.parameters = built.parameters;
-        self.prefilter = built
-            .registry
-            .steps
-            .iter()
-            .map(|s| prefilter(s.expression.regex_source()))
-            .collect();
         self.registry = built.registry;
         self.problems = built.problems;
-    }
-
-    /// The registry reduced to the steps that can match somewhere in
-    /// `texts`, and the index in [`Self::registry`] of each step kept (in
-    /// order). A step whose regex finds no match in any of the texts can hit
-    /// no sentence of them (a sentence is a substring of one line), so the
-    /// plan is the same, only cheaper: a sentence is scanned by the steps
-    /// of its documents, not by every step of the package.
-    ///
-    /// `texts` must hold every text the plan can take a sentence from: the
-    /// oath's, and that of every document its reference blocks reach
-    /// (spec 70: their sections' steps are spliced in).
-    pub fn registry_for(&self, texts: &[&str]) -> (Registry, Vec<usize>) {
-        let keep: Vec<usize> = (0..self.registry.steps.len())
-            .filter(|&i| match self.prefilter.get(i) {
-                Some(Some(re)) => texts.iter().any(|t| re.is_match(t)),
-                _ => true,
-            })
-            .collect();
-        let mut registry = self.registry.clone();
-        let mut i = 0;
-        registry.steps.retain(|_| {
-            let kept = keep.binary_search(&i).is_ok();
-            i += 1;
-            kept
-        });
-        (registry, keep)
     }
 
     /// The registry the oaths are planned against.
@@ -479,17 +441,6 @@ fn refuse(
         }
     }
     progress
-}
-
-/// The unanchored form of an expression's regex `^…$`, unless its inside
-/// has an assertion whose meaning depends on the text around a sentence.
-fn prefilter(anchored: &str) -> Option<regex::Regex> {
-    let inner = anchored.strip_prefix('^')?.strip_suffix('$')?;
-    let hir = regex_syntax::parse(inner).ok()?;
-    if !hir.properties().look_set().is_empty() {
-        return None;
-    }
-    regex::Regex::new(inner).ok()
 }
 
 /// The one place a discovered step becomes the engine's [`StepSpec`].

@@ -115,32 +115,3 @@ fn refused_definitions_are_problems_and_the_rest_still_plans() {
     assert!(problems.iter().any(|(p, _, m)| p == "/p/b.rs"
         && m.starts_with("duplicate step definition for \"I go\" at a.rs:1")));
 }
-
-#[test]
-fn the_reduced_registry_plans_as_the_whole_one() {
-    use varar_core::parse::parse;
-    use varar_core::plan::plan;
-    use varar_core::source::Source;
-
-    let index = bakery();
-    for text in [
-        include_str!("../../../../examples/bakery/varar/basket.md"),
-        include_str!("../../../../examples/bakery/varar/shelf.md"),
-        include_str!("../../../../examples/bakery/varar/serving-a-customer.md"),
-        "# Nothing\n\nNo step here.\n",
-    ] {
-        let source = Source::new(text);
-        let doc = parse("x.md", &source);
-        let whole = plan(&doc, &source, index.registry());
-        let (reduced, kept) = index.registry_for(&[text]);
-        assert!(reduced.steps.len() < index.registry().steps.len(), "{text}");
-        let mut part = plan(&doc, &source, &reduced);
-        for step in part.examples.iter_mut().flat_map(|e| e.steps.iter_mut()) {
-            step.step = kept[step.step];
-        }
-        assert_eq!(part, whole);
-    }
-    // A pattern with an assertion is always kept.
-    assert!(prefilter(r"^a\bb$").is_none());
-    assert!(prefilter(r"^I have ([^\n]*) cukes$").is_some());
-}

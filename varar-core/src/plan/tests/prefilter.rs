@@ -112,7 +112,7 @@ proptest! {
 
 #[test]
 fn steps_without_their_literal_are_skipped_and_those_without_one_never_are() {
-    let prefilter = Prefilter::new([Some("deposits"), None, Some("is"), Some("deposits")]);
+    let prefilter = Prefilter::new([vec!["deposits"], vec![], vec!["is"], vec!["deposits"]]);
     let mut out = Vec::new();
     prefilter.steps_for("Ada deposits 5", &mut out);
     assert_eq!(out, [0, 1, 3]);
@@ -120,6 +120,27 @@ fn steps_without_their_literal_are_skipped_and_those_without_one_never_are() {
     assert_eq!(out, [1, 2]);
     prefilter.steps_for("", &mut out);
     assert_eq!(out, [1]);
+}
+
+#[test]
+fn issue21_a_step_is_scanned_only_where_every_one_of_its_literals_occurs() {
+    // A hundred steps sharing their longest literal: only the one whose
+    // other literal occurs too is scanned.
+    let steps: Vec<Vec<String>> = (0..100)
+        .map(|f| vec![format!("shelf {f} holds "), " loaves of kind 1".to_owned()])
+        .collect();
+    let prefilter = Prefilter::new(steps.iter().map(|l| l.iter().map(String::as_str)));
+    let mut out = Vec::new();
+    prefilter.steps_for("Now shelf 17 holds 3 loaves of kind 1.", &mut out);
+    assert_eq!(out, [17]);
+    prefilter.steps_for("Now shelf 17 holds 3 loaves of kind 2.", &mut out);
+    assert!(out.is_empty());
+    let r = registry(&["I have {int} cuke(s) in {word} bags".to_owned()])
+        .unwrap_or_else(|| panic!("does not compile"));
+    assert_eq!(
+        r.steps[0].expression.required_literals(),
+        ["I have ", " cuke", " in ", " bags"]
+    );
 }
 
 #[test]

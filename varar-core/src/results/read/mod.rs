@@ -55,10 +55,26 @@ pub enum ResultsError {
 }
 
 impl ResultsError {
-    /// Whether the file is well-formed but of a version this reader does
-    /// not know.
+    /// Whether the file is of a version this reader does not know: a
+    /// whole number above the versions it reads, written by a newer format.
+    /// Seed 000's stability policy asks every consumer to treat such a file
+    /// as absent. Any other version (`0`, `-1`, `2.5`) is malformed.
     pub fn is_unknown_version(&self) -> bool {
-        matches!(self, ResultsError::UnsupportedVersion { .. })
+        self.unknown_version().is_some()
+    }
+
+    /// The version of a file [`ResultsError::is_unknown_version`] holds.
+    pub fn unknown_version(&self) -> Option<u64> {
+        match self {
+            // Integral numbers count whole, as the reader's own `3.0` does.
+            ResultsError::UnsupportedVersion { version } => version
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.fract() == 0.0 && *v < 9.0e15)
+                .map(|v| v as u64)
+                .filter(|v| SUPPORTED_VERSIONS.iter().all(|s| u64::from(*s) < *v)),
+            _ => None,
+        }
     }
 }
 

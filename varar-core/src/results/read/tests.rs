@@ -207,3 +207,19 @@ fn what_the_writer_writes_reads_back_equal() {
     let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read(&text).ok(), Some(r));
 }
+
+#[test]
+fn issue21_only_a_whole_version_above_the_known_ones_is_unknown() {
+    let version = |v: &str| {
+        let text = format!(r#"{{"version": {v}, "oathPath": "a.md", "whatever": [1]}}"#);
+        parse_run_result(text.as_bytes())
+            .err()
+            .map(|e| e.unknown_version())
+    };
+    assert_eq!(version("3"), Some(Some(3)));
+    assert_eq!(version("3.0"), Some(Some(3)));
+    assert_eq!(version("1000"), Some(Some(1000)));
+    for malformed in ["0", "-1", "2.5", "\"3\"", "1e300"] {
+        assert_eq!(version(malformed), Some(None), "{malformed}");
+    }
+}

@@ -1,0 +1,193 @@
+//! The language server on one big open oath (issue 21): the package of
+//! [`crate::lsp`] (500 steps in 100 files) with oaths of about 0.25, 1, 2
+//! and 5 MB made of the same examples (two sentences that match, one of
+//! prose, a heading every 25). Timed in process, as the server does the
+//! work:
+//!
+//! - **open**: the oath given to the server, planned (`plan_document`:
+//!   parse, plan with reuse by link, drift against the lock), its semantic
+//!   tokens and its diagnostics, then a hover on its last example;
+//! - **keystroke**: one space typed in the middle of the 5 MB oath, the
+//!   change applied, and the same work again.
+//!
+//! The ratio time / size tells whether the work is linear. On a shared
+//! machine the wall time includes waiting for a core: the CPU time of the
+//! measuring thread (Linux: `/proc/thread-self/schedstat`) is printed
+//! beside it. Figures only; nothing asserts a time.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
+use varar_cli::language_server::analysis::{PlanContext, plan_document};
+use varar_cli::language_server::diagnostics::oath_diagnostics;
+use varar_cli::language_server::navigation::hover;
+use varar_cli::language_server::position::apply_change;
+use varar_cli::language_server::project_state::ProjectState;
+use varar_cli::language_server::tokens::semantic_tokens;
+
+use crate::e2e::median;
+
+/// The sizes measured, in bytes.
+const SIZES: [(usize, &str); 4] = [
+    (256 << 10, "0.25 MB"),
+    (1 << 20, "1 MB"),
+    (2 << 20, "2 MB"),
+    (5 << 20, "5 MB"),
+];
+
+/// An oath of at least `bytes` bytes.
+fn oath(bytes: usize) -> String {
+    let mut oath = String::from("# Big shelves\n");
+    let mut k = 0usize;
+    while oath.len() < bytes {
+        let f = k % 100;
+        if k.is_multiple_of(25) {
+            let _ = write!(oath, "\n## Part {}\n", k / 25);
+        }
+        let _ = write!(
+            oath,
+            "\nIn the morning the baker puts {n} loaves of kind 0 on shelf {f}. Now shelf {f} holds {n} loaves of kind 1.\n\nSome prose about shelf {f}, which matches no step at all.\n",
+            n = k % 7 + 1
+        );
+        k += 1;
+    }
+    oath
+}
+
+/// What the server does before the editor sees an opened or changed
+/// oath: plan, tokens, diagnostics, one hover. Returns the token count and
+/// the time of each of the four.
+fn analyse(
+    project: &ProjectState,
+    path: &str,
+    hover_at: u32,
+) -> Result<(usize, [Duration; 4]), String> {
+    let context = PlanContext {
+        index: &project.index,
+        lock: None,
+        oaths: &project.oaths,
+    };
+    let start = Instant::now();
+    let analysis = plan_document(&context, path).ok_or_else(|| format!("{path} is no oath"))?;
+    let planned = start.elapsed();
+    let tokens = semantic_tokens(&analysis, &project.index);
+    let tokened = start.elapsed();
+    let diagnostics = oath_diagnostics(&analysis, &[]);
+    if !diagnostics.is_empty() {
+        return Err(format!("{path}: unexpected diagnostics"));
+    }
+    let diagnosed = start.elapsed();
+    let _ = hover(&analysis, &project.index, hover_at);
+    let hovered = start.elapsed();
+    Ok((
+        tokens.data.len(),
+        [
+            planned,
+            tokened - planned,
+            diagnosed - tokened,
+            hovered - diagnosed,
+        ],
+    ))
+}
+
+/// `plan 1.0 + tokens 0.1 + diagnostics 0.0 + hover 0.0 ms`.
+fn phases(p: &[Duration; 4]) -> String {
+    format!(
+        "plan {:.1} + tokens {:.1} + diagnostics {:.1} + hover {:.1} ms",
+        ms(p[0]),
+        ms(p[1]),
+        ms(p[2]),
+        ms(p[3])
+    )
+}
+
+/// Print the table.
+pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
+    let dir = work.join("lsp-scale-package");
+    crate::lsp::generate(&dir)?;
+    let mut log = Vec::new();
+    let mut project = ProjectState::load(&dir, &mut log);
+    if !log.is_empty() {
+        return Err(format!("loading the package: {}", log.join("; ")));
+    }
+    println!(
+        "\nlanguage server, one open oath (issue 21 goals: 1 MB open < 0.3 s, 5 MB keystroke < 1 s, linear):"
+    );
+    println!("  size    | examples | open+tokens+diagnostics+hover | per MB | of which");
+    let mut last = None;
+    for (bytes, label) in SIZES {
+        let text = oath(bytes);
+        let examples = text.matches("In the morning").count();
+        let path = format!("varar/big-{bytes}.md");
+        let hover_at =
+            varar_core::source::utf16_len(&text[..text.rfind("In the morning").unwrap_or(0)]) + 5;
+        let mut times = Vec::new();
+        let mut tokens = 0;
+        let mut split = [Duration::ZERO; 4];
+        let mut cpu_used = String::new();
+        for _ in 0..runs.clamp(1, 3) {
+            project.oaths.close(&path, None);
+            let on_cpu = cpu();
+            let start = Instant::now();
+            project.oaths.open(&path, &text);
+            (tokens, split) = analyse(&project, &path, hover_at)?;
+            times.push(start.elapsed());
+            cpu_used = cpu_since(on_cpu);
+        }
+        let t = median(&mut times);
+        println!(
+            "  {label:7} | {examples:8} | {:>10.1} ms{cpu_used} ({tokens} tokens) | {:.1} ms | {}",
+            ms(t),
+            ms(t) / (text.len() as f64 / f64::from(1u32 << 20)),
+            phases(&split)
+        );
+        last = Some((path, text));
+    }
+    let (path, mut text) = last.ok_or("no size")?;
+    let middle = text.lines().count() as u32 / 2;
+    let mut times = Vec::new();
+    let mut split = [Duration::ZERO; 4];
+    let mut cpu_used = String::new();
+    for i in 0..runs.clamp(1, 3) as u32 {
+        let end = Position::new(middle + 3 * i, u32::MAX);
+        let change = TextDocumentContentChangeEvent {
+            range: Some(Range::new(end, end)),
+            range_length: None,
+            text: " ".to_string(),
+        };
+        let on_cpu = cpu();
+        let start = Instant::now();
+        apply_change(&mut text, &change);
+        project.oaths.edit(&path, &text);
+        (_, split) = analyse(&project, &path, 0)?;
+        times.push(start.elapsed());
+        cpu_used = cpu_since(on_cpu);
+    }
+    println!(
+        "  a keystroke in the 5 MB oath (change, plan, tokens, diagnostics, hover): median {:.1} ms{cpu_used} ({})",
+        ms(median(&mut times)),
+        phases(&split)
+    );
+    Ok(())
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+/// The CPU time this thread has used, where the system tells it.
+fn cpu() -> Option<Duration> {
+    let text = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = text.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// `, CPU 12.3 ms` when the CPU time is known.
+fn cpu_since(start: Option<Duration>) -> String {
+    match (start, cpu()) {
+        (Some(a), Some(b)) => format!(", CPU {:.1} ms", ms(b.saturating_sub(a))),
+        _ => String::new(),
+    }
+}
