@@ -109,6 +109,8 @@ fn default_scale() -> scaling::ScaleOptions {
         sizes: vec![1000, 4000, 16000, 64000],
         sentences: vec![1000, 4000, 16000, 64000],
         big: false,
+        prose_mb: Vec::new(),
+        one_line: Vec::new(),
         nextest: Vec::new(),
         nextest_partition: 1,
         timeout: std::time::Duration::from_secs(120),
@@ -145,7 +147,12 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --scale-corpus NxM   corpus of the first/second-run rows [200x25]
   --sizes K[,K...]     examples of the one-oath series [1000,4000,16000,64000]
   --sentences K[,K...] sentences of the one-paragraph series [same]
-  --big                also the 10 MB oath (73 584 examples)
+  --big                also the 10 MB oath (73 584 examples), the prose
+                       series (--prose-mb 1,2,5,10) and the one-line series
+                       (--one-line 22500,45000,90000,180000)
+  --prose-mb M[,M...]  one oath of the 200 x 25 corpus's 5 000 examples and
+                       prose, M MB in all
+  --one-line K[,K...]  one oath of K one-line examples
   --nextest NxM[,...]  cargo nextest run of these corpora next to the floor
                        (thousands of processes: slow)
   --nextest-partition K  time only --partition count:1/K and scale by K [1]
@@ -246,7 +253,17 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                 "--scale-corpus" => scale.corpus = parse_size(&value(&arg)?)?,
                 "--sizes" => scale.sizes = parse_list(&value(&arg)?, parse_count)?,
                 "--sentences" => scale.sentences = parse_list(&value(&arg)?, parse_count)?,
-                "--big" => scale.big = true,
+                "--big" => {
+                    scale.big = true;
+                    if scale.prose_mb.is_empty() {
+                        scale.prose_mb = vec![1, 2, 5, 10];
+                    }
+                    if scale.one_line.is_empty() {
+                        scale.one_line = vec![22_500, 45_000, 90_000, 180_000];
+                    }
+                }
+                "--prose-mb" => scale.prose_mb = parse_list(&value(&arg)?, parse_count)?,
+                "--one-line" => scale.one_line = parse_list(&value(&arg)?, parse_count)?,
                 "--nextest" => scale.nextest = parse_list(&value(&arg)?, parse_size)?,
                 "--nextest-partition" => scale.nextest_partition = parse_count(&value(&arg)?)?,
                 "--cold-build" => scale.cold_build = true,
@@ -324,6 +341,8 @@ fn is_scale_flag(arg: &str) -> bool {
             | "--sizes"
             | "--sentences"
             | "--big"
+            | "--prose-mb"
+            | "--one-line"
             | "--nextest"
             | "--nextest-partition"
             | "--cold-build"

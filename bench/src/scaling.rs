@@ -23,6 +23,12 @@ pub struct ScaleOptions {
     pub sentences: Vec<usize>,
     /// Also the 10 MB oath (73 584 examples).
     pub big: bool,
+    /// Sizes in MB of the prose series: one oath holding the 200 x 25
+    /// corpus's 5 000 examples and as much prose as makes it that size.
+    pub prose_mb: Vec<usize>,
+    /// Examples of the one-line series: one oath of that many one-line
+    /// examples.
+    pub one_line: Vec<usize>,
     /// Corpora run under `cargo nextest run` next to the floor.
     pub nextest: Vec<(usize, usize)>,
     /// Run only `count:1/K` of the items under nextest and scale by K.
@@ -223,7 +229,103 @@ fn size_rows(work: &Path, project: &Project, o: &ScaleOptions) -> Result<(), Str
         }
     }
     spread("per example", &per_example);
-    sentence_rows(project, o, fixed)
+    sentence_rows(project, o, fixed)?;
+    prose_rows(work, project, o, fixed)?;
+    one_line_rows(project, o, fixed)
+}
+
+/// One oath of the 200 x 25 corpus's 5 000 examples and prose paragraphs
+/// (none matches a step) between them, 1 … 10 MB: the time per MB, which
+/// must stay flat (issue 23: the 10 MB oath under 2 s in plain debug).
+fn prose_rows(
+    work: &Path,
+    project: &Project,
+    o: &ScaleOptions,
+    fixed: Duration,
+) -> Result<(), String> {
+    if o.prose_mb.is_empty() {
+        return Ok(());
+    }
+    let c = corpus::generate(&work.join("scale-corpus-200x25"), 200, 25, o.seed)?;
+    let examples: String = c.oaths.iter().map(|(_, t)| format!("{t}\n")).collect();
+    let paragraph: String = (0..40)
+        .map(|i| PROSE[i % PROSE.len()])
+        .collect::<Vec<_>>()
+        .join(" ");
+    let mut per_mb = Vec::new();
+    for &mb in &o.prose_mb {
+        let target = mb * 1_000_000;
+        // The prose is spread between the corpus's oaths, as a long
+        // document's explanations sit between its examples.
+        let parts = c.oaths.len().max(1);
+        let prose_bytes = target.saturating_sub(examples.len());
+        let per_part = prose_bytes / parts / (paragraph.len() + 2) + 1;
+        let mut text = String::with_capacity(target + 4_096);
+        for (_, part) in &c.oaths {
+            text.push_str(part);
+            text.push('\n');
+            for _ in 0..per_part {
+                if text.len() >= target {
+                    break;
+                }
+                text.push_str(&paragraph);
+                text.push_str("\n\n");
+            }
+        }
+        project.install(
+            &config(),
+            &[("varar/prose-oath.md".to_string(), text.clone())],
+        )?;
+        let first = project.run_oaths(&[], o.timeout)?;
+        let mbs = text.len() as f64 / 1e6;
+        let net = first.wall.saturating_sub(fixed).as_secs_f64();
+        println!(
+            "  one oath of {:>5.1} MB, {} examples and prose: first {:>9} ({:.3} s/MB) (goal: 10 MB < 2 s in plain debug)",
+            mbs,
+            c.examples_total,
+            first.show(),
+            net / mbs
+        );
+        if first.killed {
+            break;
+        }
+        per_mb.push(net / mbs * 1e6);
+    }
+    spread("per MB (µs)", &per_mb);
+    Ok(())
+}
+
+/// One oath of K one-line examples (`---` between them): the time per
+/// example, which must stay flat up to 180 000 (issue 23).
+fn one_line_rows(project: &Project, o: &ScaleOptions, fixed: Duration) -> Result<(), String> {
+    let mut per_example = Vec::new();
+    for &k in &o.one_line {
+        let mut text = String::from("# One-line examples\n\n");
+        for i in 0..k {
+            text.push_str(&format!(
+                "Ada deposits {n}, so the balance is {n}.\n\n---\n\n",
+                n = i % 1000
+            ));
+        }
+        project.install(
+            &config(),
+            &[("varar/one-line.md".to_string(), text.clone())],
+        )?;
+        let first = project.run_oaths(&[], o.timeout)?;
+        let us = net_us(&first, fixed, k);
+        println!(
+            "  one oath of {k:>6} one-line examples ({:.1} MB): first {:>9} ({us:>6.1} µs/example)",
+            text.len() as f64 / 1e6,
+            first.show()
+        );
+        if first.killed {
+            println!("  larger one-line oaths skipped (this one timed out)");
+            break;
+        }
+        per_example.push(us);
+    }
+    spread("per one-line example", &per_example);
+    Ok(())
 }
 
 /// The 10 MB oath: 25-example oaths of the corpus joined into one file.

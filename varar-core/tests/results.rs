@@ -580,3 +580,29 @@ fn issue11_examples_with_equal_keys_merge_in_plan_order() {
     let merged = merge_results(Some(&v1), &fresh, &planned, &[1]);
     assert_eq!(merged.examples.len(), 1);
 }
+
+#[test]
+fn the_writer_writes_what_serde_json_pretty_writes() {
+    let serde = |r: &OathResults| serde_json::to_string_pretty(r).unwrap_or_default() + "\n";
+    let mut results = fixture_value();
+    assert_eq!(write(&results), serde(&results));
+    results.version = 2;
+    results.documents = vec![
+        DocumentHash {
+            path: "varar/shared \"x\".md".into(),
+            source_hash: "fnv1a:00000000".into(),
+        },
+        DocumentHash {
+            path: "varar/b.md".into(),
+            source_hash: "fnv1a:11111111".into(),
+        },
+    ];
+    if let Some(failure) = results.examples[1].failure.as_mut() {
+        failure.doc_path = Some("varar/shared \"x\".md".into());
+        failure.message = "tab\there\u{1}\\ 😀".into();
+    }
+    results.examples[0].lines.clear();
+    assert_eq!(write(&results), serde(&results));
+    results.examples.clear();
+    assert_eq!(write(&results), serde(&results));
+}

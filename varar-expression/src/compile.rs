@@ -1,11 +1,14 @@
 //! Compiling an expression against parameter types (spec 20 §20.2.3) and
 //! scanning a sentence for hits (§20.6 steps 1–2).
 
+use std::sync::OnceLock;
+
 use regex::{Captures, Regex};
 
 use super::ast::{self, Node};
 use super::error::{ExpressionError, ExpressionErrorKind};
 use super::expression::Expression;
+use super::fast::{Program, Spans};
 use super::params::{ParameterTypes, Transform, regex_error_message};
 use super::tokens;
 use super::value::ArgValue;
@@ -23,15 +26,29 @@ struct CompiledParam {
 }
 
 /// An expression compiled to a regex, ready to scan sentences.
+///
+/// An expression of text and the built-in `{int}`, `{word}`, `{string}`
+/// and `{}` is matched without a regex (`fast.rs`); its regex is built only
+/// if a search needs it (one that exceeds the matcher's budget), so a
+/// process that never does builds none.
 #[derive(Clone, Debug)]
 pub struct CompiledExpression {
     source: String,
     regex_source: String,
-    scan: Regex,
-    anchored: Regex,
+    /// The unanchored pattern (`regex_source` without `^…$`).
+    body: String,
+    regexes: OnceLock<Option<Regexes>>,
+    fast: Option<Program>,
     params: Vec<CompiledParam>,
     /// Every run of top-level text, distinct, in expression order.
     required: Vec<String>,
+}
+
+/// The two regexes of an expression: the scan and the anchored re-match.
+#[derive(Clone, Debug)]
+struct Regexes {
+    scan: Regex,
+    anchored: Regex,
 }
 
 /// One match of an expression in a sentence (§20.6 step 1), with its
@@ -130,36 +147,150 @@ impl CompiledExpression {
     /// so an empty match right where the previous one ended is kept (which
     /// `find_iter` would suppress).
     pub fn scan(&self, sentence: &str) -> Vec<Hit> {
+        if let Some(program) = &self.fast
+            && let Ok(hits) = self.scan_fast(program, sentence)
+        {
+            return hits;
+        }
+        let Some(regexes) = self.regexes() else {
+            return Vec::new();
+        };
         let mut hits = Vec::new();
         let mut at = 0;
         while at <= sentence.len() {
-            let Some(found) = self.scan.find_at(sentence, at) else {
+            let Some(found) = regexes.scan.find_at(sentence, at) else {
                 break;
             };
             let (start, end) = (found.start(), found.end());
             hits.push(Hit {
                 start,
                 end,
-                params: self.arguments(sentence, start, end),
+                params: self.arguments(regexes, sentence, start, end),
             });
-            at = if start == end {
-                end + sentence[end..].chars().next().map_or(1, char::len_utf8)
-            } else {
-                end
-            };
+            at = next_search(sentence, start, end);
         }
         hits
     }
 
+    /// The hits by the regexes alone, whatever the expression (what the
+    /// backtracker is checked against).
+    #[cfg(test)]
+    pub(crate) fn scan_by_regex(&self, sentence: &str) -> Vec<Hit> {
+        let Some(regexes) = self.regexes() else {
+            return Vec::new();
+        };
+        let mut hits = Vec::new();
+        let mut at = 0;
+        while at <= sentence.len() {
+            let Some(found) = regexes.scan.find_at(sentence, at) else {
+                break;
+            };
+            let (start, end) = (found.start(), found.end());
+            hits.push(Hit {
+                start,
+                end,
+                params: self.arguments(regexes, sentence, start, end),
+            });
+            at = next_search(sentence, start, end);
+        }
+        hits
+    }
+
+    /// Whether the backtracker matches this expression.
+    #[cfg(test)]
+    pub(crate) fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
+    }
+
+    /// The hits by the backtracker: the parameters come from the match
+    /// itself, which is also the anchored re-match's (the first success of
+    /// the same search is the first that ends where it ends). `Err` when a
+    /// search ran out of budget.
+    fn scan_fast(&self, program: &Program, sentence: &str) -> Result<Vec<Hit>, ()> {
+        let mut hits = Vec::new();
+        let mut at = 0;
+        while at <= sentence.len() {
+            let Some((start, end, spans)) = program.find_at(sentence, at)? else {
+                break;
+            };
+            let params = self
+                .params
+                .iter()
+                .zip(&spans)
+                .map(|(param, spans)| fast_param_hit(param, sentence, spans))
+                .collect();
+            hits.push(Hit {
+                start,
+                end,
+                params: Some(params),
+            });
+            at = next_search(sentence, start, end);
+        }
+        Ok(hits)
+    }
+
+    /// The regexes, built on first use when the backtracker matches the
+    /// expression; `None` if the regex crate refused them (it cannot for
+    /// the patterns the backtracker knows: checked when they are built).
+    fn regexes(&self) -> Option<&Regexes> {
+        self.regexes
+            .get_or_init(|| compile_regexes(&self.body, &self.regex_source).ok())
+            .as_ref()
+    }
+
     /// §20.6 step 2: match the anchored regex against exactly the matched
     /// text and read each parameter from its groups.
-    fn arguments(&self, sentence: &str, start: usize, end: usize) -> Option<Vec<ParamHit>> {
-        let caps = self.anchored.captures(&sentence[start..end])?;
+    fn arguments(
+        &self,
+        regexes: &Regexes,
+        sentence: &str,
+        start: usize,
+        end: usize,
+    ) -> Option<Vec<ParamHit>> {
+        let caps = regexes.anchored.captures(&sentence[start..end])?;
         self.params
             .iter()
             .map(|param| param_hit(param, &caps, start))
             .collect()
     }
+}
+
+/// Where the search resumes after a match: its end, or one code point
+/// later after an empty match (JavaScript's global `exec`).
+fn next_search(sentence: &str, start: usize, end: usize) -> usize {
+    if start == end {
+        end + sentence[end..].chars().next().map_or(1, char::len_utf8)
+    } else {
+        end
+    }
+}
+
+/// A parameter of a backtracker's match, as [`param_hit`] reads it from
+/// the regex's groups.
+fn fast_param_hit(param: &CompiledParam, sentence: &str, spans: &Spans) -> ParamHit {
+    let whole = &sentence[spans.whole.0..spans.whole.1];
+    let inner = &sentence[spans.inner.0..spans.inner.1];
+    let value = match param.transform {
+        Transform::Int => ArgValue::Int(whole.to_string()),
+        Transform::String => ArgValue::Text(unescape_quotes(inner)),
+        // The backtracker knows `{word}` and `{}` otherwise.
+        _ => ArgValue::Text(whole.to_string()),
+    };
+    ParamHit {
+        start: spans.whole.0,
+        end: spans.whole.1,
+        inner_start: spans.inner.0,
+        inner_end: spans.inner.1,
+        type_name: param.type_name.clone(),
+        value,
+    }
+}
+
+/// The scan and the anchored regex, or why the regex crate refused them.
+fn compile_regexes(body: &str, anchored: &str) -> Result<Regexes, String> {
+    let scan = Regex::new(body).map_err(|e| regex_error_message(&e))?;
+    let anchored = Regex::new(anchored).map_err(|e| regex_error_message(&e))?;
+    Ok(Regexes { scan, anchored })
 }
 
 fn param_hit(param: &CompiledParam, caps: &Captures<'_>, offset: usize) -> Option<ParamHit> {
@@ -276,21 +407,28 @@ fn build(
             ExpressionErrorKind::InvalidRegex { message },
         )
     };
-    let scan = Regex::new(&body).map_err(|e| invalid(regex_error_message(&e)))?;
-    let anchored = Regex::new(&regex_source).map_err(|e| invalid(regex_error_message(&e)))?;
-    if anchored.captures_len() != next_group {
-        return Err(invalid(format!(
-            "expected {} capture groups, found {}",
-            next_group,
-            anchored.captures_len()
-        )));
-    }
     let required = required_literals(nodes);
+    let fast = Program::of(nodes, types);
+    let regexes = OnceLock::new();
+    // The patterns the backtracker knows are constants the regex crate
+    // accepts (the tests build them); anything else is checked now.
+    if fast.is_none() {
+        let built = compile_regexes(&body, &regex_source).map_err(invalid)?;
+        if built.anchored.captures_len() != next_group {
+            return Err(invalid(format!(
+                "expected {} capture groups, found {}",
+                next_group,
+                built.anchored.captures_len()
+            )));
+        }
+        let _ = regexes.set(Some(built));
+    }
     Ok(CompiledExpression {
         source: source.to_string(),
         regex_source,
-        scan,
-        anchored,
+        body,
+        regexes,
+        fast,
         params,
         required,
     })

@@ -45,6 +45,7 @@ mod ast;
 mod compile;
 mod error;
 mod expression;
+mod fast;
 mod params;
 mod render;
 mod tokens;

@@ -39,17 +39,17 @@ pub enum Transform {
 }
 
 /// `{int}` and its aliases: ASCII digits with an optional minus.
-const INT_PATTERN: &str = "-?[0-9]+";
+pub(crate) const INT_PATTERN: &str = "-?[0-9]+";
 /// `{float}`, `{double}`, `{bigdecimal}`; see the module docs for the one
 /// divergence from the reference.
 const FLOAT_PATTERN: &str = r"[-+]?(?:[0-9]*\.[0-9]+|[0-9]+)(?:E[-+]?[0-9]+)?";
 /// `{word}`: one or more code points outside JavaScript's `\s`.
-const WORD_PATTERN: &str = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+";
+pub(crate) const WORD_PATTERN: &str = r"[^\t\n\x0B\x0C\r \x{A0}\x{1680}\x{2000}-\x{200A}\x{2028}\x{2029}\x{202F}\x{205F}\x{3000}\x{FEFF}]+";
 /// `{string}`: double- or single-quoted, backslash escapes allowed inside;
 /// JavaScript's `.` written as its class.
-const STRING_PATTERN: &str = r#""([^"\\]*(\\[^\n\r\x{2028}\x{2029}][^"\\]*)*)"|'([^'\\]*(\\[^\n\r\x{2028}\x{2029}][^'\\]*)*)'"#;
+pub(crate) const STRING_PATTERN: &str = r#""([^"\\]*(\\[^\n\r\x{2028}\x{2029}][^"\\]*)*)"|'([^'\\]*(\\[^\n\r\x{2028}\x{2029}][^'\\]*)*)'"#;
 /// `{}`: JavaScript's `.*`.
-const ANONYMOUS_PATTERN: &str = r"[^\n\r\x{2028}\x{2029}]*";
+pub(crate) const ANONYMOUS_PATTERN: &str = r"[^\n\r\x{2028}\x{2029}]*";
 /// `{emph}`: the six Markdown emphasis forms, longest first.
 const EMPH_PATTERN: &str =
     r"\*\*\*([^*]+)\*\*\*|___([^_]+)___|\*\*([^*]+)\*\*|__([^_]+)__|\*([^*]+)\*|_([^_]+)_";

@@ -4,7 +4,8 @@
 //! `JSON.stringify`, key order chosen by the caller).
 
 pub mod read;
+mod scan;
 pub mod write;
 
 pub use read::{Node, Object, ReadError, TOP, first_duplicate, integer, parse, parse_text};
-pub use write::{cmp_utf16, to_pretty_string, write_string};
+pub use write::{Pretty, cmp_utf16, to_pretty_string, write_string};

@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+use super::scan;
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -282,6 +283,63 @@ pub fn integer(n: &serde_json::Number) -> Option<i64> {
 /// read for one oath). `None` when the text is not such an object; the
 /// caller then reads it whole to say what is wrong.
 pub fn parse_keeping(text: &str, keyed: &str, keep: &dyn Fn(&str) -> bool) -> Option<Node> {
+    scanned_keeping(text, keyed, keep).or_else(|| deserialized_keeping(text, keyed, keep))
+}
+
+/// [`parse_keeping`] by a structural scan: every member but the skipped
+/// entries is read strictly, the skipped ones are only scanned (brackets,
+/// strings, JSON's characters). `None` at the first doubt, and the
+/// deserialiser decides.
+fn scanned_keeping(text: &str, keyed: &str, keep: &dyn Fn(&str) -> bool) -> Option<Node> {
+    let pretty = (!keyed.contains(['"', '\\']))
+        .then(|| scan::pretty_members(text, 0, Some(keyed)))
+        .flatten();
+    let (top, end, mut inner) = match pretty {
+        Some(p) => (p.members, p.end, p.inner),
+        None => {
+            let (members, end) = scan::object_members(text, 0)?;
+            (members, end, None)
+        }
+    };
+    if !scan::only_ws_after(text, end) {
+        return None;
+    }
+    let mut members = Vec::with_capacity(top.len());
+    for member in top {
+        let key = decoded_key(member.raw_key)?;
+        let value = if key == keyed {
+            let entries = match inner.take() {
+                Some(entries) => entries,
+                None => scan::object_members(text, member.value.start)?.0,
+            };
+            let mut kept = Vec::new();
+            for entry in entries {
+                let key = decoded_key(entry.raw_key)?;
+                if keep(&key) {
+                    kept.push((key, parse_text(&text[entry.value]).ok()?));
+                }
+            }
+            Node::Object(kept)
+        } else {
+            parse_text(&text[member.value]).ok()?
+        };
+        members.push((key, value));
+    }
+    Some(Node::Object(members))
+}
+
+/// A key as written between its quotes, decoded.
+fn decoded_key(raw: &str) -> Option<String> {
+    if raw.contains('\\') {
+        serde_json::from_str(&format!("\"{raw}\"")).ok()
+    } else {
+        Some(raw.to_owned())
+    }
+}
+
+/// [`parse_keeping`] by serde_json: the skipped entries checked for JSON
+/// syntax.
+fn deserialized_keeping(text: &str, keyed: &str, keep: &dyn Fn(&str) -> bool) -> Option<Node> {
     let mut de = serde_json::Deserializer::from_str(text);
     let seed = Filtered {
         keyed: Some(keyed),
@@ -453,6 +511,56 @@ mod tests {
             parse_keeping(r#"{"oaths": {"a": }}"#, "oaths", &|_| false),
             None
         );
+    }
+
+    #[test]
+    fn the_scan_keeps_what_the_deserialiser_keeps() {
+        let texts = [
+            r#"{"v": 2, "oaths": {"a": {"x": 1}, "b": [1, 2]}, "w": 1}"#,
+            "{\n  \"version\": 2,\n  \"oaths\": {\n    \"b\": {\"n\": \"q \\\" } ] {\"},\n    \"a\": {\"n\": \"x\\\\\", \"l\": [1.5e3, -2, true, null, false]}\n  }\n}\n",
+            r#"{"oaths": {"\u0061": {"k": "é"}, "a": 1, "c": {"d": {"e": [[], {}]}}}}"#,
+            r#"{"oaths": {}, "oaths": {"a": "twice"}}"#,
+            r#"{}"#,
+            "{\n  \"version\": 2,\n  \"oaths\": {\n    \"a\": {\n      \"k\": [\n        1\n      ]\n    },\n    \"b\": 3,\n    \"c\": {\n      \"s\": \"}\\\"\\n\"\n    }\n  }\n}\n",
+            "{\n  \"oaths\": {\n    \"b\": [\n      true\n    ],\n    \"a\": \"x\"\n  },\n  \"v\": {}\n}",
+        ];
+        for text in &texts[5..] {
+            let top = scan::pretty_members(text, 0, Some("oaths"));
+            let counts = top.map(|p| (p.members.len(), p.inner.map(|i| i.len())));
+            assert!(
+                matches!(counts, Some((2, Some(2..)))),
+                "the writer's layout: {text}"
+            );
+        }
+        for text in texts {
+            let keep = |k: &str| k == "a";
+            let scanned = scanned_keeping(text, "oaths", &keep);
+            assert!(scanned.is_some(), "{text}");
+            assert_eq!(
+                scanned,
+                deserialized_keeping(text, "oaths", &keep),
+                "{text}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_scan_leaves_doubtful_text_to_the_deserialiser() {
+        for text in [
+            "<<<<<<< HEAD\n{}",
+            r#"{"oaths": {"b": {"x": <<<}, "a": 1}}"#,
+            r#"{"oaths": {"b": {"x": [1}, "a": 1}}"#,
+            r#"{"oaths": {"b": "open, "a": 1}}"#,
+            r#"{"oaths": {"a": 1}} trailing"#,
+            r#"{"oaths": {"a": 1,}}"#,
+            "{\n  \"oaths\": {\n    \"a\": 1,\n  garbage\n  }\n}",
+        ] {
+            assert_eq!(
+                scanned_keeping(text, "oaths", &|k| k == "a"),
+                None,
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -14,23 +14,160 @@ use serde_json::Value;
 /// `\u00xx` in lowercase hex for the rest; everything else raw UTF-8.
 pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
-    for ch in s.chars() {
-        match ch {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{8}' => out.push_str("\\b"),
-            '\t' => out.push_str("\\t"),
-            '\n' => out.push_str("\\n"),
-            '\u{c}' => out.push_str("\\f"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 => {
-                // Writing into a String cannot fail.
-                let _ = write!(out, "\\u{:04x}", c as u32);
+    // Runs of bytes that need no escape are copied whole: only ASCII
+    // bytes are ever escaped, so every run ends on a character boundary.
+    // (Byte by byte, so that an unoptimised build stays quick.)
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b < 0x20 || b == b'"' || b == b'\\' {
+            out.push_str(&s[run..i]);
+            match b {
+                b'"' => out.push_str("\\\""),
+                b'\\' => out.push_str("\\\\"),
+                0x08 => out.push_str("\\b"),
+                b'\t' => out.push_str("\\t"),
+                b'\n' => out.push_str("\\n"),
+                0x0c => out.push_str("\\f"),
+                b'\r' => out.push_str("\\r"),
+                _ => {
+                    // Writing into a String cannot fail.
+                    let _ = write!(out, "\\u{:04x}", b);
+                }
             }
-            c => out.push(c),
+            run = i + 1;
+        }
+        i += 1;
+    }
+    out.push_str(&s[run..]);
+    out.push('"');
+}
+
+/// A writer of pretty JSON as `serde_json::to_string_pretty` (and
+/// `JSON.stringify(value, null, 2)`) lays it out, member by member in the
+/// order the caller writes them: what the model writers use instead of
+/// serde's generic serialiser, which is slow in an unoptimised build.
+pub struct Pretty {
+    out: String,
+    /// For each open object or array: whether it has a member yet.
+    open: Vec<bool>,
+}
+
+impl Default for Pretty {
+    fn default() -> Self {
+        Pretty::new()
+    }
+}
+
+impl Pretty {
+    /// An empty document.
+    pub fn new() -> Pretty {
+        Pretty {
+            out: String::new(),
+            open: Vec::new(),
         }
     }
-    out.push('"');
+
+    /// The text, with one trailing LF.
+    pub fn finish(mut self) -> String {
+        self.out.push('\n');
+        self.out
+    }
+
+    /// Start the next member of the innermost object (`key` set) or
+    /// array (`key` unset), or the document's value.
+    fn next(&mut self, key: Option<&str>) {
+        let depth = self.open.len();
+        if let Some(first) = self.open.last_mut() {
+            self.out.push_str(if *first { "\n" } else { ",\n" });
+            *first = false;
+            indent(&mut self.out, depth);
+        }
+        if let Some(key) = key {
+            // Keys are the model's member names (ASCII letters), which
+            // need no escape: written as they are. (Checked in this
+            // crate's tests only: a debug assertion runs in every user's
+            // dev profile, once a member.)
+            #[cfg(test)]
+            assert!(key.bytes().all(|b| b.is_ascii_alphanumeric()), "{key}");
+            self.out.push('"');
+            self.out.push_str(key);
+            self.out.push_str("\": ");
+        }
+    }
+
+    /// Open an object (as member `key` of the object around it, or as
+    /// an element when `key` is unset). Every `key` of this writer is a
+    /// member name of ASCII letters and digits, written without escaping.
+    pub fn object(&mut self, key: Option<&str>) {
+        self.next(key);
+        self.out.push('{');
+        self.open.push(true);
+    }
+
+    /// Open an array.
+    pub fn array(&mut self, key: Option<&str>) {
+        self.next(key);
+        self.out.push('[');
+        self.open.push(true);
+    }
+
+    /// Close the innermost object.
+    pub fn end_object(&mut self) {
+        self.close('}');
+    }
+
+    /// Close the innermost array.
+    pub fn end_array(&mut self) {
+        self.close(']');
+    }
+
+    fn close(&mut self, bracket: char) {
+        if self.open.pop() == Some(false) {
+            self.out.push('\n');
+            indent(&mut self.out, self.open.len());
+        }
+        self.out.push(bracket);
+    }
+
+    /// A string member or element.
+    pub fn string(&mut self, key: Option<&str>, value: &str) {
+        self.next(key);
+        write_string(&mut self.out, value);
+    }
+
+    /// A member or element written as is: a number, `true`, `false`.
+    pub fn raw(&mut self, key: Option<&str>, value: impl std::fmt::Display) {
+        self.next(key);
+        // Writing into a String cannot fail.
+        let _ = write!(self.out, "{value}");
+    }
+
+    /// A boolean.
+    pub fn bool(&mut self, key: Option<&str>, value: bool) {
+        self.raw(key, if value { "true" } else { "false" });
+    }
+
+    /// A floating-point number as serde_json writes it (shortest form that
+    /// reads back, `1.0` rather than `1`, `null` when not finite).
+    pub fn float(&mut self, key: Option<&str>, value: f64) {
+        self.next(key);
+        match serde_json::to_string(&value) {
+            Ok(text) => self.out.push_str(&text),
+            Err(_) => self.out.push_str("null"),
+        }
+    }
+
+    /// An array of strings.
+    pub fn strings<'a>(&mut self, key: Option<&str>, values: impl IntoIterator<Item = &'a str>) {
+        self.array(key);
+        for value in values {
+            self.string(None, value);
+        }
+        self.end_array();
+    }
 }
 
 /// Compare two strings by UTF-16 code units, the order `Array.prototype.sort`
@@ -49,8 +186,12 @@ pub fn to_pretty_string(value: &Value, key_order: &dyn Fn(&str, &str) -> Orderin
 }
 
 fn indent(out: &mut String, depth: usize) {
-    for _ in 0..depth {
-        out.push_str("  ");
+    const SPACES: &str = "                                ";
+    let mut left = depth * 2;
+    while left > 0 {
+        let n = left.min(SPACES.len());
+        out.push_str(&SPACES[..n]);
+        left -= n;
     }
 }
 

@@ -2,6 +2,7 @@
 
 use serde::Serialize;
 
+use crate::json::Pretty;
 use crate::names::ItemKind;
 
 /// The version of [`ProcessRecord`] this crate reads and writes.
@@ -231,10 +232,142 @@ impl Serialize for ItemKind {
 
 impl ProcessRecord {
     /// The file's bytes: pretty JSON in declaration order, LF, a trailing
-    /// newline.
+    /// newline (what `serde_json::to_string_pretty` gives for the model,
+    /// written without serde's generic serialiser).
     pub fn to_text(&self) -> Result<String, serde_json::Error> {
-        let mut text = serde_json::to_string_pretty(self)?;
-        text.push('\n');
-        Ok(text)
+        let mut w = Pretty::new();
+        w.object(None);
+        w.raw(Some("version"), self.version);
+        w.string(Some("format"), &self.format);
+        w.string(Some("varar"), &self.varar);
+        w.string(Some("runId"), &self.run_id);
+        w.string(Some("processId"), &self.process_id);
+        w.bool(Some("complete"), self.complete);
+        w.string(Some("startedAt"), &self.started_at);
+        if let Some(ended) = &self.ended_at {
+            w.string(Some("endedAt"), ended);
+        }
+        w.strings(Some("arguments"), self.arguments.iter().map(String::as_str));
+        self.options.write(&mut w);
+        if let Some(nextest) = &self.nextest {
+            nextest.write(&mut w);
+        }
+        if let Some(rerun) = &self.rerun {
+            w.object(Some("rerun"));
+            w.string(Some("mode"), &rerun.mode);
+            w.string(Some("group"), &rerun.group);
+            w.end_object();
+        }
+        self.manifest.write(&mut w);
+        w.array(Some("items"));
+        for item in &self.items {
+            item.write(&mut w);
+        }
+        w.end_array();
+        if !self.unselected.is_empty() {
+            w.strings(
+                Some("unselected"),
+                self.unselected.iter().map(String::as_str),
+            );
+        }
+        w.end_object();
+        Ok(w.finish())
+    }
+}
+
+impl Options {
+    fn write(&self, w: &mut Pretty) {
+        w.object(Some("options"));
+        w.bool(Some("update"), self.update);
+        if let Some(timeout) = &self.timeout {
+            w.string(Some("timeout"), timeout);
+        }
+        if let Some(threads) = self.threads {
+            w.raw(Some("threads"), threads);
+        }
+        w.string(Some("runtime"), &self.runtime);
+        w.end_object();
+    }
+}
+
+impl NextestRun {
+    fn write(&self, w: &mut Pretty) {
+        w.object(Some("nextest"));
+        w.string(Some("runId"), &self.run_id);
+        if let Some(attempt) = self.attempt {
+            w.raw(Some("attempt"), attempt);
+        }
+        if let Some(total) = self.total_attempts {
+            w.raw(Some("totalAttempts"), total);
+        }
+        if let Some(name) = &self.test_name {
+            w.string(Some("testName"), name);
+        }
+        w.end_object();
+    }
+}
+
+impl Manifest {
+    fn write(&self, w: &mut Pretty) {
+        w.object(Some("manifest"));
+        let file = |w: &mut Pretty, key: &str, digest: &Option<FileDigest>| {
+            if let Some(d) = digest {
+                w.object(Some(key));
+                w.string(Some("path"), &d.path);
+                w.string(Some("sha256"), &d.sha256);
+                w.end_object();
+            }
+        };
+        file(w, "config", &self.config);
+        file(w, "lockBefore", &self.lock_before);
+        file(w, "lockAfter", &self.lock_after);
+        w.array(Some("documents"));
+        for d in &self.documents {
+            w.object(None);
+            w.string(Some("path"), &d.path);
+            w.string(Some("sha256"), &d.sha256);
+            w.string(Some("sourceHash"), &d.source_hash);
+            w.end_object();
+        }
+        w.end_array();
+        file(w, "testBinary", &self.test_binary);
+        w.bool(Some("reproducible"), self.reproducible);
+        w.strings(
+            Some("limitations"),
+            self.limitations.iter().map(String::as_str),
+        );
+        w.end_object();
+    }
+}
+
+impl Item {
+    fn write(&self, w: &mut Pretty) {
+        w.object(None);
+        w.string(Some("name"), &self.name);
+        w.string(Some("kind"), self.kind.as_str());
+        w.string(Some("oathPath"), &self.oath_path);
+        w.raw(Some("line"), self.line);
+        w.raw(Some("attempt"), self.attempt);
+        if let Some(outcome) = self.outcome {
+            w.string(Some("outcome"), outcome.as_str());
+        }
+        if let Some(ms) = self.duration_ms {
+            w.float(Some("durationMs"), ms);
+        }
+        if let Some(message) = &self.message {
+            w.string(Some("message"), message);
+        }
+        w.end_object();
+    }
+}
+
+impl Outcome {
+    /// The outcome as a record writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Passed => "passed",
+            Outcome::Failed => "failed",
+            Outcome::Ignored => "ignored",
+        }
     }
 }

@@ -186,3 +186,46 @@ fn runs_are_grouped_by_id_latest_first() {
     let ids: Vec<&str> = runs.iter().map(|r| r.run_id.as_str()).collect();
     assert_eq!(ids, ["new", "old"]);
 }
+
+#[test]
+fn the_writer_writes_what_serde_json_pretty_writes() {
+    let serde = |r: &ProcessRecord| serde_json::to_string_pretty(r).unwrap_or_default() + "\n";
+    let mut r = record(
+        "run-\"1\"",
+        "p1\\",
+        "2026-12-01T07:00:00.000Z",
+        vec![
+            item("a.md::x \u{1}\u{1f}\t\n é 😀", 1, Some(Outcome::Failed)),
+            item("a.md::y", 2, None),
+            item("a.md::z", 1, Some(Outcome::Passed)),
+        ],
+    );
+    for (i, ms) in [1.0, 0.1, 1e-7, 123_456_789.125, 0.0]
+        .into_iter()
+        .enumerate()
+    {
+        let mut it = item(&format!("a.md::ms{i}"), 1, Some(Outcome::Ignored));
+        it.duration_ms = Some(ms);
+        r.items.push(it);
+    }
+    assert_eq!(r.to_text().unwrap_or_default(), serde(&r));
+    r.unselected = vec!["a.md::u".to_owned(), "b.md::v".to_owned()];
+    r.rerun = Some(RerunOf {
+        mode: "failed".to_owned(),
+        group: "g".to_owned(),
+    });
+    r.options.threads = Some(2);
+    r.options.timeout = None;
+    r.nextest = None;
+    r.ended_at = None;
+    r.arguments.clear();
+    r.manifest.lock_before = r.manifest.config.clone();
+    r.manifest.lock_after = r.manifest.config.clone();
+    r.manifest.test_binary = r.manifest.config.clone();
+    r.manifest.documents.clear();
+    assert_eq!(r.to_text().unwrap_or_default(), serde(&r));
+    r.items.clear();
+    r.manifest.limitations.clear();
+    r.manifest.config = None;
+    assert_eq!(r.to_text().unwrap_or_default(), serde(&r));
+}

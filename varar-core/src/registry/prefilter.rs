@@ -9,10 +9,12 @@
 //! left out has no hit in the sentence, so the hits — and with them
 //! ambiguity detection, which must see every hit — are exactly the
 //! unfiltered scan's (property-tested in `prefilter_tests.rs`).
+//! Before the automaton, a table of first trigrams (of each step's longest
+//! literal) turns away the sentences, most prose, that no step can match.
 
 use std::collections::HashMap;
 
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
 /// The literal index of a registry's steps.
 #[derive(Clone, Debug)]
@@ -25,6 +27,51 @@ pub(crate) struct Prefilter {
     needed: Vec<usize>,
     /// Steps without a literal: scanned in every sentence.
     always: Vec<usize>,
+    /// A bit per hashed trigram: the first three bytes (after leading
+    /// spaces) of each step's longest literal. A sentence holding none of
+    /// them holds no step's every literal, and the automaton is not run
+    /// over it. `None` when such a literal is shorter than that.
+    signatures: Option<Vec<u64>>,
+}
+
+/// Bits of the signature table.
+const SIGNATURE_BITS: usize = 1 << 16;
+
+/// The table slot of the trigram `a b c`.
+fn trigram(a: u8, b: u8, c: u8) -> usize {
+    (usize::from(a) * 961 + usize::from(b) * 31 + usize::from(c)) % SIGNATURE_BITS
+}
+
+/// The signature table of `literals` (one per step with a literal), or
+/// `None` when one of them has no trigram after its leading spaces.
+fn signatures(literals: &[&str]) -> Option<Vec<u64>> {
+    let mut bits = vec![0u64; SIGNATURE_BITS / 64];
+    for literal in literals {
+        let b = literal.trim_start_matches(' ').as_bytes();
+        if b.len() < 3 {
+            return None;
+        }
+        let slot = trigram(b[0], b[1], b[2]);
+        bits[slot / 64] |= 1 << (slot % 64);
+    }
+    Some(bits)
+}
+
+/// Whether `sentence` holds a trigram of `bits`: false means it holds none
+/// of the literals. A plain index loop, quick even unoptimised (where the
+/// automaton costs a few hundred instructions a byte).
+fn may_hold_literal(bits: &[u64], sentence: &str) -> bool {
+    let b = sentence.as_bytes();
+    let mut i = 0;
+    while i + 2 < b.len() {
+        let slot = (usize::from(b[i]) * 961 + usize::from(b[i + 1]) * 31 + usize::from(b[i + 2]))
+            % SIGNATURE_BITS;
+        if bits[slot / 64] & (1 << (slot % 64)) != 0 {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 impl Prefilter {
@@ -39,9 +86,14 @@ impl Prefilter {
         let mut literal_steps: Vec<Vec<usize>> = Vec::new();
         let mut needed = Vec::new();
         let mut always = Vec::new();
+        let mut longest: Vec<&str> = Vec::new();
         for (step, literals) in literals.into_iter().enumerate() {
             let mut own: Vec<usize> = Vec::new();
+            let mut own_longest: &str = "";
             for l in literals.into_iter().filter(|l| !l.is_empty()) {
+                if l.len() > own_longest.len() {
+                    own_longest = l;
+                }
                 let id = *ids.entry(l).or_insert_with(|| {
                     distinct.push(l);
                     literal_steps.push(Vec::new());
@@ -54,6 +106,8 @@ impl Prefilter {
             }
             if own.is_empty() {
                 always.push(step);
+            } else {
+                longest.push(own_longest);
             }
             needed.push(own.len());
         }
@@ -64,8 +118,12 @@ impl Prefilter {
             // included, so no literal hides another. Building can only fail
             // past size limits far beyond any registry; then nothing is
             // filtered out.
+            // The plain automaton: a DFA is quicker per byte but costs more
+            // to build than every sentence of a run takes to read in an
+            // unoptimised build, and each process builds it again.
             match AhoCorasick::builder()
                 .match_kind(MatchKind::Standard)
+                .kind(Some(AhoCorasickKind::NoncontiguousNFA))
                 .build(&distinct)
             {
                 Ok(a) => Some(a),
@@ -76,11 +134,13 @@ impl Prefilter {
                 }
             }
         };
+        let signatures = automaton.as_ref().and_then(|_| signatures(&longest));
         Prefilter {
             automaton,
             literal_steps,
             needed,
             always,
+            signatures,
         }
     }
 
@@ -96,6 +156,13 @@ impl Prefilter {
         out.clear();
         out.extend_from_slice(&self.always);
         if let Some(automaton) = &self.automaton {
+            if self
+                .signatures
+                .as_ref()
+                .is_some_and(|bits| !may_hold_literal(bits, sentence))
+            {
+                return;
+            }
             let mut seen = vec![false; self.literal_steps.len()];
             // How many of each step's literals were seen (a step requires
             // at most as many distinct literals as its expression has runs

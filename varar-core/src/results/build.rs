@@ -41,9 +41,11 @@ pub fn example_result(
 /// adds nothing (spec 70 §70.4.3, §70.6.3).
 fn example_lines(example: &PlannedExample) -> Vec<u32> {
     let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
+    // Linear in the steps, however many an example has.
+    let mut seen = std::collections::HashSet::new();
     for step in example.steps.iter().filter(|s| s.doc_path.is_none()) {
         let line = step.match_span.start_line;
-        if !lines.contains(&line) {
+        if seen.insert(line) {
             lines.push(line);
         }
     }

@@ -3,6 +3,8 @@
 
 use serde::Serialize;
 
+use crate::json::Pretty;
+
 /// The payload of one oath's run-result file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -107,8 +109,80 @@ impl OathResults {
     /// `JSON.stringify` escaping, LF and a trailing newline (spec 30
     /// §30.8.1).
     pub fn to_text(&self) -> Result<String, serde_json::Error> {
-        let mut text = serde_json::to_string_pretty(self)?;
-        text.push('\n');
-        Ok(text)
+        let mut w = Pretty::new();
+        w.object(None);
+        w.raw(Some("version"), self.version);
+        w.string(Some("oathPath"), &self.oath_path);
+        w.string(Some("sourceHash"), &self.source_hash);
+        if !self.documents.is_empty() {
+            w.array(Some("documents"));
+            for d in &self.documents {
+                w.object(None);
+                w.string(Some("path"), &d.path);
+                w.string(Some("sourceHash"), &d.source_hash);
+                w.end_object();
+            }
+            w.end_array();
+        }
+        w.array(Some("examples"));
+        for example in &self.examples {
+            example.write(&mut w);
+        }
+        w.end_array();
+        w.end_object();
+        Ok(w.finish())
+    }
+}
+
+impl ExampleResult {
+    fn write(&self, w: &mut Pretty) {
+        w.object(None);
+        w.string(Some("name"), &self.name);
+        w.string(
+            Some("status"),
+            match self.status {
+                Status::Passed => "passed",
+                Status::Failed => "failed",
+            },
+        );
+        w.array(Some("lines"));
+        for line in &self.lines {
+            w.raw(None, line);
+        }
+        w.end_array();
+        if let Some(failure) = &self.failure {
+            failure.write(w);
+        }
+        w.end_object();
+    }
+}
+
+impl ResultFailure {
+    fn write(&self, w: &mut Pretty) {
+        w.object(Some("failure"));
+        w.raw(Some("line"), self.line);
+        w.string(Some("message"), &self.message);
+        w.string(Some("stack"), &self.stack);
+        if !self.cells.is_empty() {
+            w.array(Some("cells"));
+            for cell in &self.cells {
+                w.object(None);
+                w.raw(Some("from"), cell.from);
+                w.raw(Some("to"), cell.to);
+                w.string(Some("actual"), &cell.actual);
+                w.end_object();
+            }
+            w.end_array();
+        }
+        if let Some(anchor) = &self.anchor {
+            w.object(Some("anchor"));
+            w.raw(Some("from"), anchor.from);
+            w.raw(Some("to"), anchor.to);
+            w.end_object();
+        }
+        if let Some(doc_path) = &self.doc_path {
+            w.string(Some("docPath"), doc_path);
+        }
+        w.end_object();
     }
 }

@@ -82,7 +82,7 @@ impl<'t> Workspace<'t> {
         }
         let mut referenced: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (path, slot) in &workspace.slots {
-            if !slot.text.contains("](") {
+            if !may_link(slot.text) {
                 continue;
             }
             let document = workspace.parsed(path, slot);
@@ -169,7 +169,7 @@ impl<'t> Workspace<'t> {
     pub fn reaching(&self, path: &str) -> BTreeSet<String> {
         let mut links_to: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
         for (from, slot) in &self.slots {
-            if !slot.text.contains("](") {
+            if !may_link(slot.text) {
                 continue;
             }
             for (_, reference) in self.parsed(from, slot).references() {
@@ -376,6 +376,23 @@ impl<'d> View<'d> {
             .get(index)
             .is_some_and(|c| c.scope_stack.iter().any(|h| self.slug_of(h) == slug))
     }
+}
+
+/// Whether `text` holds `](`, which every Markdown link does: what lets
+/// [`Workspace::build`] parse only the documents that may link. A search
+/// for `]` alone (the standard library's byte search, fast even in an
+/// unoptimised build, where a substring search costs 40 times more: a
+/// fifth of a `cargo nextest` process's instructions on 100 oaths), then a
+/// look at the byte after each.
+fn may_link(text: &str) -> bool {
+    let mut rest = text;
+    while let Some(at) = rest.find(']') {
+        rest = &rest[at + 1..];
+        if rest.starts_with('(') {
+            return true;
+        }
+    }
+    false
 }
 
 #[cfg(test)]

@@ -184,3 +184,15 @@ fn reaching_follows_links_backwards_through_other_documents() {
     assert_eq!(reaching("varar/d.md"), ["varar/d.md"]);
     assert!(reaching("varar/e.md").is_empty());
 }
+
+#[test]
+fn only_a_closing_bracket_followed_by_a_parenthesis_may_link() {
+    assert!(may_link("see [the oven](oven.md#heat)"));
+    assert!(may_link("](at the start"));
+    assert!(may_link("a ] b ] c [x](y)"));
+    assert!(!may_link("no link here"));
+    assert!(!may_link("a [bracket] (then a space)"));
+    assert!(!may_link("ends with ]"));
+    assert!(!may_link("( ] ["));
+    assert!(!may_link(""));
+}

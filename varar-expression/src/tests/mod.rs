@@ -2,6 +2,7 @@
 //! errors, parameter types, and scanning.
 
 mod errors;
+mod fast;
 mod grammar;
 mod scan;
 mod types;

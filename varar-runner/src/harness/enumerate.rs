@@ -197,6 +197,16 @@ pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &W
 /// gathered by the document they are written in.
 fn plan_selected<'a>(inputs: &Inputs<'a, '_>, shared: &RunShared) -> (Vec<Pass<'a>>, Diagnostics) {
     let registry = shared.steps.registry();
+    let readable: Vec<&str> = inputs
+        .oaths
+        .iter()
+        .filter(|o| matches!(inputs.texts.get(&o.oath_path), Some(Ok(_))))
+        .map(|o| o.oath_path.as_str())
+        .collect();
+    let mut plans = plan_in_parallel(&readable, |path| {
+        plan_oath(inputs.workspace, path, registry).ok()
+    })
+    .into_iter();
     let mut diagnostics = Diagnostics::default();
     let mut passes = Vec::with_capacity(inputs.oaths.len());
     for &oath in inputs.oaths {
@@ -208,13 +218,51 @@ fn plan_selected<'a>(inputs: &Inputs<'a, '_>, shared: &RunShared) -> (Vec<Pass<'
             }
             None => continue,
         }
-        let Ok(plan) = plan_oath(inputs.workspace, &oath.oath_path, registry) else {
+        let Some(Some(plan)) = plans.next() else {
             continue;
         };
         diagnostics.add(&oath.oath_path, &plan);
         passes.push(Pass::Planned(oath, plan));
     }
     (passes, diagnostics)
+}
+
+/// `plan` of every path, in order, on as many threads as the machine has
+/// (planning is pure, and the workspace parses each document once
+/// whichever thread asks first): the run's longest stretch on one thread
+/// otherwise.
+fn plan_in_parallel<T: Send>(paths: &[&str], plan: impl Fn(&str) -> T + Sync) -> Vec<T> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(paths.len());
+    if threads < 2 {
+        return paths.iter().map(|p| plan(p)).collect();
+    }
+    let plan = &plan;
+    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|k| {
+                scope.spawn(move || {
+                    // Interleaved, so that long and short oaths spread out.
+                    (k..paths.len())
+                        .step_by(threads)
+                        .map(|i| (i, plan(paths[i])))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| match w.join() {
+                Ok(done) => done,
+                // Planning does not panic on any input; if it ever did, the
+                // panic goes on as it would have on this thread.
+                Err(panic) => std::panic::resume_unwind(panic),
+            })
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, t)| t).collect()
 }
 
 /// The second pass's state: what every oath's items are built with.

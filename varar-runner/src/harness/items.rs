@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use libtest_mimic::{Failed, Trial};
+use super::libtest::Trialish;
 use varar_core::names::ItemKind;
 use varar_core::record::Outcome;
 
@@ -56,7 +56,7 @@ impl RunLog {
 #[derive(Default)]
 pub(crate) struct Items {
     /// The trials, in listing order.
-    pub trials: Vec<Trial>,
+    pub trials: Vec<Trialish>,
     /// Each trial's metadata.
     pub meta: Vec<ItemMeta>,
     /// Where they report.
@@ -72,7 +72,7 @@ impl Items {
     pub(crate) fn push(&mut self, meta: ItemMeta, body: Body) {
         let index = self.trials.len();
         let log = Arc::clone(&self.log);
-        let trial = Trial::test(meta.name.clone(), move || {
+        let runner = Box::new(move || {
             let start = Instant::now();
             let result = body();
             let duration_ms = start.elapsed().as_secs_f64() * 1000.0;
@@ -90,10 +90,13 @@ impl Items {
             );
             match failed {
                 None => Ok(()),
-                Some(text) => Err(Failed::from(text)),
+                Some(text) => Err(text),
             }
-        })
-        .with_kind("varar");
+        });
+        let trial = Trialish {
+            name: meta.name.clone(),
+            runner,
+        };
         self.trials.push(trial);
         self.meta.push(meta);
     }
@@ -111,7 +114,7 @@ impl Items {
     pub(crate) fn take_trials(
         &mut self,
         keep: impl Fn(&ItemMeta) -> bool,
-    ) -> (Vec<Trial>, Vec<usize>) {
+    ) -> (Vec<Trialish>, Vec<usize>) {
         let mut trials = Vec::new();
         let mut indices = Vec::new();
         for (i, trial) in std::mem::take(&mut self.trials).into_iter().enumerate() {

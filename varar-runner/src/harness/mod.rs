@@ -23,6 +23,7 @@ mod enumerate;
 mod error;
 mod history;
 mod items;
+mod libtest;
 mod panics;
 mod pool;
 mod print;

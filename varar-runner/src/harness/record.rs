@@ -170,6 +170,16 @@ const LIMITATIONS: [&str; 2] = [
     "the test binary is recorded by digest only: its sources and dependencies are not",
 ];
 
+/// A file's size and modification time: when both are unchanged, so is
+/// the digest taken with them (what lets a process that did not write the
+/// lock, every `cargo nextest` process, skip hashing it a second time).
+type Stamp = (u64, Option<SystemTime>);
+
+fn stamp(root: &Path, name: &str) -> Option<Stamp> {
+    let meta = std::fs::metadata(root.join(name)).ok()?;
+    Some((meta.len(), meta.modified().ok()))
+}
+
 /// The digest of `<root>/<name>`, if it exists and can be read.
 fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
     let bytes = std::fs::read(root.join(name)).ok()?;
@@ -242,6 +252,8 @@ pub(crate) struct Recording<'a> {
     selected: Vec<usize>,
     /// Where the record is kept beyond the next run (issue 20).
     history: HistoryWriter,
+    /// The lock's stamp when `lock_before` was taken.
+    lock_stamp: Option<Stamp>,
 }
 
 /// What the record is started from.
@@ -269,6 +281,7 @@ impl<'a> Recording<'a> {
             documents,
         } = start;
         let chosen: BTreeSet<usize> = selected.iter().copied().collect();
+        let lock_stamp = stamp(root, LOCK_FILE_NAME);
         let items = selected
             .iter()
             .filter_map(|&i| meta.get(i))
@@ -322,6 +335,7 @@ impl<'a> Recording<'a> {
             record,
             selected,
             history: HistoryWriter::from_env(root),
+            lock_stamp,
         };
         recording.write();
         prune_when_new(root, &recording.record.run_id);
@@ -342,12 +356,17 @@ impl<'a> Recording<'a> {
                 };
             }
         }
-        self.record.manifest.lock_after = file_digest(self.root, LOCK_FILE_NAME);
+        let unchanged = self.lock_stamp.is_some_and(|s| s.1.is_some())
+            && stamp(self.root, LOCK_FILE_NAME) == self.lock_stamp;
+        self.record.manifest.lock_after = match &self.record.manifest.lock_before {
+            Some(before) if unchanged => Some(before.clone()),
+            _ => file_digest(self.root, LOCK_FILE_NAME),
+        };
         self.record.complete = true;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         self.write();
         if replaces_earlier {
-            let runs = store_runs(self.root);
+            let runs = records(store::read_other_records(self.root, &self.record.run_id));
             store::remove_runs_before(
                 self.root,
                 &runs,
@@ -368,8 +387,13 @@ impl<'a> Recording<'a> {
 /// Every readable run of the project; records that cannot be read are
 /// reported (and left alone), records of an unknown version skipped.
 pub(crate) fn store_runs(root: &Path) -> Vec<RunRecord> {
+    records(store::read_records(root))
+}
+
+/// The runs of `found`, its unreadable records reported.
+fn records(found: Vec<Result<ProcessRecord, store::RecordFileError>>) -> Vec<RunRecord> {
     let mut records = Vec::new();
-    for found in store::read_records(root) {
+    for found in found {
         match found {
             Ok(record) => records.push(record),
             Err(e) if e.is_unknown_version() => {}

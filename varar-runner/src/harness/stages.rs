@@ -18,6 +18,7 @@ use super::documents::Texts;
 use super::enumerate::{self, OathRun, Prepared, Purpose};
 use super::error::{FATAL, HarnessError};
 use super::items::ItemMeta;
+use super::libtest;
 use super::panics::install_quiet_panic_hook;
 use super::pool::Pool;
 use super::print;
@@ -65,7 +66,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let selected: Vec<usize> = kept
         .iter()
         .zip(&trials)
-        .filter(|(_, t)| !(filtering && args.is_filtered_out(t)))
+        .filter(|(_, t)| !(filtering && libtest::is_filtered_out(args, &t.name)))
         .map(|(&i, _)| i)
         .collect();
     let recording = (!args.list).then(|| {
@@ -94,7 +95,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         )),
         _ => None,
     };
-    let conclusion = libtest_mimic::run(args, trials);
+    let conclusion = libtest::run(args, trials);
     drop(watchdog);
     // A run that records the baseline and is no rerun saw everything: it
     // replaces the earlier runs' records.

@@ -109,6 +109,11 @@ fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
             .file_name()
             .to_str()
             .is_some_and(|n| n.starts_with(TEMP_PREFIX));
+        // Only our temporaries are looked at: a directory of a hundred
+        // result files was a hundred `stat`s per write.
+        if !ours {
+            continue;
+        }
         let Ok(meta) = entry.metadata() else {
             continue;
         };
@@ -117,7 +122,7 @@ fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
             .ok()
             .and_then(|m| now.duration_since(m).ok())
             .is_some_and(|age| age > STALE_TEMPORARY);
-        if ours && stale && meta.is_file() {
+        if stale && meta.is_file() {
             let _ = std::fs::remove_file(entry.path());
         }
     }

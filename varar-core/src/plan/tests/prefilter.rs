@@ -144,6 +144,28 @@ fn issue21_a_step_is_scanned_only_where_every_one_of_its_literals_occurs() {
 }
 
 #[test]
+fn sentences_without_a_literals_first_trigram_skip_the_automaton_and_lose_no_hit() {
+    // Leading spaces are skipped: " deposits " is signed by "dep".
+    let prefilter = Prefilter::new([vec![" deposits "], vec![], vec!["the balance"]]);
+    let mut out = Vec::new();
+    for (sentence, want) in [
+        ("Tellers like tidy books.", &[1][..]),
+        ("Ada deposits 5", &[0, 1]),
+        ("and the balance is 5", &[1, 2]),
+        ("dep", &[1]),
+        ("the balanc", &[1]),
+        ("", &[1]),
+    ] {
+        prefilter.steps_for(sentence, &mut out);
+        assert_eq!(out, want, "{sentence}");
+    }
+    // A literal too short to sign leaves every sentence to the automaton.
+    let short = Prefilter::new([vec!["is"], vec![" deposits "]]);
+    short.steps_for("this is it", &mut out);
+    assert_eq!(out, [0]);
+}
+
+#[test]
 fn the_required_literal_is_the_longest_top_level_text_run() {
     let cases: &[(&str, Option<&str>)] = &[
         ("{word} deposits {int}", Some(" deposits ")),

@@ -109,14 +109,20 @@ impl RecordFileError {
 /// it), in path order, and every directory that could not be listed. An
 /// absent directory holds none.
 pub fn record_files_in(tree: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
-    record_files_under(&tree.join(RUNS_DIR))
+    record_files_of(&tree.join(RUNS_DIR), None)
 }
 
 /// Every record file of a directory of runs laid out like `.varar/.runs`
 /// (`<dir>/<run>/*.run`: the history is one too), in path order, and every
 /// directory that could not be listed. An absent directory holds none.
 pub fn record_files_under(dir: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
+    record_files_of(dir, None)
+}
+
+/// The record files of a directory of runs, the run `except` left out.
+fn record_files_of(dir: &Path, except: Option<&str>) -> Vec<Result<PathBuf, RecordFileError>> {
     let dir = dir.to_path_buf();
+    let skipped = except.map(file_name_of);
     let mut out = Vec::new();
     let runs = match std::fs::read_dir(&dir) {
         Ok(entries) => entries,
@@ -129,7 +135,7 @@ pub fn record_files_under(dir: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
     let mut files = Vec::new();
     for run in runs.flatten() {
         let run_dir = run.path();
-        if !run_dir.is_dir() {
+        if !run_dir.is_dir() || skipped.as_deref().is_some_and(|s| run.file_name() == s) {
             continue;
         }
         match std::fs::read_dir(&run_dir) {
@@ -152,13 +158,21 @@ pub fn record_files_under(dir: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
 /// Every record under a runs directory (see [`record_files_in`]), each
 /// read strictly, in path order. An absent directory holds none.
 pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    read_records_under(&tree.join(RUNS_DIR))
+    read_records_of(&tree.join(RUNS_DIR), None)
 }
 
 /// Every record of a directory of runs (see [`record_files_under`]), each
 /// read strictly, in path order.
 pub fn read_records_under(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    record_files_under(dir)
+    read_records_of(dir, None)
+}
+
+/// The records of a directory of runs, the run `except` left out.
+fn read_records_of(
+    dir: &Path,
+    except: Option<&str>,
+) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    record_files_of(dir, except)
         .into_iter()
         .map(|found| {
             let path = found?;
@@ -174,6 +188,15 @@ pub fn read_records_under(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileErr
 /// The project's records (`<root>/.varar/.runs`).
 pub fn read_records(root: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
     read_records_in(&root.join(SCRATCH_DIR))
+}
+
+/// The project's records of every run but `run_id` (what a run that
+/// replaces the earlier ones needs: its own records are not read back).
+pub fn read_other_records(
+    root: &Path,
+    run_id: &str,
+) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    read_records_of(&root.join(SCRATCH_DIR).join(RUNS_DIR), Some(run_id))
 }
 
 /// Remove the directories of the runs in `runs` that started before

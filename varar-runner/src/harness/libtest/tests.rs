@@ -1,0 +1,180 @@
+use super::*;
+
+/// What the fast path wrote, with `anstream`'s stripping where it strips.
+#[derive(Default)]
+struct Capture(Vec<u8>);
+
+impl Output for Capture {
+    fn raw(&mut self, bytes: &[u8]) {
+        self.0.extend_from_slice(bytes);
+    }
+
+    fn flush(&mut self) {}
+
+    fn styled(&mut self, mode: Mode, text: &str) {
+        match mode {
+            Mode::Ansi => self.raw(text.as_bytes()),
+            Mode::Plain => {
+                let mut stream = anstream::StripStream::new(&mut self.0);
+                let _ = stream.write_all(text.as_bytes());
+            }
+        }
+    }
+}
+
+/// Items of different name lengths: passing, failing, failing with
+/// escape codes in the message, panicking.
+fn items() -> Vec<Trialish> {
+    let item = |name: &str, runner: Runner| Trialish {
+        name: name.to_owned(),
+        runner,
+    };
+    vec![
+        item("a.md::Short::passes", Box::new(|| Ok(()))),
+        item(
+            "a.md::A much longer heading::I deposit 5. The balance is 5",
+            Box::new(|| Err("a.md:3:1: the balance is 4\n  expected 5".to_owned())),
+        ),
+        item(
+            "b.md::Colour::stripped",
+            Box::new(|| Err("\u{1b}[31mred\u{1b}[0m text".to_owned())),
+        ),
+        item("b.md::Panics", Box::new(|| panic!("boom {}", 1))),
+        item(
+            "b.md::Ünïcode::names pad by characters",
+            Box::new(|| Ok(())),
+        ),
+    ]
+}
+
+/// Timings differ between runs.
+fn normalised(text: &str) -> String {
+    match text.split_once("finished in ") {
+        Some((head, tail)) => {
+            let rest = tail.split_once('s').map_or("", |(_, r)| r);
+            format!("{head}finished in Xs{rest}")
+        }
+        None => text.to_owned(),
+    }
+}
+
+fn args(extra: &[&str]) -> Arguments {
+    let mut argv = vec!["oaths"];
+    argv.extend_from_slice(extra);
+    Arguments::from_iter(argv)
+}
+
+fn theirs(extra: &[&str], color: &str) -> String {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let log = dir.path().join("log.txt");
+    let log = log.to_string_lossy().into_owned();
+    let mut all = vec!["--logfile", &log, "--color", color];
+    all.extend_from_slice(extra);
+    let trials = items().into_iter().map(Trialish::into_trial).collect();
+    let _ = libtest_mimic::run(&args(&all), trials);
+    std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn ours(extra: &[&str], mode: Mode) -> (String, Conclusion) {
+    let mut out = Capture::default();
+    let conclusion = run_fast(&args(extra), items(), mode, &mut out);
+    (String::from_utf8_lossy(&out.0).into_owned(), conclusion)
+}
+
+#[test]
+fn one_thread_prints_what_libtest_mimic_prints() {
+    crate::harness::install_quiet_panic_hook();
+    for extra in [
+        &["--test-threads", "1"][..],
+        &["--test-threads", "1", "b.md"],
+        &["--test-threads", "1", "--skip", "Short"],
+        &["--test-threads", "1", "--exact", "a.md::Short::passes"],
+        &["--test-threads", "1", "nothing matches"],
+    ] {
+        let (text, _) = ours(extra, Mode::Plain);
+        assert_eq!(
+            normalised(&text),
+            normalised(&theirs(extra, "never")),
+            "{extra:?}"
+        );
+        let (text, _) = ours(extra, Mode::Ansi);
+        assert_eq!(
+            normalised(&text),
+            normalised(&theirs(extra, "always")),
+            "{extra:?}"
+        );
+    }
+}
+
+#[test]
+fn one_item_on_several_threads_prints_what_libtest_mimic_prints() {
+    crate::harness::install_quiet_panic_hook();
+    for name in [
+        "a.md::Short::passes",
+        "b.md::Panics",
+        "b.md::Colour::stripped",
+    ] {
+        let extra = &["--test-threads", "2", "--exact", name][..];
+        for (mode, color) in [(Mode::Plain, "never"), (Mode::Ansi, "always")] {
+            let (text, conclusion) = ours(extra, mode);
+            assert_eq!(
+                normalised(&text),
+                normalised(&theirs(extra, color)),
+                "{name}"
+            );
+            assert_eq!(conclusion.num_filtered_out, 4, "{name}");
+        }
+    }
+}
+
+#[test]
+fn threads_print_the_same_lines_in_completion_order() {
+    crate::harness::install_quiet_panic_hook();
+    let (text, conclusion) = ours(&["--test-threads", "2"], Mode::Plain);
+    let reference = theirs(&["--test-threads", "2"], "never");
+    let sorted = |t: &str| {
+        let mut lines: Vec<String> = normalised(t).lines().map(str::to_owned).collect();
+        lines.sort();
+        lines
+    };
+    assert_eq!(sorted(&text), sorted(&reference));
+    assert_eq!(
+        (conclusion.num_passed, conclusion.num_failed),
+        (2, 3),
+        "{text}"
+    );
+}
+
+#[test]
+fn names_anstream_would_change_take_libtest_mimics_path() {
+    let names = |name: &str| {
+        vec![Trialish {
+            name: name.to_owned(),
+            runner: Box::new(|| Ok(())),
+        }]
+    };
+    let never = args(&["--color", "never"]);
+    assert_eq!(
+        fast_mode(&never, &names("a.md::plain ünïcode")),
+        Some(Mode::Plain)
+    );
+    assert_eq!(fast_mode(&never, &names("a.md::\u{1b}[1mbold")), None);
+    assert_eq!(fast_mode(&never, &names("a.md::del\u{7f}")), None);
+    assert_eq!(
+        fast_mode(&args(&["--color", "always"]), &names("a.md::\u{1b}")),
+        (!cfg!(windows)).then_some(Mode::Ansi)
+    );
+    for other in [
+        &["--list"][..],
+        &["--format", "terse"],
+        &["-q"],
+        &["--format", "json", "-Z", "unstable-options"],
+        &["--ignored"],
+        &["--bench"],
+        &["--logfile", "x.txt"],
+    ] {
+        let mut all = vec!["--color", "never"];
+        all.extend_from_slice(other);
+        assert_eq!(fast_mode(&args(&all), &names("a")), None, "{other:?}");
+    }
+}
