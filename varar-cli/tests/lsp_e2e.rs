@@ -575,3 +575,117 @@ fn reuse_by_link_in_an_editor_session() {
     assert_eq!(codes(&d), ["reference-empty"]);
     assert!(client.stop().success());
 }
+
+/// Issue 21, point 8: the plan of a changed big oath is made off the
+/// loop, so a request about another document is answered before the big
+/// oath's diagnostics are published, and a request about the big oath
+/// that waits for its plan can be cancelled meanwhile. Checked by the
+/// order of the server's messages, not by time.
+#[test]
+fn issue21_a_long_analysis_never_blocks_other_documents_or_cancellation() {
+    let dir = bakery();
+    let root = dir.path();
+    let mut big = String::from("# A long day\n\n");
+    let mut customer = 0;
+    while big.len() < 2 << 20 {
+        customer += 1;
+        big.push_str(&format!(
+            "## Customer {customer}\n\nI put 2 croissants in the basket, so the total is £2.40.\n\n"
+        ));
+    }
+    write(root, "varar/a-long-day.md", &big);
+    let basket_md = read(root, "varar/basket.md");
+    let basket = uri(&root.join("varar/basket.md"));
+    let long_day = uri(&root.join("varar/a-long-day.md"));
+
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    for (doc, text) in [(&basket, &basket_md), (&long_day, &big)] {
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": doc, "languageId": "markdown", "version": 1, "text": text}}),
+        );
+    }
+    // Answered once the big oath is planned: its diagnostics of the open
+    // come before this answer, so whatever follows is about the change.
+    let hover = client.request(
+        "textDocument/hover",
+        at(&long_day, &big, "put 2 croissants"),
+    );
+    assert!(hover["contents"]["value"].is_string(), "{hover}");
+
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": long_day, "version": 2}, "contentChanges": [{
+            "range": {"start": {"line": 1, "character": 0}, "end": {"line": 1, "character": 0}},
+            "text": "I juggle 3 oranges.\n\n```error\nno oranges\n```\n\n"
+        }]}),
+    );
+    let small = client.send_request(
+        "textDocument/hover",
+        at(&basket, &basket_md, "put 2 croissants"),
+    );
+    let stale = client.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": long_day}, "position": {"line": 10, "character": 4}}),
+    );
+    client.notify("$/cancelRequest", json!({"id": stale}));
+
+    // The server's messages in order, until both answers and the big
+    // oath's diagnostics of the change have come.
+    let (mut small_at, mut stale_at, mut diagnostics_at) = (None, None, None);
+    let (mut stale_answer, mut diagnostics) = (Value::Null, Value::Null);
+    let mut small_answer = Value::Null;
+    let mut i = 0;
+    while small_at.is_none() || stale_at.is_none() || diagnostics_at.is_none() {
+        let message = client.next_message();
+        if message["id"] == json!(small) && message.get("method").is_none() {
+            small_at = Some(i);
+            small_answer = message;
+        } else if message["id"] == json!(stale) && message.get("method").is_none() {
+            stale_at = Some(i);
+            stale_answer = message;
+        } else if message["method"] == "textDocument/publishDiagnostics"
+            && message["params"]["uri"] == long_day
+        {
+            diagnostics_at = Some(i);
+            diagnostics = message["params"]["diagnostics"].clone();
+        }
+        i += 1;
+    }
+    let markdown = small_answer["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or("");
+    assert!(
+        markdown.starts_with("**stimulus** `I put {int} {word} in the basket`"),
+        "{small_answer}"
+    );
+    assert!(
+        small_at < diagnostics_at,
+        "the other document waited for the big oath's plan"
+    );
+    assert_eq!(
+        codes(diagnostics.as_array().map_or(&[][..], Vec::as_slice)),
+        ["error-fence-without-step"],
+        "the diagnostics of the changed text"
+    );
+    match stale_answer.get("error") {
+        // Cancelled while it waited for the plan: before the plan's
+        // diagnostics.
+        Some(error) => {
+            assert_eq!(error["code"], -32800, "{stale_answer}");
+            assert!(stale_at < diagnostics_at);
+        }
+        // The plan was made before the cancellation came: answered from
+        // the changed text, after its diagnostics.
+        None => {
+            assert!(stale_answer["result"].is_object(), "{stale_answer}");
+            assert!(stale_at > diagnostics_at);
+        }
+    }
+    assert!(client.stop().success());
+}

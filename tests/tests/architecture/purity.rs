@@ -67,6 +67,7 @@ pub const SHELLS: &[Shell] = &[
             "language_server/server.rs",
             "language_server/server_state.rs",
             "language_server/sync.rs",
+            "language_server/waiting.rs",
             "language_server/handlers.rs",
             "language_server/project_state.rs",
             "language_server/rust_sources.rs",

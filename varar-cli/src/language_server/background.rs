@@ -86,6 +86,11 @@ impl Server {
                 percentage,
             } => self.run_progress(run, message, percentage),
             Event::RunEnded { run, outcome, log } => self.run_ended(run, outcome, &log),
+            Event::Planned {
+                project,
+                epoch,
+                planned,
+            } => self.planned(project, epoch, planned),
             Event::Usages {
                 project,
                 key,

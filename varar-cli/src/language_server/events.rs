@@ -5,6 +5,10 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use lsp_server::RequestId;
+use lsp_types::Url;
+
+use super::analysis::Analysis;
+use super::oaths::Deps;
 
 use super::rename::{Edit, Refusal};
 use super::run_output::RunOutcome;
@@ -24,6 +28,14 @@ pub(crate) enum Event {
         run: u64,
         outcome: RunOutcome,
         log: String,
+    },
+    /// Open oaths of a project planned (see `sync`): each with what its
+    /// plan was made from, and the plan (`None`: it could not be planned).
+    Planned {
+        project: usize,
+        /// The load of the project planned.
+        epoch: u64,
+        planned: Vec<(Url, Deps, Option<Analysis>)>,
     },
     /// A round of usages.
     Usages {

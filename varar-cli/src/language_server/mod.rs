@@ -28,8 +28,8 @@
 //!
 //! The shell is [`server`] (the protocol loop, file watching),
 //! `server_state` (what the loop keeps, the way out to the editor),
-//! `handlers` (requests), `sync` (planning and publishing),
-//! `execute` (the lenses' commands, the runs' progress and end),
+//! `handlers` (requests), `sync` (planning and publishing), `waiting`
+//! (requests waiting for the plans they read), `execute` (the lenses' commands, the runs' progress and end),
 //! `background` (usages, renames and the report off the loop, reporting
 //! `events`), `run_cargo` (the `cargo test` process), [`project_state`]
 //! (a project's files) and [`rust_sources`] (where its steps are, which
@@ -38,11 +38,15 @@
 //! # Never blocking
 //!
 //! The loop waits on the editor's messages and on the background's events
-//! at once. A test run, a round of usages (every oath of the project
-//! planned, only the stale ones again), a rename (every oath planned with
-//! and without it) and the report run on threads of their own, each with a
-//! copy of what it reads; the requests they answer are answered when they
-//! end, and every other document is answered meanwhile.
+//! at once. The plans of changed open oaths (`sync`), a test run, a round
+//! of usages (every oath of the project planned, only the stale ones
+//! again), a rename (every oath planned with and without it) and the
+//! report run on threads of their own, each with a copy of what it reads;
+//! the requests they answer are answered when they end, and every other
+//! document is answered meanwhile. A request about an oath whose plan is
+//! being made waits for it (`waiting`) and can be cancelled
+//! (`$/cancelRequest` answers it `RequestCancelled`, -32800); a plan made
+//! from a text the editor changed meanwhile is dropped, never published.
 //!
 //! # Next to rust-analyzer
 //!
@@ -110,5 +114,6 @@ pub(crate) mod tests;
 pub mod tokens;
 pub mod transport;
 pub mod usages;
+mod waiting;
 
 pub use server_state::ServerError;

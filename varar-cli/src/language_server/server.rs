@@ -2,11 +2,14 @@
 //! order, keeps the open documents and the projects, and answers from the
 //! pure modules. A change of an open oath re-plans it, and every open oath
 //! whose plan depends on it (it links to the oath, or the oath links to one
-//! of its sections), and publishes their diagnostics as soon as no other
-//! message waits (a burst of keystrokes is planned once); a request first
-//! plans what changed, so it is always answered from the text the editor
-//! has. The state it keeps is in `server_state`, requests are answered in
-//! `handlers`, planning and publishing are in `sync`.
+//! of its sections), off the loop, as soon as no other message waits (a
+//! burst of keystrokes is planned once), and publishes their diagnostics
+//! when the plans are made; a request that reads the plan of a changed
+//! oath waits for it (or for `$/cancelRequest`), so it is always answered
+//! from the text the editor has, while requests about other documents are
+//! answered meanwhile (`waiting`). The state it keeps is in
+//! `server_state`, requests are answered in `handlers`, planning and
+//! publishing are in `sync`.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -55,6 +58,9 @@ pub fn run(connection: Connection) -> Result<(), ServerError> {
         projects: Vec::new(),
         documents: HashMap::new(),
         analyses: HashMap::new(),
+        plan_deps: HashMap::new(),
+        planning: HashMap::new(),
+        waiting: Vec::new(),
         closed: HashMap::new(),
         published: HashMap::new(),
         dirty: HashSet::new(),
@@ -109,13 +115,11 @@ impl Server {
                         Message::Request(request) => {
                             if request.method == "shutdown" {
                                 self.stop_runs();
+                                self.cancel_waiting_all()?;
                                 self.send(Response::new_ok(request.id, serde_json::Value::Null).into())?;
                                 return self.until_exit();
                             }
-                            self.flush()?;
-                            if let Some(response) = self.request(request) {
-                                self.send(response.into())?;
-                            }
+                            self.take_request(request)?;
                         }
                         Message::Notification(n) => self.notification(n)?,
                         // Answers to our own requests (registrations,
@@ -129,6 +133,7 @@ impl Server {
                     }
                 }
             }
+            self.answer_waiting()?;
             if self.connection.receiver.is_empty() && self.incoming.is_empty() {
                 self.flush()?;
                 for project in 0..self.projects.len() {
@@ -163,8 +168,8 @@ impl Server {
     }
 
     /// Plan and publish every oath changed since its last plan, and what
-    /// depends on it.
-    fn flush(&mut self) -> Result<(), ServerError> {
+    /// depends on it (off the loop: see `sync`).
+    pub(super) fn flush(&mut self) -> Result<(), ServerError> {
         let dirty: HashSet<Url> = self.dirty.drain().collect();
         let mut projects: Vec<usize> = Vec::new();
         for uri in &dirty {
@@ -185,7 +190,7 @@ impl Server {
     }
 
     /// The answer to a request, unless it is answered later.
-    fn request(&mut self, request: Request) -> Option<Response> {
+    pub(super) fn request(&mut self, request: Request) -> Option<Response> {
         let id = request.id.clone();
         Some(match handlers::handle(self, request) {
             Ok(Answer::Now(Some(value))) => Response::new_ok(id, value),
@@ -236,7 +241,9 @@ impl Server {
                         NumberOrString::Number(n) => RequestId::from(n),
                         NumberOrString::String(s) => RequestId::from(s),
                     };
-                    self.cancel(Some(id), None);
+                    if !self.cancel_waiting(&id)? {
+                        self.cancel(Some(id), None);
+                    }
                 }
                 Ok(())
             }
@@ -286,6 +293,7 @@ impl Server {
             return Ok(());
         };
         self.analyses.remove(uri);
+        self.plan_deps.remove(uri);
         self.dirty.remove(uri);
         // The file's text counts again (unsaved edits are gone).
         let disk = std::fs::read(&doc.path)

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 use crossbeam_channel::{Receiver, Sender};
-use lsp_server::{Connection, Message, Notification, RequestId};
+use lsp_server::{Connection, Message, Notification, Request, RequestId};
 use lsp_types::notification::{LogMessage, PublishDiagnostics, ShowMessage};
 use lsp_types::{
     Diagnostic, LogMessageParams, MessageType, NumberOrString, PublishDiagnosticsParams,
@@ -19,6 +19,7 @@ use lsp_types::{
 
 use super::analysis::Analysis;
 use super::events::{Event, UsageKey};
+use super::oaths::Deps;
 use super::project_state::ProjectState;
 use super::usages::{OathUses, Usages};
 
@@ -52,6 +53,13 @@ pub(crate) struct Server {
     pub(crate) projects: Vec<ProjectState>,
     pub(crate) documents: HashMap<Url, OpenOath>,
     pub(crate) analyses: HashMap<Url, Analysis>,
+    /// What the last plan of each open oath was made from, whether or not
+    /// it could be planned: it is planned again only when that changed.
+    pub(crate) plan_deps: HashMap<Url, Deps>,
+    /// The planning of each project's open oaths (by project index).
+    pub(crate) planning: HashMap<usize, Planning>,
+    /// Requests waiting for the plans they read, in the order they came.
+    pub(super) waiting: Vec<Request>,
     /// Plans of oaths that are not open, by project and oathPath: for find
     /// references, and for what their links splice from open oaths. Each
     /// records what it was made from, so it is re-planned only when that
@@ -85,6 +93,19 @@ pub(crate) struct Server {
     pub(crate) usages: HashMap<usize, UsageState>,
     /// Rust files with published diagnostics, with what was published.
     pub(crate) rust_diagnostics: HashMap<Url, Vec<Diagnostic>>,
+}
+
+/// The planning of one project's open oaths, off the loop (see `sync`).
+#[derive(Debug, Default)]
+pub(crate) struct Planning {
+    /// The open oaths being planned, while a planning goes on.
+    pub(crate) in_flight: Option<HashSet<Url>>,
+    /// Every open oath is to be planned again (the steps, the lock or the
+    /// results changed), by the next planning.
+    pub(crate) force: bool,
+    /// The open oaths the editor changed since diagnostics were last
+    /// published: their tokens are asked for anyway.
+    pub(crate) edited: HashSet<Url>,
 }
 
 /// What the editor told it can do, beyond what every editor does.

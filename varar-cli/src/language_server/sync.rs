@@ -4,7 +4,11 @@
 //! After any change in a project, [`Server::sync`]:
 //! 1. re-plans every open oath whose plan no longer holds (its text, a text
 //!    its links reach, the links naming its sections or the steps changed:
-//!    [`Deps`](super::oaths::Deps)), all in one engine workspace;
+//!    [`Deps`](super::oaths::Deps)), all in one engine workspace, on a
+//!    thread of its own with a copy of what it reads, so that no request
+//!    about another document and no cancellation waits for it; a plan that
+//!    no longer holds when it is made (the editor changed the text
+//!    meanwhile) is dropped and made again;
 //! 2. gives each open oath what the plans of the oaths linking to it find
 //!    in its text (spliced steps, diagnostics), planning those that are not
 //!    open from the project's texts, once per change of what they read;
@@ -23,6 +27,8 @@ use lsp_types::{Diagnostic, Url};
 
 use super::analysis::{Analysis, PlanContext, plan_documents, reuses};
 use super::diagnostics::{located_diagnostics, oath_diagnostics, recorded_failures};
+use super::events::Event;
+use super::oaths::Deps;
 use super::server_state::{Server, ServerError};
 use crate::evidence::{DocumentText, OathEvidence};
 use crate::records::{Code, ErrorRecord};
@@ -30,22 +36,163 @@ use crate::records::{Code, ErrorRecord};
 impl Server {
     /// Bring a project's plans and diagnostics up to date; `edited` are the
     /// open oaths the editor changed (their tokens are asked for anyway),
-    /// `force` re-plans every open oath.
+    /// `force` re-plans every open oath. The open oaths whose plan no
+    /// longer holds are planned off the loop (the rest follows when they
+    /// are, see [`Self::planned`]); while a planning of the project goes
+    /// on, what is asked here follows when it ends.
     pub(crate) fn sync(
         &mut self,
         project: usize,
         edited: &HashSet<Url>,
         force: bool,
     ) -> Result<(), ServerError> {
-        let open: Vec<(Url, String)> = self
-            .documents
+        let state = self.planning.entry(project).or_default();
+        state.edited.extend(edited.iter().cloned());
+        state.force |= force;
+        if state.in_flight.is_some() {
+            return Ok(());
+        }
+        self.start_planning(project)
+    }
+
+    /// The open oaths of a project: (uri, oathPath).
+    fn open_in(&self, project: usize) -> Vec<(Url, String)> {
+        self.documents
             .iter()
             .filter(|(_, d)| d.project == project)
             .map(|(u, d)| (u.clone(), d.oath_path.clone()))
+            .collect()
+    }
+
+    /// Whether the last plan of an open oath was made from what planning
+    /// it now would read (its text, the texts its links reach, the links
+    /// naming its sections, the steps).
+    fn plan_holds(&self, project: usize, uri: &Url, oath_path: &str) -> bool {
+        let p = &self.projects[project];
+        self.plan_deps
+            .get(uri)
+            .is_some_and(|d| *d == p.oaths.deps(oath_path, p.index.generation()))
+    }
+
+    /// Whether an open oath of a project must be planned again.
+    fn needs_planning(&self, project: usize) -> bool {
+        self.planning.get(&project).is_some_and(|s| s.force)
+            || self
+                .open_in(project)
+                .iter()
+                .any(|(u, p)| !self.plan_holds(project, u, p))
+    }
+
+    /// Whether the plan of an open oath is the one of the text planning
+    /// sees, and no planning of it waits or goes on: a request about it
+    /// can be answered. `true` for a document that is not an open oath.
+    pub(crate) fn plan_is_current(&self, uri: &Url) -> bool {
+        let Some(doc) = self.documents.get(uri) else {
+            return true;
+        };
+        let busy = self
+            .planning
+            .get(&doc.project)
+            .is_some_and(|s| s.force || s.in_flight.as_ref().is_some_and(|f| f.contains(uri)));
+        !busy && !self.dirty.contains(uri) && self.plan_holds(doc.project, uri, &doc.oath_path)
+    }
+
+    /// Step 1: plan, on a thread of its own with a copy of what it reads,
+    /// the open oaths whose plan no longer holds (every open oath when
+    /// forced); when none, go on with the rest at once.
+    fn start_planning(&mut self, project: usize) -> Result<(), ServerError> {
+        let force = self
+            .planning
+            .get_mut(&project)
+            .is_some_and(|s| std::mem::take(&mut s.force));
+        let stale: Vec<(Url, String)> = self
+            .open_in(project)
+            .into_iter()
+            .filter(|(u, p)| force || !self.plan_holds(project, u, p))
             .collect();
-        let replanned = self.replan_open(project, &open, force);
+        if stale.is_empty() {
+            return self.finish_sync(project, &HashSet::new());
+        }
+        let p = &self.projects[project];
+        let (index, lock, oaths) = (p.index.clone(), p.lock.clone(), p.oaths.clone());
+        let epoch = p.epoch;
+        let events = self.events.clone();
+        self.planning.entry(project).or_default().in_flight =
+            Some(stale.iter().map(|(u, _)| u.clone()).collect());
+        std::thread::spawn(move || {
+            let context = PlanContext {
+                index: &index,
+                lock: lock.as_ref(),
+                oaths: &oaths,
+            };
+            let paths: Vec<&str> = stale.iter().map(|(_, p)| p.as_str()).collect();
+            let mut analyses: HashMap<String, Analysis> = plan_documents(&context, &paths)
+                .into_iter()
+                .map(|a| (a.oath_path.clone(), a))
+                .collect();
+            let planned = stale
+                .iter()
+                .map(|(uri, path)| {
+                    let deps = oaths.deps(path, index.generation());
+                    (uri.clone(), deps, analyses.remove(path))
+                })
+                .collect();
+            let _ = events.send(Event::Planned {
+                project,
+                epoch,
+                planned,
+            });
+        });
+        Ok(())
+    }
+
+    /// A planning of a project ended: keep each plan that still holds
+    /// (none when the project was loaded again meanwhile), go on with the
+    /// rest of [`Self::sync`], and plan again what changed meanwhile.
+    pub(crate) fn planned(
+        &mut self,
+        project: usize,
+        epoch: u64,
+        planned: Vec<(Url, Deps, Option<Analysis>)>,
+    ) -> Result<(), ServerError> {
+        self.planning.entry(project).or_default().in_flight = None;
+        let Some(p) = self.projects.get(project) else {
+            return Ok(());
+        };
+        let mut replanned = HashSet::new();
+        if p.epoch == epoch {
+            let generation = p.index.generation();
+            for (uri, deps, analysis) in planned {
+                let holds = self.documents.get(&uri).is_some_and(|d| {
+                    d.project == project && p.oaths.deps(&d.oath_path, generation) == deps
+                });
+                if !holds {
+                    continue;
+                }
+                self.plan_deps.insert(uri.clone(), deps);
+                if let Some(analysis) = analysis {
+                    self.analyses.insert(uri.clone(), analysis);
+                    replanned.insert(uri);
+                }
+            }
+        }
+        self.finish_sync(project, &replanned)?;
+        if self.needs_planning(project) {
+            self.start_planning(project)?;
+        }
+        Ok(())
+    }
+
+    /// Steps 2 to 4, once the stale plans of a project are made.
+    fn finish_sync(&mut self, project: usize, replanned: &HashSet<Url>) -> Result<(), ServerError> {
+        let edited = self
+            .planning
+            .get_mut(&project)
+            .map(|s| std::mem::take(&mut s.edited))
+            .unwrap_or_default();
+        let open = self.open_in(project);
         let retokened = self.give_reuses(project, &open);
-        self.publish_project(project, &open, &replanned)?;
+        self.publish_project(project, &open, replanned)?;
         let others_changed = replanned
             .iter()
             .chain(&retokened)
@@ -61,44 +208,6 @@ impl Server {
             self.send(request.into())?;
         }
         Ok(())
-    }
-
-    /// Step 1: the open oaths whose plan no longer holds, planned again.
-    fn replan_open(&mut self, project: usize, open: &[(Url, String)], force: bool) -> HashSet<Url> {
-        let p = &self.projects[project];
-        let generation = p.index.generation();
-        let stale: Vec<(Url, &str)> = open
-            .iter()
-            .filter(|(uri, path)| {
-                force
-                    || self
-                        .analyses
-                        .get(uri)
-                        .is_none_or(|a| a.deps != p.oaths.deps(path, generation))
-            })
-            .map(|(uri, path)| (uri.clone(), path.as_str()))
-            .collect();
-        if stale.is_empty() {
-            return HashSet::new();
-        }
-        let context = PlanContext {
-            index: &p.index,
-            lock: p.lock.as_ref(),
-            oaths: &p.oaths,
-        };
-        let paths: Vec<&str> = stale.iter().map(|(_, p)| *p).collect();
-        let mut planned: HashMap<String, Analysis> = plan_documents(&context, &paths)
-            .into_iter()
-            .map(|a| (a.oath_path.clone(), a))
-            .collect();
-        let mut replanned = HashSet::new();
-        for (uri, path) in stale {
-            if let Some(analysis) = planned.remove(path) {
-                self.analyses.insert(uri.clone(), analysis);
-                replanned.insert(uri);
-            }
-        }
-        replanned
     }
 
     /// Make sure every oath of `paths` that is not open has a plan that

@@ -114,6 +114,13 @@ impl Client {
         message
     }
 
+    /// The next message from the server, in the order it came (what an
+    /// earlier call kept is left aside); the server's requests are
+    /// answered.
+    pub fn next_message(&mut self) -> Value {
+        self.receive(Instant::now() + TIMEOUT)
+    }
+
     /// Keep what has arrived, without waiting.
     fn drain(&mut self) {
         while let Ok(message) = self.incoming.try_recv() {
