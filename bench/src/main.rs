@@ -29,7 +29,7 @@
 //!    next to the same corpus with the section written out.
 //!
 //! With `--vs-cucumber` it prints only the comparison with cucumber-rs on
-//! equivalent projects (`vs_cucumber.rs`).
+//! equivalent projects (`vs_cucumber/`).
 //!
 //! Figures only: nothing here asserts a time.
 

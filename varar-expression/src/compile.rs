@@ -152,29 +152,12 @@ impl CompiledExpression {
         {
             return hits;
         }
-        let Some(regexes) = self.regexes() else {
-            return Vec::new();
-        };
-        let mut hits = Vec::new();
-        let mut at = 0;
-        while at <= sentence.len() {
-            let Some(found) = regexes.scan.find_at(sentence, at) else {
-                break;
-            };
-            let (start, end) = (found.start(), found.end());
-            hits.push(Hit {
-                start,
-                end,
-                params: self.arguments(regexes, sentence, start, end),
-            });
-            at = next_search(sentence, start, end);
-        }
-        hits
+        self.scan_by_regex(sentence)
     }
 
-    /// The hits by the regexes alone, whatever the expression (what the
-    /// backtracker is checked against).
-    #[cfg(test)]
+    /// The hits by the regexes alone, whatever the expression (the path of
+    /// expressions the backtracker does not know, and what it is checked
+    /// against).
     pub(crate) fn scan_by_regex(&self, sentence: &str) -> Vec<Hit> {
         let Some(regexes) = self.regexes() else {
             return Vec::new();

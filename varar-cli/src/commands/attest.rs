@@ -5,11 +5,9 @@
 //! (exit 2). A run with failures is attested as `FAILED` (exit 0): the
 //! gate, not the statement, decides what merges.
 
-use varar_runner::store::{StoreError, write_atomic};
-
-use super::output::Output;
+use super::output::{Output, write_out};
 use crate::attest::{FileSha, LOCK_PATH, statement};
-use crate::cli::{AttestRun, JunitOut};
+use crate::cli::AttestRun;
 use crate::project::{file_now, read_evidence};
 use crate::records::{Code, ErrorRecord, ErrorRecords};
 use crate::run_evidence::{CONFIG_PATH, FileNow};
@@ -66,7 +64,7 @@ pub fn run(run: &AttestRun) -> Result<Output, AttestError> {
             exit_code: 0,
         });
     };
-    write(out, &text)?;
+    write_out(out, &text)?;
     let p = &statement.predicate;
     Ok(Output {
         stdout: String::new(),
@@ -82,27 +80,4 @@ pub fn run(run: &AttestRun) -> Result<Output, AttestError> {
         )],
         exit_code: 0,
     })
-}
-
-/// Write the statement to `--out`, its parent directories created.
-fn write(out: &JunitOut, text: &str) -> Result<(), ErrorRecords> {
-    let failed = |reason: String| {
-        ErrorRecords::from(
-            ErrorRecord::new(
-                Code::OutputError,
-                format!("cannot write `{}`: {reason}", out.shown),
-            )
-            .with_path(out.shown.clone()),
-        )
-    };
-    if let Some(parent) = out.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
-    }
-    write_atomic(&out.path, text.as_bytes()).map_err(|e| {
-        failed(match e {
-            StoreError::Write { source, .. } => source.to_string(),
-            other => other.to_string(),
-        })
-    })?;
-    Ok(())
 }

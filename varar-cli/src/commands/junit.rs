@@ -3,9 +3,7 @@
 //! XML or write it atomically to `--out` (shell). When any input is
 //! unusable, nothing is printed or written and the command exits 2.
 
-use varar_runner::store::{StoreError, write_atomic};
-
-use super::output::Output;
+use super::output::{Output, write_out};
 use crate::cli::{JunitOut, JunitRun};
 use crate::junit_xml::{Junit, build_project};
 use crate::project::read_evidence;
@@ -50,36 +48,13 @@ pub fn run(run: &JunitRun) -> Result<Output, JunitError> {
             exit_code: 0,
         });
     };
-    write(out, &xml)?;
+    write_out(out, &xml)?;
     stderr.push(written(out, &junit));
     Ok(Output {
         stdout: String::new(),
         stderr,
         exit_code: 0,
     })
-}
-
-/// Write the XML to `--out`, its parent directories created.
-fn write(out: &JunitOut, xml: &str) -> Result<(), ErrorRecords> {
-    let failed = |reason: String| {
-        ErrorRecords::from(
-            ErrorRecord::new(
-                Code::OutputError,
-                format!("cannot write `{}`: {reason}", out.shown),
-            )
-            .with_path(out.shown.clone()),
-        )
-    };
-    if let Some(parent) = out.path.parent().filter(|p| !p.as_os_str().is_empty()) {
-        std::fs::create_dir_all(parent).map_err(|e| failed(e.to_string()))?;
-    }
-    write_atomic(&out.path, xml.as_bytes()).map_err(|e| {
-        failed(match e {
-            StoreError::Write { source, .. } => source.to_string(),
-            other => other.to_string(),
-        })
-    })?;
-    Ok(())
 }
 
 /// The note on what was written.

@@ -150,20 +150,7 @@ fn diagnostics_by_document<'a>(oaths: &[PlannedOath<'a>]) -> BTreeMap<String, Ve
         }
     }
     for found in out.values_mut() {
-        found.sort_by(|a, b| {
-            (
-                a.span.start_offset,
-                a.span.end_offset,
-                a.code.as_str(),
-                &a.message,
-            )
-                .cmp(&(
-                    b.span.start_offset,
-                    b.span.end_offset,
-                    b.code.as_str(),
-                    &b.message,
-                ))
-        });
+        Diagnostic::sort_in_document_order(found);
     }
     out
 }

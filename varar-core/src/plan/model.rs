@@ -31,6 +31,29 @@ pub struct Diagnostic {
     pub doc_path: Option<String>,
 }
 
+impl Diagnostic {
+    /// Sort diagnostics of one document in document order (span, then code
+    /// and message), so that every run, whatever it planned, names them the
+    /// same: the harness's items and `cargo varar check` share this order.
+    pub fn sort_in_document_order<D: std::borrow::Borrow<Diagnostic>>(diagnostics: &mut [D]) {
+        diagnostics.sort_by(|a, b| {
+            let (a, b) = (a.borrow(), b.borrow());
+            (
+                a.span.start_offset,
+                a.span.end_offset,
+                a.code.as_str(),
+                &a.message,
+            )
+                .cmp(&(
+                    b.span.start_offset,
+                    b.span.end_offset,
+                    b.code.as_str(),
+                    &b.message,
+                ))
+        });
+    }
+}
+
 /// The diagnostic codes planning can emit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]

@@ -147,20 +147,7 @@ impl Diagnostics {
     /// run that planned fewer oaths names them the same).
     pub fn take(&mut self, document: &str) -> Vec<Diagnostic> {
         let mut found = self.by_document.remove(document).unwrap_or_default();
-        found.sort_by(|a, b| {
-            (
-                a.span.start_offset,
-                a.span.end_offset,
-                a.code.as_str(),
-                &a.message,
-            )
-                .cmp(&(
-                    b.span.start_offset,
-                    b.span.end_offset,
-                    b.code.as_str(),
-                    &b.message,
-                ))
-        });
+        Diagnostic::sort_in_document_order(&mut found);
         found
     }
 

@@ -40,11 +40,10 @@
 //! from `/usr/bin/time` (GNU time: `%U %S %M`), shown as `n/a` without it.
 //! Figures only: the goals are printed, never asserted.
 
-use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::corpus;
 use crate::e2e::{cargo, write};
@@ -52,14 +51,11 @@ use crate::feature;
 use crate::project::{Profile, Project};
 use crate::scaling::{self, ScaleOptions};
 
-const MANIFEST: &str = include_str!("../cucumber/Cargo.toml");
-const LOCK: &str = include_str!("../cucumber/Cargo.lock");
-const LIB: &str = include_str!("../cucumber/src/lib.rs");
-const MAIN: &str = include_str!("../cucumber/tests/ledger.rs");
-const STEPS: &str = include_str!("../cucumber/tests/steps/mod.rs");
+mod cucumber;
+mod process;
 
-/// GNU time, for CPU time and peak RSS.
-const TIME: &str = "/usr/bin/time";
+use cucumber::{Cucumber, locked_version, ours_command};
+use process::{Sample, TIME, cucumber_outcome, libtest_outcome, sample};
 
 /// A build outlives this only when something is wrong.
 const BUILD_TIMEOUT: Duration = Duration::from_secs(3600);
@@ -137,19 +133,6 @@ impl Default for VsOptions {
     }
 }
 
-/// What one measured process took.
-#[derive(Clone, Copy, Debug)]
-struct Sample {
-    /// Wall time; the timeout when it was killed.
-    wall: Duration,
-    /// User + system CPU time, its children's included.
-    cpu: Option<Duration>,
-    /// Peak resident set size in KiB.
-    rss_kib: Option<u64>,
-    /// Whether it was killed at the timeout.
-    killed: bool,
-}
-
 /// One table row: what it compares and the two columns.
 struct Line {
     /// Where it goes in the table (the issue's order): stable-sorted.
@@ -159,109 +142,6 @@ struct Line {
     theirs: String,
     ratio: Option<f64>,
     goal: Option<f64>,
-}
-
-/// The cucumber-rs project of one profile.
-struct Cucumber {
-    dir: PathBuf,
-    binary: PathBuf,
-}
-
-impl Cucumber {
-    /// Its directory and target directory under `work`.
-    fn paths(work: &Path, profile: Profile) -> (PathBuf, PathBuf) {
-        (
-            work.join(format!("cucumber-{}", profile.label())),
-            work.join(format!("target-cucumber-{}", profile.label())),
-        )
-    }
-
-    /// Write the project from the templates (features are installed later).
-    fn write(work: &Path, profile: Profile) -> Result<(PathBuf, PathBuf), String> {
-        let (dir, target) = Cucumber::paths(work, profile);
-        write(&dir.join("Cargo.toml"), MANIFEST)?;
-        write(&dir.join("Cargo.lock"), LOCK)?;
-        write(&dir.join("src/lib.rs"), LIB)?;
-        write(&dir.join("tests/ledger.rs"), MAIN)?;
-        write(&dir.join("tests/steps/mod.rs"), STEPS)?;
-        Ok((dir, target))
-    }
-
-    /// Write and build it (not timed).
-    fn build(work: &Path, profile: Profile) -> Result<Cucumber, String> {
-        let (dir, target) = Cucumber::write(work, profile)?;
-        println!("building {} (not timed) ...", dir.display());
-        let status = cargo(&dir, &target)
-            .args(["test", "--no-run", "--test", "ledger"])
-            .args(profile.cargo_args())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !status.success() {
-            return Err(format!("building {} failed", dir.display()));
-        }
-        let binary = crate::e2e::built_test(&dir, &target, profile.cargo_args(), "ledger")?;
-        Ok(Cucumber { dir, binary })
-    }
-
-    /// Replace the project's features with these.
-    fn install(&self, features: &[(String, String)]) -> Result<(), String> {
-        let old = self.dir.join(feature::FEATURES_DIR);
-        if old.exists() {
-            fs::remove_dir_all(&old).map_err(|e| format!("{}: {e}", old.display()))?;
-        }
-        for (path, text) in features {
-            write(&self.dir.join(path), text)?;
-        }
-        Ok(())
-    }
-
-    /// The test binary, run as `cargo test` would.
-    fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.binary);
-        cmd.current_dir(&self.dir)
-            .env("CARGO_MANIFEST_DIR", &self.dir);
-        quiet_env(&mut cmd);
-        cmd
-    }
-}
-
-/// Our test binary, run as `cargo test` would.
-fn ours_command(project: &Project) -> Command {
-    let mut cmd = Command::new(&project.oaths);
-    cmd.current_dir(&project.dir)
-        .env("CARGO_MANIFEST_DIR", &project.dir);
-    quiet_env(&mut cmd);
-    cmd
-}
-
-/// The same environment for both binaries: no backtraces captured on the
-/// planted failures' panics, no Varar variables.
-fn quiet_env(cmd: &mut Command) {
-    cmd.env_remove("RUST_BACKTRACE")
-        .env_remove("RUST_LIB_BACKTRACE");
-    for (key, _) in std::env::vars_os() {
-        if key.to_string_lossy().starts_with("VARAR_") {
-            cmd.env_remove(&key);
-        }
-    }
-}
-
-/// The version of `name` in the cucumber project's lock.
-fn locked_version(name: &str) -> String {
-    let mut lines = LOCK.lines();
-    while let Some(line) = lines.next() {
-        if line == format!("name = \"{name}\"")
-            && let Some(v) = lines
-                .next()
-                .and_then(|l| l.strip_prefix("version = \""))
-                .and_then(|l| l.strip_suffix('"'))
-        {
-            return v.to_string();
-        }
-    }
-    "?".to_string()
 }
 
 /// Measure and print the comparison.
@@ -403,160 +283,6 @@ fn check(work: &Path, ours: &Project, theirs: &Cucumber, o: &VsOptions) -> Resul
             "the projects are not equivalent: failing only in varar {only_ours:?}, only in cucumber-rs {only_theirs:?}"
         ))
     }
-}
-
-/// Counts and failing names a harness printed.
-#[derive(Debug, Default, PartialEq, Eq)]
-struct Outcome {
-    passed: usize,
-    failed: usize,
-    skipped: usize,
-    /// Failing examples as `oathPath::headings::name`.
-    failing: BTreeSet<String>,
-}
-
-/// A libtest-mimic run: `test [kind] <name>   ... FAILED` lines (the name
-/// padded) and the summary.
-fn libtest_outcome(stdout: &str) -> Outcome {
-    let mut o = Outcome::default();
-    for line in stdout.lines() {
-        if let Some(name) = line
-            .strip_prefix("test ")
-            .and_then(|l| l.strip_suffix(" ... FAILED"))
-        {
-            let name = name.trim_end();
-            let name = match name.split_once("] ") {
-                Some((kind, rest)) if kind.starts_with('[') => rest,
-                _ => name,
-            };
-            o.failing.insert(name.to_string());
-        }
-        if let Some(summary) = line.strip_prefix("test result: ") {
-            o.passed = count_before(summary, " passed");
-            o.failed = count_before(summary, " failed");
-        }
-    }
-    o
-}
-
-/// A cucumber-rs run (its default writer, no colours): failing scenarios as
-/// `Feature::Scenario`, the summary's scenario and step counts.
-fn cucumber_outcome(stdout: &str) -> Outcome {
-    let mut o = Outcome::default();
-    let (mut feature, mut scenario) = (String::new(), String::new());
-    for line in stdout.lines() {
-        if let Some(f) = line.strip_prefix("Feature: ") {
-            feature = f.to_string();
-        } else if let Some(s) = line.strip_prefix("  Scenario: ") {
-            scenario = s.to_string();
-        } else if line.starts_with("   ✘") {
-            o.failing.insert(format!("{feature}::{scenario}"));
-        } else if let Some((_, counts)) = line.split_once(" scenarios (") {
-            o.passed = count_before(counts, " passed");
-            o.failed = count_before(counts, " failed");
-        } else if let Some((_, counts)) = line.split_once(" steps (") {
-            o.skipped = count_before(counts, " skipped");
-        }
-    }
-    o
-}
-
-/// The number just before `word` in `text` (`12 failed` → 12), or 0.
-fn count_before(text: &str, word: &str) -> usize {
-    text.find(word)
-        .and_then(|at| text[..at].rsplit([' ', '(', ';', ',']).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
-
-/// Run `cmd` with its output discarded, under GNU time when there is one;
-/// kill it (its process group: it and what it started) after `timeout`.
-fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<Sample, String> {
-    let timed = Path::new(TIME).exists();
-    let mut run = if timed {
-        let mut wrapped = Command::new(TIME);
-        wrapped
-            .args(["-f", "%U %S %M", "-o"])
-            .arg(report)
-            .arg(cmd.get_program())
-            .args(cmd.get_args());
-        if let Some(dir) = cmd.get_current_dir() {
-            wrapped.current_dir(dir);
-        }
-        for (key, value) in cmd.get_envs() {
-            match value {
-                Some(v) => wrapped.env(key, v),
-                None => wrapped.env_remove(key),
-            };
-        }
-        wrapped
-    } else {
-        cmd
-    };
-    run.stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut run, 0);
-    let start = Instant::now();
-    let mut child = run
-        .spawn()
-        .map_err(|e| format!("cannot run {run:?}: {e}"))?;
-    let killed = loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break false,
-            Ok(None) if start.elapsed() > timeout => {
-                kill_group(child.id());
-                let _ = child.kill();
-                let _ = child.wait();
-                break true;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("cannot wait for {run:?}: {e}")),
-        }
-    };
-    let wall = if killed { timeout } else { start.elapsed() };
-    let (cpu, rss_kib) = if timed && !killed {
-        read_time(report)
-    } else {
-        (None, None)
-    };
-    Ok(Sample {
-        wall,
-        cpu,
-        rss_kib,
-        killed,
-    })
-}
-
-/// Kill the process group `id` (the measured command was made its leader).
-fn kill_group(id: u32) {
-    if cfg!(unix) {
-        let _ = Command::new("kill")
-            .args(["-KILL", &format!("-{id}")])
-            .stderr(Stdio::null())
-            .status();
-    }
-}
-
-/// GNU time's `%U %S %M` line (the last line: a non-zero exit status is
-/// reported on a line before it).
-fn read_time(report: &Path) -> (Option<Duration>, Option<u64>) {
-    let text = fs::read_to_string(report).unwrap_or_default();
-    parse_time(&text)
-}
-
-fn parse_time(text: &str) -> (Option<Duration>, Option<u64>) {
-    let Some(last) = text.lines().rev().find(|l| !l.trim().is_empty()) else {
-        return (None, None);
-    };
-    let fields: Vec<&str> = last.split_whitespace().collect();
-    let secs = |i: usize| fields.get(i).and_then(|f| f.parse::<f64>().ok());
-    let cpu = match (secs(0), secs(1)) {
-        (Some(u), Some(s)) => Some(Duration::from_secs_f64(u + s)),
-        _ => None,
-    };
-    (cpu, fields.get(2).and_then(|f| f.parse().ok()))
 }
 
 /// The cold build and the rebuild after editing the step file, both
@@ -823,43 +549,6 @@ fn print_table(table: &[Line], o: &VsOptions) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn libtest_counts_and_failing_names() {
-        let out = "running 3 tests\ntest a.md::x ... ok\ntest [varar] a.md::y    ... FAILED\ntest a.md::w ... FAILED\ntest a.md::z ... ok\n\ntest result: FAILED. 2 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n";
-        let o = libtest_outcome(out);
-        assert_eq!((o.passed, o.failed), (2, 2));
-        assert_eq!(
-            o.failing,
-            BTreeSet::from(["a.md::w".to_string(), "a.md::y".to_string()])
-        );
-    }
-
-    #[test]
-    fn cucumber_counts_and_failing_names() {
-        let out = "Feature: a.md\n  Scenario: x\n   ✔  When Ada deposits 3\n  Scenario: y\n   ✔  When Ada deposits 3\n   ✘  Then the balance is 4\n      Step failed:\n[Summary]\n1 feature\n2 scenarios (1 passed, 1 failed)\n4 steps (3 passed, 1 failed)\n";
-        let o = cucumber_outcome(out);
-        assert_eq!((o.passed, o.failed, o.skipped), (1, 1, 0));
-        assert_eq!(o.failing, BTreeSet::from(["a.md::y".to_string()]));
-        let skipped =
-            cucumber_outcome("3 scenarios (2 passed, 1 skipped)\n5 steps (4 passed, 1 skipped)\n");
-        assert_eq!((skipped.passed, skipped.failed, skipped.skipped), (2, 0, 1));
-    }
-
-    #[test]
-    fn gnu_time_line_after_an_exit_status() {
-        let (cpu, rss) = parse_time("Command exited with non-zero status 101\n1.25 0.50 40960\n");
-        assert_eq!(cpu, Some(Duration::from_secs_f64(1.75)));
-        assert_eq!(rss, Some(40960));
-        assert_eq!(parse_time(""), (None, None));
-    }
-
-    #[test]
-    fn the_lock_names_cucumber_0_23() {
-        assert!(locked_version("cucumber").starts_with("0.23."));
-        assert_ne!(locked_version("tokio"), "?");
-        assert_eq!(locked_version("no-such-crate"), "?");
-    }
 
     #[test]
     fn row_groups_parse() {
