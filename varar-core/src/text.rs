@@ -40,23 +40,40 @@ pub fn js_trim_end(s: &str) -> &str {
 pub fn collapse_whitespace(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     if s.is_ascii() {
-        // JavaScript's ASCII whitespace is U+0009–U+000D and the space; a
-        // byte loop copies the words between, cheap even unoptimised.
+        // JavaScript's ASCII whitespace is U+0009–U+000D and the space. A
+        // byte loop finds the runs to replace and copies what lies between
+        // whole: an already collapsed name is one copy, which keeps an
+        // unoptimised build quick (a push per word was most of its cost).
         let bytes = s.as_bytes();
+        let ws = |b: u8| matches!(b, b'\t'..=b'\r' | b' ');
         let mut start = 0;
-        let mut i = 0;
-        while i <= bytes.len() {
-            if i == bytes.len() || matches!(bytes[i], b'\t'..=b'\r' | b' ') {
-                if i > start {
-                    if !out.is_empty() {
-                        out.push(' ');
-                    }
-                    out.push_str(&s[start..i]);
-                }
-                start = i + 1;
-            }
-            i += 1;
+        while start < bytes.len() && ws(bytes[start]) {
+            start += 1;
         }
+        let mut end = bytes.len();
+        while end > start && ws(bytes[end - 1]) {
+            end -= 1;
+        }
+        let mut copied = start;
+        let mut i = start;
+        while i < end {
+            if !ws(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            // A run of whitespace inside the text (it ends before `end`).
+            let mut j = i + 1;
+            while ws(bytes[j]) {
+                j += 1;
+            }
+            if j > i + 1 || bytes[i] != b' ' {
+                out.push_str(&s[copied..i]);
+                out.push(' ');
+                copied = j;
+            }
+            i = j;
+        }
+        out.push_str(&s[copied..end]);
         return out;
     }
     collapse_general(s, out)

@@ -6,6 +6,11 @@
 //!   candidates' token set (the usual case: nothing changed) is settled by a
 //!   hash lookup of that set: its best match is the closest of those
 //!   candidates, the earlier on a tie.
+//! - **Nothing changed.** When every baseline entry is a live candidate
+//!   by name and line and no two candidates start on one line (the second
+//!   run of an unchanged oath), each entry's best match is that candidate:
+//!   J = 1 at distance 0, which nothing beats and no other candidate ties.
+//!   Nothing is tokenised.
 //! - **The rest** are searched over an inverted index (token → candidates),
 //!   probing only a *prefix* of the entry's tokens: J ≥ ½ forces
 //!   |A ∩ B| ≥ ⌈|A|/2⌉, so any ⌊|A|/2⌋ + 1 tokens of A hold at least one
@@ -147,6 +152,9 @@ pub(super) fn dead_matches(
     baseline: &LockEntry,
     candidates: &[CandidateInfo],
 ) -> Vec<(usize, usize)> {
+    if still_recorded(baseline, candidates) {
+        return Vec::new();
+    }
     let mut index = Index::new(candidates);
     let mut dead = Vec::new();
     for (b, example) in baseline.examples.iter().enumerate() {
@@ -157,4 +165,24 @@ pub(super) fn dead_matches(
         }
     }
     dead
+}
+
+/// Whether every baseline example is still recorded as it was: a live
+/// candidate of the same name starts on its line, and candidate lines are
+/// strictly increasing (in document order), so no other candidate starts
+/// on that line. Each example's best match is then that live candidate
+/// (J = 1 at distance 0, unique), so none is dead. A binary search per
+/// example, no tokenising: cheap even in an unoptimised build.
+fn still_recorded(baseline: &LockEntry, candidates: &[CandidateInfo]) -> bool {
+    if !candidates.windows(2).all(|w| w[0].line < w[1].line) {
+        return false;
+    }
+    baseline.examples.iter().all(|example| {
+        let Ok(line) = u32::try_from(example.line) else {
+            return false;
+        };
+        candidates
+            .binary_search_by_key(&line, |c| c.line)
+            .is_ok_and(|i| candidates[i].live && candidates[i].name == example.name)
+    })
 }

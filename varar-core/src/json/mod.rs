@@ -3,6 +3,7 @@
 //! their strings and pretty text ([`write`]: the escaping of
 //! `JSON.stringify`, key order chosen by the caller).
 
+mod quick;
 pub mod read;
 mod scan;
 pub mod write;

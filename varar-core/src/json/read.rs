@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-use super::scan;
+use super::{quick, scan};
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
 };
@@ -97,6 +97,11 @@ pub fn parse(bytes: &[u8]) -> Result<Node, ReadError> {
 
 /// Parse text into a [`Node`].
 pub fn parse_text(text: &str) -> Result<Node, ReadError> {
+    // The byte loop reads the usual text; serde_json the rest, and names
+    // every problem.
+    if let Some(node) = quick::parse(text) {
+        return Ok(node);
+    }
     serde_json::from_str(text).map_err(|source| ReadError::Json { source })
 }
 
@@ -284,6 +289,26 @@ pub fn integer(n: &serde_json::Number) -> Option<i64> {
 /// caller then reads it whole to say what is wrong.
 pub fn parse_keeping(text: &str, keyed: &str, keep: &dyn Fn(&str) -> bool) -> Option<Node> {
     scanned_keeping(text, keyed, keep).or_else(|| deserialized_keeping(text, keyed, keep))
+}
+
+/// Parse only the members of the top-level object of `text` whose key
+/// `keep` accepts; the others are scanned for JSON syntax and skipped
+/// without being built (the header of a large run record). `None` when the
+/// text is not such an object, or at the first doubt: the caller then reads
+/// it whole to say what is wrong.
+pub fn parse_members(text: &str, keep: &dyn Fn(&str) -> bool) -> Option<Node> {
+    let (top, end) = scan::object_members(text, 0)?;
+    if !scan::only_ws_after(text, end) {
+        return None;
+    }
+    let mut members = Vec::new();
+    for member in top {
+        let key = decoded_key(member.raw_key)?;
+        if keep(&key) {
+            members.push((key, parse_text(&text[member.value]).ok()?));
+        }
+    }
+    Some(Node::Object(members))
 }
 
 /// [`parse_keeping`] by a structural scan: every member but the skipped

@@ -27,4 +27,4 @@ pub use model::{
     Attempt, DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome,
     ProcessRecord, RECORD_EXTENSION, RECORD_FORMAT, RECORD_VERSION, RerunOf,
 };
-pub use read::{RecordError, parse_process_record};
+pub use read::{RecordError, RecordHeader, parse_process_record, parse_record_header};

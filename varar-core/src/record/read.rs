@@ -40,27 +40,62 @@ impl RecordError {
     }
 }
 
+/// What a record says of its process before its items: enough to decide
+/// whether its run may be removed, read without building the rest.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RecordHeader {
+    /// The run the process belongs to.
+    pub run_id: String,
+    /// The process.
+    pub process_id: String,
+    /// Whether the process reached its end.
+    pub complete: bool,
+    /// When the process started (RFC 3339).
+    pub started_at: String,
+}
+
+/// The members a [`RecordHeader`] is read from.
+const HEADER_KEYS: [&str; 6] = [
+    "format",
+    "version",
+    "runId",
+    "processId",
+    "complete",
+    "startedAt",
+];
+
+/// Read a record's [`RecordHeader`]: its other members (the items, the
+/// manifest) are checked for JSON syntax only. A text the quick scan
+/// doubts is read whole, so a broken record is refused as
+/// [`parse_process_record`] refuses it.
+pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
+    let text = json::read::utf8(bytes)?;
+    let Some(tree) = json::read::parse_members(text, &|k| HEADER_KEYS.contains(&k)) else {
+        let record = parse_process_record(bytes)?;
+        return Ok(RecordHeader {
+            run_id: record.run_id,
+            process_id: record.process_id,
+            complete: record.complete,
+            started_at: record.started_at,
+        });
+    };
+    json::first_duplicate(&tree, TOP)?;
+    let top = tree.as_object(TOP)?;
+    check_kind(&top)?;
+    Ok(RecordHeader {
+        run_id: string(&top, "runId")?,
+        process_id: string(&top, "processId")?,
+        complete: boolean(&top, "complete")?,
+        started_at: string(&top, "startedAt")?,
+    })
+}
+
 /// Parse a record strictly.
 pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> {
     let tree = json::parse(bytes)?;
     json::first_duplicate(&tree, TOP)?;
     let top = tree.as_object(TOP)?;
-    match top.get("format") {
-        Some(Node::String(f)) if f == RECORD_FORMAT => {}
-        other => {
-            return Err(RecordError::NotARecord {
-                found: other.map_or_else(|| "(missing)".to_owned(), Node::to_json_text),
-            });
-        }
-    }
-    match top.required("version")? {
-        Node::Number(n) if json::integer(n) == Some(i64::from(RECORD_VERSION)) => {}
-        other => {
-            return Err(RecordError::UnsupportedVersion {
-                version: other.to_json_text(),
-            });
-        }
-    }
+    check_kind(&top)?;
     Ok(ProcessRecord {
         version: RECORD_VERSION,
         format: RECORD_FORMAT.to_owned(),
@@ -87,6 +122,27 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
             Some(_) => strings(&top, "unselected")?,
         },
     })
+}
+
+/// Refuse what is not a record of this version.
+fn check_kind(top: &Object<'_>) -> Result<(), RecordError> {
+    match top.get("format") {
+        Some(Node::String(f)) if f == RECORD_FORMAT => {}
+        other => {
+            return Err(RecordError::NotARecord {
+                found: other.map_or_else(|| "(missing)".to_owned(), Node::to_json_text),
+            });
+        }
+    }
+    match top.required("version")? {
+        Node::Number(n) if json::integer(n) == Some(i64::from(RECORD_VERSION)) => {}
+        other => {
+            return Err(RecordError::UnsupportedVersion {
+                version: other.to_json_text(),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn at(obj: &Object<'_>, key: &str) -> String {

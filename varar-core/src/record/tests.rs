@@ -131,6 +131,63 @@ fn the_reader_refuses_what_is_not_a_record_of_this_version() {
 }
 
 #[test]
+fn a_header_reads_as_the_whole_record_says_and_refuses_what_it_refuses() {
+    let mut r = record(
+        "run-1",
+        "p1",
+        "2026-12-01T07:00:00.000Z",
+        vec![item("a.md::x", 1, Some(Outcome::Failed))],
+    );
+    r.complete = false;
+    let text = r.to_text().unwrap_or_default();
+    let header = parse_record_header(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        header,
+        RecordHeader {
+            run_id: "run-1".to_owned(),
+            process_id: "p1".to_owned(),
+            complete: false,
+            started_at: "2026-12-01T07:00:00.000Z".to_owned(),
+        }
+    );
+    let refuse = |t: &str| {
+        parse_record_header(t.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+    };
+    let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    let err = parse_record_header(newer.as_bytes()).err();
+    assert!(
+        err.as_ref().is_some_and(RecordError::is_unknown_version),
+        "{err:?}"
+    );
+    let other = text.replacen("varar-run-record", "something-else", 1);
+    assert_eq!(
+        refuse(&other).as_deref(),
+        Some("not a run record (format \"something-else\")")
+    );
+    let twice = text.replacen(
+        "\"complete\": false",
+        "\"complete\": false,\n  \"complete\": true",
+        1,
+    );
+    assert_eq!(
+        refuse(&twice).as_deref(),
+        Some("the top level has the key \"complete\" twice")
+    );
+    // Broken JSON among the items the header skips is still refused, as
+    // the whole reader refuses it.
+    let cut = &text[..text.len() - 3];
+    assert_eq!(
+        refuse(cut),
+        parse_process_record(cut.as_bytes())
+            .err()
+            .map(|e| e.to_string())
+    );
+    assert!(refuse(cut).is_some());
+}
+
+#[test]
 fn a_failed_then_passed_item_recovered_and_its_last_attempt_counts() {
     let first = record(
         "run",

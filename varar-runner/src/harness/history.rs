@@ -32,12 +32,13 @@ impl HistoryWriter {
         }
     }
 
-    /// Write `record` to the history; prune when its run is new there.
-    pub(crate) fn write(&self, record: &ProcessRecord) {
+    /// Write `record`, serialised as `text`, to the history; prune when
+    /// its run is new there.
+    pub(crate) fn write(&self, record: &ProcessRecord, text: &str) {
         let Some(history) = &self.history else {
             return;
         };
-        match history.write(record) {
+        match history.write_text(record, text) {
             Ok(true) => {
                 history.prune(&record.run_id, SystemTime::now());
             }

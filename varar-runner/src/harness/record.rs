@@ -366,10 +366,10 @@ impl<'a> Recording<'a> {
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         self.write();
         if replaces_earlier {
-            let runs = records(store::read_other_records(self.root, &self.record.run_id));
+            let headers = readable(store::read_other_headers(self.root, &self.record.run_id));
             store::remove_runs_before(
                 self.root,
-                &runs,
+                &headers,
                 &self.record.run_id,
                 &self.record.started_at,
             );
@@ -377,10 +377,12 @@ impl<'a> Recording<'a> {
     }
 
     fn write(&self) {
-        if let Err(e) = store::write_process_record(self.root, &self.record) {
+        // The model holds strings and numbers only: serialising cannot fail.
+        let text = self.record.to_text().unwrap_or_default();
+        if let Err(e) = store::write_record_text(self.root, &self.record, &text) {
             print::warning(format_args!("the run record was not written: {e}"));
         }
-        self.history.write(&self.record);
+        self.history.write(&self.record, &text);
     }
 }
 
@@ -392,15 +394,21 @@ pub(crate) fn store_runs(root: &Path) -> Vec<RunRecord> {
 
 /// The runs of `found`, its unreadable records reported.
 fn records(found: Vec<Result<ProcessRecord, store::RecordFileError>>) -> Vec<RunRecord> {
-    let mut records = Vec::new();
+    RunRecord::combine(readable(found))
+}
+
+/// What of `found` could be read; the unreadable files reported, records
+/// of an unknown version skipped.
+fn readable<T>(found: Vec<Result<T, store::RecordFileError>>) -> Vec<T> {
+    let mut read = Vec::new();
     for found in found {
         match found {
-            Ok(record) => records.push(record),
+            Ok(record) => read.push(record),
             Err(e) if e.is_unknown_version() => {}
             Err(e) => print::warning(e),
         }
     }
-    RunRecord::combine(records)
+    read
 }
 
 /// The first process of a new run prunes the oldest runs, keeping

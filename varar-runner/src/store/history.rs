@@ -59,6 +59,12 @@ impl History {
     /// Write `record` into the history atomically. Returns whether this
     /// created the run's directory (the run is new to the history).
     pub fn write(&self, record: &ProcessRecord) -> Result<bool, StoreError> {
+        // The model holds strings and numbers only: serialising cannot fail.
+        self.write_text(record, &record.to_text().unwrap_or_default())
+    }
+
+    /// [`History::write`] with the record already serialised as `text`.
+    pub fn write_text(&self, record: &ProcessRecord, text: &str) -> Result<bool, StoreError> {
         let dir = self.run_dir(&record.run_id);
         let new = !dir.is_dir();
         std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
@@ -69,8 +75,6 @@ impl History {
             "{}.{RECORD_EXTENSION}",
             file_name_of(&record.process_id)
         ));
-        // The model holds strings and numbers only: serialising cannot fail.
-        let text = record.to_text().unwrap_or_default();
         write_disposable(&path, text.as_bytes())?;
         Ok(new)
     }

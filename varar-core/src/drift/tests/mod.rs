@@ -168,6 +168,18 @@ fn example_5_ties_go_to_the_closest_then_the_earlier() {
 }
 
 #[test]
+fn a_dead_twin_on_the_same_line_is_still_drift_when_the_live_one_was_recorded() {
+    // The recorded entry names the live candidate exactly, but an earlier
+    // dead candidate on the same line ties it (J = 1, distance 0) and wins:
+    // the unchanged-baseline shortcut must not settle this one.
+    let cs = [cand("Alpha beta", 3, false), cand("alpha beta", 3, true)];
+    let d = detect_drift(Some(&baseline(&[("alpha beta", 3)])), &cs);
+    assert_eq!(d.iter().map(|d| d.line).collect::<Vec<_>>(), [3]);
+    let recorded = [cand("Alpha beta", 2, false), cand("alpha beta", 3, true)];
+    assert!(detect_drift(Some(&baseline(&[("alpha beta", 3)])), &recorded).is_empty());
+}
+
+#[test]
 fn the_best_score_wins_over_distance_and_a_live_best_is_not_drift() {
     // The exact (live) match is far away; a dead near-miss is close.
     let cs = [

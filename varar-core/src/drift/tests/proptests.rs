@@ -91,6 +91,33 @@ proptest! {
     }
 
     #[test]
+    fn an_unchanged_baseline_has_no_drift_as_the_plain_algorithm_says(
+        candidates in prop::collection::vec(candidate(), 0..12),
+        keep in prop::collection::vec(any::<bool>(), 12),
+    ) {
+        // Candidates in document order on distinct lines; the baseline is
+        // (some of) their live entries, as the last run recorded them: the
+        // shortcut of `index.rs` decides, and must agree with §5.1.
+        let mut candidates = candidates;
+        for (i, c) in candidates.iter_mut().enumerate() {
+            c.line = 2 * i as u32 + 1;
+            c.span = span_at(c.line);
+        }
+        let examples = candidates
+            .iter()
+            .zip(&keep)
+            .filter(|(c, k)| c.live && **k)
+            .map(|(c, _)| LockExample { name: c.name.clone(), line: i64::from(c.line) })
+            .collect();
+        let baseline = LockEntry { source_hash: "fnv1a:00000000".into(), examples };
+        prop_assert_eq!(
+            detect_drift(Some(&baseline), &candidates),
+            plain::detect(Some(&baseline), &candidates)
+        );
+        prop_assert!(detect_drift(Some(&baseline), &candidates).is_empty());
+    }
+
+    #[test]
     fn one_pass_liveness_equals_the_plain_overlap_test(
         blocks in prop::collection::vec((0u32..60, 0u32..8), 0..10),
         examples in prop::collection::vec((0u32..60, 0u32..12), 0..10),

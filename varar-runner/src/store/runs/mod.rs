@@ -6,13 +6,15 @@
 //! them. Each process writes only its own file, so concurrent runs (and the
 //! processes of one nextest run) never tear each other's records.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::atomic::write_disposable;
 use super::errors::StoreError;
 use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
 use varar_core::record::{
-    ProcessRecord, RECORD_EXTENSION, RecordError, RunRecord, parse_process_record,
+    ProcessRecord, RECORD_EXTENSION, RecordError, RecordHeader, RunRecord, parse_process_record,
+    parse_record_header,
 };
 
 /// The directory of the run records, under `.varar/`.
@@ -48,6 +50,19 @@ pub fn file_name_of(id: &str) -> String {
 /// Write a process's record (its start, or its end) atomically. Returns the
 /// file written.
 pub fn write_process_record(root: &Path, record: &ProcessRecord) -> Result<PathBuf, StoreError> {
+    // The model holds strings and numbers only: serialising cannot fail.
+    let text = record.to_text().unwrap_or_default();
+    write_record_text(root, record, &text)
+}
+
+/// [`write_process_record`] with the record already serialised as `text`
+/// (the harness writes the same text to the run history too, and a record
+/// of thousands of items is worth serialising once).
+pub fn write_record_text(
+    root: &Path,
+    record: &ProcessRecord,
+    text: &str,
+) -> Result<PathBuf, StoreError> {
     ensure_scratch_dir(root)?;
     let dir = runs_dir(root).join(file_name_of(&record.run_id));
     std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
@@ -58,8 +73,6 @@ pub fn write_process_record(root: &Path, record: &ProcessRecord) -> Result<PathB
         "{}.{RECORD_EXTENSION}",
         file_name_of(&record.process_id)
     ));
-    // The model holds strings and numbers only: serialising cannot fail.
-    let text = record.to_text().unwrap_or_default();
     write_disposable(&path, text.as_bytes())?;
     Ok(path)
 }
@@ -172,6 +185,16 @@ fn read_records_of(
     dir: &Path,
     except: Option<&str>,
 ) -> Vec<Result<ProcessRecord, RecordFileError>> {
+    read_files_of(dir, except, parse_process_record)
+}
+
+/// Each record file of a directory of runs (the run `except` left out)
+/// read by `parse`.
+fn read_files_of<T>(
+    dir: &Path,
+    except: Option<&str>,
+    parse: impl Fn(&[u8]) -> Result<T, RecordError>,
+) -> Vec<Result<T, RecordFileError>> {
     record_files_of(dir, except)
         .into_iter()
         .map(|found| {
@@ -180,7 +203,7 @@ fn read_records_of(
                 path: path.clone(),
                 source,
             })?;
-            parse_process_record(&bytes).map_err(|source| RecordFileError::Invalid { path, source })
+            parse(&bytes).map_err(|source| RecordFileError::Invalid { path, source })
         })
         .collect()
 }
@@ -190,23 +213,33 @@ pub fn read_records(root: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> 
     read_records_in(&root.join(SCRATCH_DIR))
 }
 
-/// The project's records of every run but `run_id` (what a run that
-/// replaces the earlier ones needs: its own records are not read back).
-pub fn read_other_records(
-    root: &Path,
-    run_id: &str,
-) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    read_records_of(&root.join(SCRATCH_DIR).join(RUNS_DIR), Some(run_id))
+/// The headers of the project's records of every run but `run_id`: what
+/// a run that replaces the earlier ones needs to know of them (its own
+/// records are not read back, and no record's items are built).
+pub fn read_other_headers(root: &Path, run_id: &str) -> Vec<Result<RecordHeader, RecordFileError>> {
+    read_files_of(
+        &root.join(SCRATCH_DIR).join(RUNS_DIR),
+        Some(run_id),
+        parse_record_header,
+    )
 }
 
-/// Remove the directories of the runs in `runs` that started before
-/// `started_at` and are complete (a run still being written, by a
-/// concurrent process, is never removed), except `keep`. Best effort:
-/// what cannot be removed stays.
-pub fn remove_runs_before(root: &Path, runs: &[RunRecord], keep: &str, started_at: &str) {
-    for run in runs {
-        if run.run_id != keep && run.complete() && run.started_at() < started_at {
-            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(&run.run_id)));
+/// Remove the directories of the runs of `headers` that started before
+/// `started_at` and are complete (every process of theirs ended: a run
+/// still being written, by a concurrent process, is never removed), except
+/// `keep`. Best effort: what cannot be removed stays.
+pub fn remove_runs_before(root: &Path, headers: &[RecordHeader], keep: &str, started_at: &str) {
+    let mut runs: BTreeMap<&str, (bool, &str)> = BTreeMap::new();
+    for h in headers {
+        let run = runs
+            .entry(h.run_id.as_str())
+            .or_insert((true, h.started_at.as_str()));
+        run.0 &= h.complete;
+        run.1 = run.1.min(h.started_at.as_str());
+    }
+    for (run_id, (complete, started)) in runs {
+        if run_id != keep && complete && started < started_at {
+            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(run_id)));
         }
     }
 }

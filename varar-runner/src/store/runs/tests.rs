@@ -170,17 +170,23 @@ fn concurrent_processes_of_one_run_keep_valid_records() {
 fn a_full_run_removes_complete_runs_that_started_before_it_only() {
     let dir = tmp();
     let root = dir.path();
-    for (run, started, complete) in [
-        ("old", "2026-12-01T06:00:00.000Z", true),
-        ("busy", "2026-12-01T06:30:00.000Z", false),
-        ("new", "2026-12-01T07:00:00.000Z", true),
-        ("later", "2026-12-01T08:00:00.000Z", true),
+    for (run, process, started, complete) in [
+        ("old", "p", "2026-12-01T06:00:00.000Z", true),
+        ("old", "q", "2026-12-01T06:01:00.000Z", true),
+        ("busy", "p", "2026-12-01T06:30:00.000Z", true),
+        ("busy", "q", "2026-12-01T06:31:00.000Z", false),
+        ("new", "p", "2026-12-01T07:00:00.000Z", true),
+        ("later", "p", "2026-12-01T08:00:00.000Z", true),
     ] {
-        write_process_record(root, &record(run, "p", started, complete))
+        write_process_record(root, &record(run, process, started, complete))
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let runs = RunRecord::combine(read_ok(root));
-    remove_runs_before(root, &runs, "new", "2026-12-01T07:00:00.000Z");
+    let headers: Vec<RecordHeader> = read_other_headers(root, "new")
+        .into_iter()
+        .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    assert_eq!(headers.len(), 5, "every process of the other runs");
+    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)

@@ -1,0 +1,356 @@
+//! The quick path of the strict reader: JSON text built into a [`Node`] by
+//! a plain byte loop. In an unoptimised build (a user's `cargo test`)
+//! serde_json's generic deserialiser costs some six hundred instructions a
+//! byte of a lock or a results file; this loop a few tens.
+//!
+//! It decides only what it decides exactly as serde_json does: plain and
+//! simply escaped strings, non-negative integers that fit a `u64`, the
+//! literals, objects and arrays nested less deeply than serde_json's limit.
+//! Anything else (a number of another form is handed to serde_json itself),
+//! and every error, answers `None`: the caller then parses the text with
+//! serde_json, which reads it or names the problem.
+
+use super::read::Node;
+
+/// Nesting deeper than this is left to serde_json (whose limit is 128).
+const MAX_DEPTH: usize = 100;
+
+/// `text` as a [`Node`], or `None` when serde_json must decide.
+pub(super) fn parse(text: &str) -> Option<Node> {
+    let mut reader = Reader {
+        bytes: text.as_bytes(),
+        text,
+        at: 0,
+        depth: 0,
+    };
+    let node = reader.value()?;
+    reader.skip_ws();
+    (reader.at == reader.bytes.len()).then_some(node)
+}
+
+struct Reader<'t> {
+    text: &'t str,
+    bytes: &'t [u8],
+    at: usize,
+    depth: usize,
+}
+
+impl Reader<'_> {
+    fn skip_ws(&mut self) {
+        while self.at < self.bytes.len()
+            && matches!(self.bytes[self.at], b' ' | b'\n' | b'\r' | b'\t')
+        {
+            self.at += 1;
+        }
+    }
+
+    /// The next byte after whitespace, not consumed.
+    fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.bytes.get(self.at).copied()
+    }
+
+    fn value(&mut self) -> Option<Node> {
+        match self.peek()? {
+            b'{' => self.nested(Reader::object),
+            b'[' => self.nested(Reader::array),
+            b'"' => self.string().map(Node::String),
+            b't' => self.literal("true", Node::Bool(true)),
+            b'f' => self.literal("false", Node::Bool(false)),
+            b'n' => self.literal("null", Node::Null),
+            b'-' | b'0'..=b'9' => self.number(),
+            _ => None,
+        }
+    }
+
+    fn nested(&mut self, read: fn(&mut Self) -> Option<Node>) -> Option<Node> {
+        if self.depth >= MAX_DEPTH {
+            return None;
+        }
+        self.depth += 1;
+        self.at += 1;
+        let node = read(self);
+        self.depth -= 1;
+        node
+    }
+
+    fn literal(&mut self, word: &str, node: Node) -> Option<Node> {
+        let end = self.at + word.len();
+        (self.bytes.get(self.at..end) == Some(word.as_bytes())).then(|| {
+            self.at = end;
+            node
+        })
+    }
+
+    /// After `{`.
+    fn object(&mut self) -> Option<Node> {
+        let mut members = Vec::new();
+        if self.peek()? == b'}' {
+            self.at += 1;
+            return Some(Node::Object(members));
+        }
+        loop {
+            if self.peek()? != b'"' {
+                return None;
+            }
+            let key = self.string()?;
+            if self.peek()? != b':' {
+                return None;
+            }
+            self.at += 1;
+            members.push((key, self.value()?));
+            match self.peek()? {
+                b',' => self.at += 1,
+                b'}' => {
+                    self.at += 1;
+                    return Some(Node::Object(members));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// After `[`.
+    fn array(&mut self) -> Option<Node> {
+        let mut items = Vec::new();
+        if self.peek()? == b']' {
+            self.at += 1;
+            return Some(Node::Array(items));
+        }
+        loop {
+            items.push(self.value()?);
+            match self.peek()? {
+                b',' => self.at += 1,
+                b']' => {
+                    self.at += 1;
+                    return Some(Node::Array(items));
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// At `"`: the decoded string, the reader after its closing quote.
+    fn string(&mut self) -> Option<String> {
+        self.at += 1;
+        let start = self.at;
+        // The plain case: no escape before the closing quote.
+        while self.at < self.bytes.len() {
+            match self.bytes[self.at] {
+                b'"' => {
+                    let s = self.text[start..self.at].to_owned();
+                    self.at += 1;
+                    return Some(s);
+                }
+                b'\\' => break,
+                0x00..=0x1f => return None,
+                _ => self.at += 1,
+            }
+        }
+        let mut out = String::from(&self.text[start..self.at]);
+        let mut run = self.at;
+        while self.at < self.bytes.len() {
+            match self.bytes[self.at] {
+                b'"' => {
+                    out.push_str(&self.text[run..self.at]);
+                    self.at += 1;
+                    return Some(out);
+                }
+                b'\\' => {
+                    out.push_str(&self.text[run..self.at]);
+                    out.push(self.escape()?);
+                    run = self.at;
+                }
+                0x00..=0x1f => return None,
+                _ => self.at += 1,
+            }
+        }
+        None
+    }
+
+    /// At `\`: the escaped character, the reader after it. A `\u` escape
+    /// of a surrogate is left to serde_json (pairs, and its errors).
+    fn escape(&mut self) -> Option<char> {
+        let c = match *self.bytes.get(self.at + 1)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let hex = self.text.get(self.at + 2..self.at + 6)?;
+                if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+                    return None;
+                }
+                let code = u32::from_str_radix(hex, 16).ok()?;
+                self.at += 6;
+                // `from_u32` refuses exactly the surrogates.
+                return char::from_u32(code);
+            }
+            _ => return None,
+        };
+        self.at += 2;
+        Some(c)
+    }
+
+    /// A number: a non-negative integer that fits a `u64` is read here,
+    /// any other form by serde_json itself (so `-0`, `1.0` and `1e400`
+    /// read exactly as serde_json reads them).
+    fn number(&mut self) -> Option<Node> {
+        let start = self.at;
+        while self.at < self.bytes.len()
+            && matches!(
+                self.bytes[self.at],
+                b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'
+            )
+        {
+            self.at += 1;
+        }
+        let token = &self.text[start..self.at];
+        let plain = token.bytes().all(|b| b.is_ascii_digit())
+            && (token.len() == 1 || !token.starts_with('0'))
+            && token.len() <= 19;
+        if plain {
+            return token.parse::<u64>().ok().map(|n| Node::Number(n.into()));
+        }
+        serde_json::from_str::<serde_json::Number>(token)
+            .ok()
+            .map(Node::Number)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// What serde_json's own path makes of `text`.
+    fn serde(text: &str) -> Option<Node> {
+        serde_json::from_str::<Node>(text).ok()
+    }
+
+    /// The contract: the quick path never disagrees with serde_json; it
+    /// only declines.
+    fn agrees(text: &str) -> Result<(), TestCaseError> {
+        if let Some(quick) = parse(text) {
+            prop_assert_eq!(Some(quick), serde(text), "{}", text);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn it_reads_what_serde_json_reads_and_declines_the_rest() {
+        let read = [
+            r#"{"a": [1, 0, true, false, null, "x"], "a": {}}"#,
+            r#"  "caf\u00e9 \"q\" \\ \/ \b\f\n\r\t"  "#,
+            "18446744073709551615",
+            "-0",
+            "-12",
+            "1.0",
+            "1e5",
+            "[[], {}, [{}]]",
+        ];
+        for text in read {
+            assert!(parse(text).is_some(), "{text}");
+            assert_eq!(parse(text), serde(text), "{text}");
+        }
+        let declined = [
+            r#""\ud83d\ude00""#,
+            r#""\ud800""#,
+            "18446744073709551616",
+            "1e400",
+            "01",
+            "[1,]",
+            r#"{"a":1,}"#,
+            "\"tab\tin\"",
+            r#"{"a" 1}"#,
+            "true x",
+            "",
+            "nul",
+            r#""\x""#,
+            r#""\u12""#,
+            "\u{feff}{}",
+        ];
+        for text in declined {
+            // Declined, or read exactly as serde_json reads it.
+            if let Some(node) = parse(text) {
+                assert_eq!(Some(node), serde(text), "{text}");
+            }
+        }
+        assert_eq!(
+            parse(r#""\ud83d\ude00""#),
+            None,
+            "surrogates go to serde_json"
+        );
+        assert_eq!(
+            parse("18446744073709551616"),
+            serde("18446744073709551616"),
+            "a u64 overflow is serde_json's float"
+        );
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        assert_eq!(
+            parse(&deep),
+            None,
+            "deeper than the limit: serde_json decides"
+        );
+        let ok = format!("{}{}", "[".repeat(50), "]".repeat(50));
+        assert_eq!(parse(&ok), serde(&ok));
+    }
+
+    fn value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<u64>().prop_map(|n| n.into()),
+            any::<i64>().prop_map(|n| n.into()),
+            (-1e6f64..1e6).prop_map(|f| f.into()),
+            any::<String>().prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::vec((any::<String>(), inner), 0..6)
+                    .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn serialised_values_read_as_serde_json_reads_them(v in value()) {
+            for text in [
+                serde_json::to_string(&v).unwrap_or_default(),
+                serde_json::to_string_pretty(&v).unwrap_or_default(),
+            ] {
+                agrees(&text)?;
+            }
+        }
+
+        #[test]
+        fn damaged_text_is_declined_or_read_as_serde_json_reads_it(
+            v in value(),
+            at in any::<prop::sample::Index>(),
+            with in prop::sample::select(vec![
+                "", "\"", "\\", ",", ":", "{", "}", "[", "]", "0", "-", "e", ".", " ", "\t",
+                "\u{1}", "\\u", "n", "é",
+            ]),
+            replace in any::<bool>(),
+        ) {
+            let text = serde_json::to_string(&v).unwrap_or_default();
+            let mut cut = at.index(text.len() + 1);
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let rest = if replace {
+                text[cut..].chars().skip(1).collect::<String>()
+            } else {
+                text[cut..].to_owned()
+            };
+            agrees(&format!("{}{with}{rest}", &text[..cut]))?;
+        }
+    }
+}
