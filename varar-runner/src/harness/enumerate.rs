@@ -10,13 +10,18 @@
 //! are built: its examples, the diagnostics written in it, its drift.
 
 use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::documents::{Diagnostics, Texts};
 use super::items::{Body, ItemMeta, Items};
+use super::print;
+use super::stages::unwritable;
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::OathFile;
+use crate::store::replace_run_result;
 use varar_core::drift::{detect_drift, fresh_entry, held_by_ambiguity, oath_candidates};
 use varar_core::hash::source_hash;
 use varar_core::lock::{Baseline, OathRecord};
@@ -64,9 +69,28 @@ pub(crate) struct OathRun {
     /// result file may list (issue 10).
     pub planned: Vec<ExampleKey>,
     results: Mutex<Vec<(usize, ExampleResult)>>,
+    /// Whether its complete results were claimed for writing.
+    written: AtomicBool,
 }
 
 impl OathRun {
+    /// Replace the oath's result file with this run's results, once (the
+    /// first call writes, later ones do nothing). For an oath whose every
+    /// example ran: nothing stored can add to its results. Failures are
+    /// warnings.
+    pub fn replace_results(&self, root: &Path) {
+        if self.written.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let written = match self.results().to_text() {
+            Ok(text) => replace_run_result(root, &self.path, text.as_bytes()),
+            Err(e) => Ok(unwritable(&self.path, &e)),
+        };
+        if let Err(e) = written {
+            print::warning(e);
+        }
+    }
+
     fn record(&self, index: usize, result: ExampleResult) {
         // A poisoned lock only means another trial panicked mid-push; the
         // vector itself is still whole.
@@ -331,6 +355,7 @@ impl Build<'_, '_, '_> {
             document_texts,
             planned: plan.examples.iter().map(ExampleKey::of).collect(),
             results: Mutex::new(Vec::new()),
+            written: AtomicBool::new(false),
         });
         for (index, example) in plan.examples.into_iter().enumerate() {
             let name = self
@@ -472,6 +497,14 @@ fn example_body(
     Box::new(move || {
         let run = run_example(&shared, &example, &progress);
         oath.record(index, example_result(&example, &run, &oath.path));
+        // The last example of an oath writes its results, while the other
+        // trials run: the file system's work overlaps theirs instead of
+        // following the run.
+        if let Some(root) = &shared.results_root
+            && oath.complete()
+        {
+            oath.replace_results(root);
+        }
         match &run.failure {
             None => Ok(()),
             Some(failure) => {

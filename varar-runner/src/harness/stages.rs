@@ -34,8 +34,7 @@ use crate::discovery::{OathFile, discover_all};
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::linked::LinkedSteps;
 use crate::store::{
-    lock_baseline, read_lock, read_lock_for, replace_run_result, reread_lock, save_lock,
-    update_run_result,
+    lock_baseline, read_lock, read_lock_for, reread_lock, save_lock, update_run_result,
 };
 use varar_core::hash::sha256_hex;
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
@@ -54,6 +53,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         runtime: runtime.handle(),
         limit: setup.limit.clone(),
         threads: Pool::new(),
+        results_root: (!args.list).then(|| runner.root.clone()),
     });
     let read = read(runner, args, &setup)?;
     let watch = Watch::new();
@@ -422,32 +422,30 @@ fn finish(
 /// 10): exactly the examples of its current plan, each as this run
 /// recorded it or, when it did not run now, as the stored file of the
 /// same source did. A file whose every example ran is replaced without
-/// being read; nothing is created for an oath none of whose examples
+/// being read (most were, by the trial of their last example, while the
+/// others ran); nothing is created for an oath none of whose examples
 /// ran. Failures are warnings.
 fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
     for oath in oaths {
+        if oath.complete() {
+            oath.replace_results(root);
+            continue;
+        }
         let fresh = oath.results();
-        let written = if oath.complete() {
-            match fresh.to_text() {
-                Ok(text) => replace_run_result(root, &oath.path, text.as_bytes()),
-                Err(e) => Ok(unwritable(&oath.path, &e)),
+        let written = update_run_result(root, &oath.path, |stored| {
+            let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
+            if stored.is_none() && fresh.examples.is_empty() {
+                return None;
             }
-        } else {
-            update_run_result(root, &oath.path, |stored| {
-                let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
-                if stored.is_none() && fresh.examples.is_empty() {
-                    return None;
+            let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
+            match merged.to_text() {
+                Ok(text) => Some(text.into_bytes()),
+                Err(e) => {
+                    unwritable(&oath.path, &e);
+                    None
                 }
-                let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
-                match merged.to_text() {
-                    Ok(text) => Some(text.into_bytes()),
-                    Err(e) => {
-                        unwritable(&oath.path, &e);
-                        None
-                    }
-                }
-            })
-        };
+            }
+        });
         if let Err(e) = written {
             print::warning(e);
         }
@@ -521,7 +519,7 @@ fn tear_down_resources(shared: &RunShared) -> bool {
 
 /// Say that an oath's results could not be serialised (which cannot happen
 /// for this model: strings and integers only); `false`, nothing written.
-fn unwritable(oath_path: &str, error: &serde_json::Error) -> bool {
+pub(super) fn unwritable(oath_path: &str, error: &serde_json::Error) -> bool {
     print::warning(format_args!(
         "cannot serialise the results of {oath_path}: {error}"
     ));

@@ -36,6 +36,9 @@ pub(crate) struct RunShared {
     pub limit: Option<Limit>,
     /// Threads for limited examples.
     pub threads: Arc<Pool>,
+    /// The project whose `.varar/` receives an oath's results as soon as
+    /// its last example has run (`None` for a listing, which runs none).
+    pub results_root: Option<std::path::PathBuf>,
 }
 
 /// Run one example and return its outcome.
