@@ -20,7 +20,9 @@ pub struct FileLockGuard {
 pub(super) fn acquire(root: &Path, name: &str) -> Result<FileLockGuard, StoreError> {
     let dir = ensure_scratch_dir(root)?.join(".locks");
     let path = dir.join(format!("{name}.lock"));
-    if let Some(parent) = path.parent() {
+    if let Some(parent) = path.parent()
+        && !parent.is_dir()
+    {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
     }
     let lock_err = |source| StoreError::Lock {

@@ -310,6 +310,40 @@ fn concurrent_updates_do_not_lose_each_others_changes() {
     assert_eq!(lines, ["0", "1", "2", "3", "4", "5", "6", "7"]);
 }
 
+#[test]
+fn the_oaths_of_one_directory_share_one_lock_and_lose_no_update() {
+    let dir = tmp();
+    let root = Arc::new(dir.path().to_path_buf());
+    let handles: Vec<_> = (0..8u64)
+        .map(|i| {
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let oath = format!("varar/deep/{}.md", i % 2);
+                ok(update_run_result(&root, &oath, |stored| {
+                    let mut lines = text(stored);
+                    lines.push_str(&format!("{i}\n"));
+                    Some(lines.into_bytes())
+                }));
+            })
+        })
+        .collect();
+    for h in handles {
+        assert!(h.join().is_ok());
+    }
+    for (name, want) in [("0", ["0", "2", "4", "6"]), ("1", ["1", "3", "5", "7"])] {
+        let written = ok(std::fs::read_to_string(
+            root.join(format!(".varar/varar/deep/{name}.md.json")),
+        ));
+        let mut lines: Vec<&str> = written.lines().collect();
+        lines.sort_unstable();
+        assert_eq!(lines, want);
+    }
+    let locks: Vec<String> = ok(std::fs::read_dir(root.join(".varar/.locks/varar/deep")))
+        .map(|e| ok(e).file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(locks, [".results.lock"], "one lock file for the directory");
+}
+
 #[cfg(unix)]
 #[test]
 fn an_unreadable_result_file_is_kept_and_a_candidate_written() {

@@ -160,7 +160,7 @@ pub fn update_run_result(
     update: impl FnOnce(Option<&[u8]>) -> Option<Vec<u8>>,
 ) -> Result<bool, StoreError> {
     let path = run_result_path(root, oath_path)?;
-    let _guard = acquire(root, &format!("{oath_path}.json"))?;
+    let _guard = acquire(root, &results_lock(oath_path))?;
     let stored = match std::fs::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
@@ -179,7 +179,9 @@ pub fn update_run_result(
     let Some(bytes) = update(stored.as_deref()) else {
         return Ok(false);
     };
-    if let Some(parent) = path.parent() {
+    if let Some(parent) = path.parent()
+        && !parent.is_dir()
+    {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
     }
     write_disposable(&path, &bytes)
@@ -191,9 +193,23 @@ pub fn update_run_result(
 /// whether the file changed.
 pub fn replace_run_result(root: &Path, oath_path: &str, bytes: &[u8]) -> Result<bool, StoreError> {
     let path = run_result_path(root, oath_path)?;
-    let _guard = acquire(root, &format!("{oath_path}.json"))?;
-    if let Some(parent) = path.parent() {
+    let _guard = acquire(root, &results_lock(oath_path))?;
+    if let Some(parent) = path.parent()
+        && !parent.is_dir()
+    {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
     }
     write_disposable(&path, bytes)
+}
+
+/// The sidecar lock (under `.varar/.locks/`) of the results of the oaths
+/// in `oath_path`'s directory: one lock per directory of oaths, not one per
+/// oath, so that a first run creates a lock file per directory (each is an
+/// inode to allocate); a read-merge-write is short, and the oaths of one
+/// directory take turns.
+fn results_lock(oath_path: &str) -> String {
+    match oath_path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/.results"),
+        None => ".results".to_owned(),
+    }
 }
