@@ -348,7 +348,7 @@ fn rewrite_node(
     out: &mut String,
 ) -> Result<(), ExpressionError> {
     match node {
-        Node::Text { text, .. } => out.push_str(&regex::escape(text)),
+        Node::Text { text, .. } => out.push_str(&regex_syntax::escape(text)),
         Node::Parameter { name, start, end } => out.push_str(&resolve(name, *start, *end)?),
         Node::Optional { nodes, start, end } => {
             let error = |s: usize, e: usize, kind| ExpressionError::at(expression, s, e, kind);

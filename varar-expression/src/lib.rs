@@ -29,8 +29,11 @@
 //! crate (`varar-macros`) checks step expressions and custom parameter
 //! types with it when a crate is compiled: a small crate of its own, so the
 //! macros do not pull the engine into the build (STYLE §2.1, as
-//! `cucumber-expressions` serves `cucumber`). It depends on `std`, `regex`
-//! and `regex-syntax` only.
+//! `cucumber-expressions` serves `cucumber`). It depends on `std`,
+//! `regex-syntax` and, with the default feature `matching` (compiling and
+//! scanning: [`CompiledExpression`]), `regex`. The macros use it without
+//! that feature, so a user's build compiles the regex engine once, for the
+//! target, and not again for the host.
 #![cfg_attr(
     not(test),
     warn(
@@ -42,9 +45,11 @@
 )]
 
 mod ast;
+#[cfg(feature = "matching")]
 mod compile;
 mod error;
 mod expression;
+#[cfg(feature = "matching")]
 mod fast;
 mod params;
 mod render;
@@ -54,6 +59,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "matching")]
 pub use compile::{CompiledExpression, Hit, ParamHit};
 pub use error::{ExpressionError, ExpressionErrorKind};
 pub use expression::Expression;

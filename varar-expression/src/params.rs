@@ -132,11 +132,13 @@ impl ParameterType {
 
     /// Capture indices (1-based, in the pattern's own numbering) of the
     /// outermost capture groups.
+    #[cfg(feature = "matching")]
     pub(crate) fn outermost(&self) -> &[usize] {
         &self.groups.outermost
     }
 
     /// Number of capture groups in the pattern, nested ones included.
+    #[cfg(feature = "matching")]
     pub(crate) fn captures(&self) -> usize {
         self.groups.captures
     }
@@ -242,7 +244,7 @@ impl ParameterTypes {
             name: name.to_string(),
             message,
         };
-        regex::Regex::new(regex).map_err(|e| invalid(regex_error_message(&e)))?;
+        check_pattern(regex).map_err(invalid)?;
         let groups = analyse(regex).map_err(invalid)?;
         self.types.push(ParameterType {
             name: name.to_string(),
@@ -346,17 +348,40 @@ fn walk(node: &Ast, inside_capture: bool, shape: &mut GroupShape) {
 /// when this is 0). `Err` with the `regex` crate's message for an invalid
 /// pattern.
 pub fn outermost_group_count(pattern: &str) -> Result<usize, String> {
-    regex::Regex::new(pattern).map_err(|e| regex_error_message(&e))?;
+    check_pattern(pattern)?;
     Ok(analyse(pattern)?.outermost.len())
 }
 
-/// The `regex` crate's error on one line: its syntax errors span several
-/// lines (pattern, pointer, `error: …`), and only the last says what is wrong.
-pub(crate) fn regex_error_message(error: &regex::Error) -> String {
-    let text = error.to_string();
+/// Whether `pattern` is a regex the engine can use, with the reason on one
+/// line when it is not: the `regex` crate's verdict where matching is built
+/// in; the syntax's alone without it (the step macros' build, which must
+/// not compile the regex engine for the host: `regex` reports syntax
+/// errors with regex-syntax's own text, so the messages are the same).
+pub(crate) fn check_pattern(pattern: &str) -> Result<(), String> {
+    #[cfg(feature = "matching")]
+    let checked = regex::Regex::new(pattern)
+        .map(drop)
+        .map_err(|e| e.to_string());
+    #[cfg(not(feature = "matching"))]
+    let checked = regex_syntax::Parser::new()
+        .parse(pattern)
+        .map(drop)
+        .map_err(|e| e.to_string());
+    checked.map_err(|text| one_line(&text))
+}
+
+/// A regex error on one line: its syntax errors span several lines
+/// (pattern, pointer, `error: …`), and only the last says what is wrong.
+pub(crate) fn one_line(text: &str) -> String {
     let last = text.lines().rev().find(|line| !line.trim().is_empty());
-    let last = last.unwrap_or(text.as_str()).trim();
+    let last = last.unwrap_or(text).trim();
     last.strip_prefix("error: ").unwrap_or(last).to_string()
+}
+
+/// The `regex` crate's error on one line (see [`one_line`]).
+#[cfg(feature = "matching")]
+pub(crate) fn regex_error_message(error: &regex::Error) -> String {
+    one_line(&error.to_string())
 }
 
 #[cfg(test)]
