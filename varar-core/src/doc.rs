@@ -1,14 +1,16 @@
 //! The document model (spec 10 §11): what parsing produces and what planning
 //! consumes. Serialises to the `doc` conformance artifact.
 
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use crate::source::Span;
 
 /// A parsed oath: every candidate example plus the tables and fences that
 /// attach to nothing.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Doc {
     /// The path the caller passed to `parse`.
     pub path: String,
@@ -18,7 +20,7 @@ pub struct Doc {
     pub orphan_attachments: Vec<Attachment>,
     /// Every heading, all levels, in source order. Reference blocks resolve
     /// against them (spec 70 §70.3.1); `doc.json` does not list them.
-    #[serde(skip)]
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub headings: Vec<Heading>,
 }
 
@@ -34,8 +36,9 @@ pub struct Heading {
 }
 
 /// A text block with its attached tables and fences (spec 10 §7).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Candidate {
     /// Heading texts above the candidate, outermost first.
     pub scope_stack: Vec<String>,
@@ -58,6 +61,7 @@ pub struct CandidateBody {
     pub attachments: Vec<Attachment>,
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for CandidateBody {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;
@@ -116,6 +120,7 @@ impl TextBlock {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for TextBlock {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
@@ -140,8 +145,9 @@ impl Serialize for TextBlock {
 }
 
 /// One entry of a segment map.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct SegmentOffset {
     /// Offset in the block text (UTF-16).
     pub text_offset: u32,
@@ -150,8 +156,9 @@ pub struct SegmentOffset {
 }
 
 /// A table or a fenced code block after a text block.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(tag = "kind", rename_all = "lowercase"))]
 pub enum Attachment {
     /// A pipe table.
     Table(Table),
@@ -170,7 +177,8 @@ impl Attachment {
 }
 
 /// A pipe table (spec 10 §3.4, §5). The delimiter row is not kept.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Table {
     /// Header line start to last row line end.
     pub span: Span,
@@ -181,8 +189,9 @@ pub struct Table {
 }
 
 /// One table row: trimmed cells and their spans.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct TableRow {
     /// Trimmed cell texts, inline markup kept.
     pub cells: Vec<String>,
@@ -193,8 +202,9 @@ pub struct TableRow {
 }
 
 /// A fenced code block (spec 10 §3.3).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Fence {
     /// Opening line start to closing line end.
     pub span: Span,

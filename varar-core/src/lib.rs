@@ -97,6 +97,7 @@ pub mod sentences;
 pub mod source;
 pub mod text;
 pub mod time;
+#[cfg(feature = "serde")]
 pub mod trace;
 pub mod workspace;
 

@@ -87,7 +87,7 @@ impl TrailingKind {
 }
 
 /// How the state is taken.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) enum State {
     None,
     Shared(Type),
@@ -97,7 +97,7 @@ pub(crate) enum State {
 
 /// The trailing parameter: its kind as written, its type (without the
 /// `&`) and whether it is taken by reference.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Trailing {
     pub(crate) kind: TrailingKind,
     pub(crate) ty: Type,
@@ -105,7 +105,7 @@ pub(crate) struct Trailing {
 }
 
 /// A function's parameters, laid out.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Layout {
     pub(crate) state: State,
     /// The capture parameters' types, in order (empty when a sensor omits them).
@@ -354,7 +354,7 @@ fn is_unit_output(ret: &ReturnType) -> bool {
 }
 
 /// A return type, seen through an optional `Result<_, E>`.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct Output {
     /// `Some(T)` for `-> T`; `None` for no return type.
     pub(crate) value: Option<Type>,

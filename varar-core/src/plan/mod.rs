@@ -10,6 +10,7 @@
 //! block's section turned into units, recursively).
 
 mod grouping;
+#[cfg(feature = "serde")]
 mod json;
 mod matching;
 mod model;

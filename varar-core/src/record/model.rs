@@ -1,5 +1,6 @@
 //! What one process writes: its record, version 1.
 
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use crate::json::Pretty;
@@ -17,8 +18,9 @@ pub const RECORD_FORMAT: &str = "varar-run-record";
 pub const RECORD_EXTENSION: &str = "run";
 
 /// The record one process writes of its share of a run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ProcessRecord {
     /// [`RECORD_VERSION`].
     pub version: u32,
@@ -36,18 +38,18 @@ pub struct ProcessRecord {
     /// When it started, RFC 3339 UTC with milliseconds.
     pub started_at: String,
     /// When it ended; absent while incomplete.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub ended_at: Option<String>,
     /// The libtest arguments it was given (filters, `--exact`, `--skip`).
     pub arguments: Vec<String>,
     /// The options in effect.
     pub options: Options,
     /// Set when nextest started the process.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub nextest: Option<NextestRun>,
     /// Set when the process is a rerun (`VARAR_RERUN=failed`) that
     /// continues the run `run_id` names.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub rerun: Option<RerunOf>,
     /// The inputs, by digest.
     pub manifest: Manifest,
@@ -55,46 +57,49 @@ pub struct ProcessRecord {
     pub items: Vec<Item>,
     /// The items of the oaths this process planned that it did not select:
     /// with [`ProcessRecord::items`], every item those oaths have.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub unselected: Vec<String>,
 }
 
 /// The options of a process (what changes what it does).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Options {
     /// Whether drift was accepted (`VARAR_UPDATE` or `Runner::accept_drift`).
     pub update: bool,
     /// The example time limit as written (`VARAR_TIMEOUT`), if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub timeout: Option<String>,
     /// libtest's threads (`--test-threads`), when given.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub threads: Option<usize>,
     /// `built-in` or `tokio`: what drives async steps.
     pub runtime: String,
 }
 
 /// What nextest said about the process (nextest ≥ 0.9.138 sets all four).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct NextestRun {
     /// `NEXTEST_RUN_ID`.
     pub run_id: String,
     /// `NEXTEST_ATTEMPT`: 1 for the first try, 2 for the first retry…
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub attempt: Option<u32>,
     /// `NEXTEST_TOTAL_ATTEMPTS`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub total_attempts: Option<u32>,
     /// `NEXTEST_TEST_NAME`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub test_name: Option<String>,
 }
 
 /// A rerun: which items of the earlier run it was asked to run again.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct RerunOf {
     /// `failed`: the items that failed or did not run.
     pub mode: String,
@@ -105,24 +110,25 @@ pub struct RerunOf {
 }
 
 /// The inputs of a process, by SHA-256 (seed 002's manifest).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Manifest {
     /// `varar.config.json`; absent when the project has none.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub config: Option<FileDigest>,
     /// `varar.lock.json` as the run found it; absent when there was none.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub lock_before: Option<FileDigest>,
     /// `varar.lock.json` as the run left it; absent while incomplete or
     /// when there is none.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub lock_after: Option<FileDigest>,
     /// Every document the process read (oaths and the documents they link
     /// to), in oathPath order.
     pub documents: Vec<DocumentDigest>,
     /// The test binary that ran; absent when it could not be read.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub test_binary: Option<FileDigest>,
     /// Whether the run can be reproduced from these inputs alone. Always
     /// `false` for Varar: see `limitations`.
@@ -132,8 +138,9 @@ pub struct Manifest {
 }
 
 /// A file and its SHA-256.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct FileDigest {
     /// The file, relative to the project root (`/`-separated), or the test
     /// binary's file name.
@@ -143,8 +150,9 @@ pub struct FileDigest {
 }
 
 /// A document the process read.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct DocumentDigest {
     /// Its oathPath.
     pub path: String,
@@ -155,8 +163,9 @@ pub struct DocumentDigest {
 }
 
 /// One selected item and what it did.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Item {
     /// Its full test name, as `--list` prints it without the kind prefix.
     pub name: String,
@@ -171,20 +180,21 @@ pub struct Item {
     /// Its attempt in the run: 1, or the retry or rerun it is.
     pub attempt: u32,
     /// How it ended; absent when the process ended before it did.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub outcome: Option<Outcome>,
     /// How long it ran, in milliseconds; absent when it did not end.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub duration_ms: Option<f64>,
     /// Why it failed, as plain text: the first line for an example (its
     /// result file holds the whole failure), the whole text otherwise.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub message: Option<String>,
 }
 
 /// How an item ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Outcome {
     /// It passed.
     Passed,
@@ -224,6 +234,7 @@ impl ItemKind {
     }
 }
 
+#[cfg(feature = "serde")]
 impl Serialize for ItemKind {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())

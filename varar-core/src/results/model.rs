@@ -1,13 +1,15 @@
 //! The payload of `.varar/<oathPath>.json` (spec 30 §30.8.2, 70 §70.4.1)
 //! and its one writer.
 
+#[cfg(feature = "serde")]
 use serde::Serialize;
 
 use crate::json::Pretty;
 
 /// The payload of one oath's run-result file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct OathResults {
     /// `1`, or `2` when the file carries `documents` or a `failure.docPath`
     /// (spec 70 §70.6.7).
@@ -18,7 +20,7 @@ pub struct OathResults {
     pub source_hash: String,
     /// Version 2: the other documents whose steps this oath's examples use,
     /// with their hashes (spec 70 §70.4.5); absent when empty.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub documents: Vec<DocumentHash>,
     /// The executed examples, in the order given (see [`oath_results`]).
     pub examples: Vec<ExampleResult>,
@@ -26,8 +28,9 @@ pub struct OathResults {
 
 /// A document other than the oath that some of its steps come from, and
 /// the hash of its text as run (spec 70 §70.4.5).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct DocumentHash {
     /// The document's oathPath.
     pub path: String,
@@ -36,8 +39,9 @@ pub struct DocumentHash {
 }
 
 /// One executed example.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ExampleResult {
     /// The planned example's name.
     pub name: String,
@@ -46,13 +50,14 @@ pub struct ExampleResult {
     /// 1-based start lines of the steps' match spans, deduplicated.
     pub lines: Vec<u32>,
     /// Present only when the example failed.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub failure: Option<ResultFailure>,
 }
 
 /// An example's status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
 pub enum Status {
     /// The example passed (a satisfied expected failure included).
     Passed,
@@ -61,8 +66,9 @@ pub enum Status {
 }
 
 /// Why and where an example failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct ResultFailure {
     /// The anchor's start line, else the example's first line, else 0.
     pub line: u32,
@@ -71,19 +77,20 @@ pub struct ResultFailure {
     /// For humans only; nobody parses it.
     pub stack: String,
     /// Every failing cell of a cell mismatch; absent otherwise.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub cells: Vec<CellFailure>,
     /// Where the failure points; absent when no step was involved.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub anchor: Option<Anchor>,
     /// Version 2: the oathPath of the document `line`, `anchor` and `cells`
     /// point into, when it is not the running oath (spec 70 §70.4.4).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
     pub doc_path: Option<String>,
 }
 
 /// One failing cell: its source range and the rendered actual value.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct CellFailure {
     /// UTF-16 start offset of the expected text.
     pub from: u32,
@@ -94,7 +101,8 @@ pub struct CellFailure {
 }
 
 /// A source range in UTF-16 offsets, end exclusive.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
 pub struct Anchor {
     /// Start offset.
     pub from: u32,
