@@ -16,6 +16,8 @@
 //! harness, its selection of one item, the run record, `cargo varar`) goes
 //! through this module.
 
+use std::sync::Arc;
+
 use crate::fast_hash::{FastMap, FastSet};
 use crate::plan::DiagnosticCode;
 use crate::text::collapse_whitespace;
@@ -167,24 +169,31 @@ pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> Stri
 
 /// Hands out unique names: the first occurrence of a base name is bare, the
 /// next ones get `[1]`, `[2]`, … and the counter skips any name already taken.
+///
+/// A name is kept once, shared with the caller (`Arc<str>`): a run of
+/// thousands of items holds each name once, not once per user of it.
 #[derive(Debug, Default)]
 pub struct UniqueNames {
-    taken: FastSet<String>,
+    taken: FastSet<Arc<str>>,
     counters: FastMap<String, usize>,
 }
 
 impl UniqueNames {
     /// A unique name for `base`.
-    pub fn claim(&mut self, base: String) -> String {
-        if self.taken.insert(base.clone()) {
-            return base;
+    pub fn claim(&mut self, base: String) -> Arc<str> {
+        if !self.taken.contains(base.as_str()) {
+            let name: Arc<str> = Arc::from(base);
+            self.taken.insert(Arc::clone(&name));
+            return name;
         }
         let counter = self.counters.entry(base.clone()).or_insert(0);
         loop {
             *counter += 1;
             let candidate = format!("{base}[{counter}]");
-            if self.taken.insert(candidate.clone()) {
-                return candidate;
+            if !self.taken.contains(candidate.as_str()) {
+                let name: Arc<str> = Arc::from(candidate);
+                self.taken.insert(Arc::clone(&name));
+                return name;
             }
         }
     }
@@ -273,10 +282,10 @@ mod tests {
     #[test]
     fn duplicates_are_numbered_and_never_collide() {
         let mut names = UniqueNames::default();
-        assert_eq!(names.claim("a".into()), "a");
-        assert_eq!(names.claim("a[1]".into()), "a[1]");
-        assert_eq!(names.claim("a".into()), "a[2]");
-        assert_eq!(names.claim("a".into()), "a[3]");
-        assert_eq!(names.claim("b".into()), "b");
+        assert_eq!(&*names.claim("a".into()), "a");
+        assert_eq!(&*names.claim("a[1]".into()), "a[1]");
+        assert_eq!(&*names.claim("a".into()), "a[2]");
+        assert_eq!(&*names.claim("a".into()), "a[3]");
+        assert_eq!(&*names.claim("b".into()), "b");
     }
 }

@@ -83,7 +83,9 @@ pub fn items<'a>(oaths: &[PlannedOath<'a>]) -> Vec<Item<'a>> {
     for oath in oaths {
         for (i, example) in oath.plan.examples.iter().enumerate() {
             out.push(Item {
-                name: names.claim(example_item(oath.path, &example.scope_stack, &example.name)),
+                name: names
+                    .claim(example_item(oath.path, &example.scope_stack, &example.name))
+                    .to_string(),
                 document: oath.path.to_string(),
                 source: ItemSource::Example(i, example),
             });
@@ -93,7 +95,7 @@ pub fn items<'a>(oaths: &[PlannedOath<'a>]) -> Vec<Item<'a>> {
         }
         for d in oath.drifts {
             out.push(Item {
-                name: names.claim(drift_item(oath.path, d.line)),
+                name: names.claim(drift_item(oath.path, d.line)).to_string(),
                 document: oath.path.to_string(),
                 source: ItemSource::Drift(d),
             });
@@ -123,7 +125,9 @@ pub fn example_items<'a>(oath_path: &'a str, plan: &'a Plan) -> Vec<Item<'a>> {
 
 fn diagnostic<'a>(names: &mut UniqueNames, document: &str, d: &'a Diagnostic) -> Item<'a> {
     Item {
-        name: names.claim(diagnostic_item(document, d.code, d.span.start_line)),
+        name: names
+            .claim(diagnostic_item(document, d.code, d.span.start_line))
+            .to_string(),
         document: document.to_string(),
         source: ItemSource::Diagnostic(d),
     }

@@ -208,7 +208,7 @@ pub(crate) fn prepare(inputs: Inputs<'_, '_>, shared: &Arc<RunShared>, watch: &W
         let found = diagnostics.take(&document);
         for (meta, message, plain) in diagnostic_items(&document, found, &inputs) {
             let meta = ItemMeta {
-                name: build.names.claim(meta.name),
+                name: build.names.claim(meta.name.to_string()),
                 ..meta
             };
             prepared.items.push_failing(meta, message, plain);
@@ -361,8 +361,9 @@ impl Build<'_, '_, '_> {
             let name = self
                 .names
                 .claim(example_item(path, &example.scope_stack, &example.name));
-            let steps = example.steps.iter().map(|s| s.text.clone()).collect();
-            let progress = self.watch.add(&name, steps);
+            let example = Arc::new(example);
+            // The watchdog reads the step texts from the plan itself.
+            let progress = self.watch.add(&name, Arc::clone(&example) as Arc<_>);
             let meta = ItemMeta {
                 name,
                 kind: ItemKind::Example,
@@ -371,7 +372,7 @@ impl Build<'_, '_, '_> {
             };
             let body = example_body(
                 index,
-                Arc::new(example),
+                example,
                 Arc::clone(&run),
                 (Arc::clone(self.shared), progress),
                 inputs.styles.clone(),
@@ -381,7 +382,7 @@ impl Build<'_, '_, '_> {
         let own = diagnostic_items(path, diagnostics.take(path), inputs);
         for (meta, message, plain) in own.into_iter().chain(drift_items) {
             let meta = ItemMeta {
-                name: self.names.claim(meta.name),
+                name: self.names.claim(meta.name.to_string()),
                 ..meta
             };
             prepared.items.push_failing(meta, message, plain);
@@ -418,7 +419,7 @@ impl Build<'_, '_, '_> {
             .iter()
             .map(|d| {
                 let meta = ItemMeta {
-                    name: drift_item(path, d.line),
+                    name: drift_item(path, d.line).into(),
                     kind: ItemKind::Drift,
                     oath_path: path.to_owned(),
                     line: d.line,
@@ -452,7 +453,7 @@ fn diagnostic_items(
         .iter()
         .map(|d| {
             let meta = ItemMeta {
-                name: diagnostic_item(document, d.code, d.span.start_line),
+                name: diagnostic_item(document, d.code, d.span.start_line).into(),
                 kind: ItemKind::Diagnostic,
                 oath_path: document.to_owned(),
                 line: d.span.start_line,

@@ -13,8 +13,8 @@ use varar_core::record::Outcome;
 /// What the record says of an item before it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct ItemMeta {
-    /// Its full name.
-    pub name: String,
+    /// Its full name, shared with its trial and the watchdog.
+    pub name: Arc<str>,
     /// Its kind.
     pub kind: ItemKind,
     /// Its oath (document, unreadable path).

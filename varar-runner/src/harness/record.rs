@@ -286,7 +286,7 @@ impl<'a> Recording<'a> {
             .iter()
             .filter_map(|&i| meta.get(i))
             .map(|m| Item {
-                name: m.name.clone(),
+                name: m.name.to_string(),
                 kind: m.kind,
                 oath_path: m.oath_path.clone(),
                 line: m.line,
@@ -300,7 +300,7 @@ impl<'a> Recording<'a> {
             .iter()
             .enumerate()
             .filter(|(i, _)| !chosen.contains(i))
-            .map(|(_, m)| m.name.clone())
+            .map(|(_, m)| m.name.to_string())
             .collect();
         let record = ProcessRecord {
             version: RECORD_VERSION,

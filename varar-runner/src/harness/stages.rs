@@ -61,7 +61,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
     let (trials, kept) = prepared
         .items
-        .take_trials(|m| rerun.is_none_or(|items| items.contains(&m.name)));
+        .take_trials(|m| rerun.is_none_or(|items| items.contains(&*m.name)));
     let filtering = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
     let selected: Vec<usize> = kept
         .iter()
@@ -363,7 +363,7 @@ fn trials(
     for (path, error) in &setup.unreadable {
         if read.selection.wants(path) {
             let meta = ItemMeta {
-                name: read_error_item(path),
+                name: read_error_item(path).into(),
                 kind: ItemKind::ReadError,
                 oath_path: path.clone(),
                 line: 0,

@@ -14,14 +14,34 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::execute::Progress;
+use varar_core::plan::PlannedExample;
 
 /// The threshold of the `SLOW` notice when none is injected.
 pub(crate) const SLOW_AFTER: Duration = Duration::from_secs(60);
 
+/// The texts of an example's steps, by index: its plan (shared, not
+/// copied), or a list in tests.
+pub(crate) trait StepTexts: Send + Sync {
+    /// The text of step `index`, if there is one.
+    fn step_text(&self, index: usize) -> Option<&str>;
+}
+
+impl StepTexts for PlannedExample {
+    fn step_text(&self, index: usize) -> Option<&str> {
+        self.steps.get(index).map(|s| s.text.as_str())
+    }
+}
+
+impl StepTexts for Vec<String> {
+    fn step_text(&self, index: usize) -> Option<&str> {
+        self.get(index).map(String::as_str)
+    }
+}
+
 /// One example, as the watchdog and the trial thread see it.
 pub(crate) struct ExampleProgress {
-    name: String,
-    steps: Vec<String>,
+    name: Arc<str>,
+    steps: Arc<dyn StepTexts>,
     epoch: Instant,
     /// Nanoseconds since `epoch` at start, plus one; 0 = not started.
     started: AtomicU64,
@@ -36,8 +56,7 @@ impl ExampleProgress {
     /// The current step's text.
     pub(crate) fn step_text(&self) -> &str {
         self.steps
-            .get(self.step.load(Ordering::Acquire))
-            .map(String::as_str)
+            .step_text(self.step.load(Ordering::Acquire))
             .unwrap_or("")
     }
 
@@ -108,9 +127,9 @@ impl Watch {
     }
 
     /// Watch one more example (at enumeration, before anything runs).
-    pub(crate) fn add(&self, name: &str, steps: Vec<String>) -> Arc<ExampleProgress> {
+    pub(crate) fn add(&self, name: &Arc<str>, steps: Arc<dyn StepTexts>) -> Arc<ExampleProgress> {
         let progress = Arc::new(ExampleProgress {
-            name: name.to_string(),
+            name: Arc::clone(name),
             steps,
             epoch: self.epoch,
             started: AtomicU64::new(0),
@@ -228,7 +247,8 @@ mod tests {
     #[test]
     fn an_example_is_slow_once_and_only_while_it_runs() {
         let watch = Watch::new();
-        let p = watch.add("x", vec!["first".into(), "second".into()]);
+        let steps: Vec<String> = vec!["first".into(), "second".into()];
+        let p = watch.add(&Arc::from("x"), Arc::new(steps));
         let later = Instant::now() + Duration::from_secs(120);
         assert!(
             watch.slow_lines(SLOW_AFTER, later).is_empty(),

@@ -19,7 +19,7 @@
 
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Mutex, mpsc};
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use anstream::ColorChoice;
@@ -34,7 +34,7 @@ pub(crate) type Runner = Box<dyn FnOnce() -> Result<(), String> + Send>;
 
 /// One item to run: its name and its body.
 pub(crate) struct Trialish {
-    pub name: String,
+    pub name: Arc<str>,
     pub runner: Runner,
 }
 
@@ -42,7 +42,10 @@ impl Trialish {
     /// libtest-mimic's trial of it.
     fn into_trial(self) -> Trial {
         let runner = self.runner;
-        Trial::test(self.name, move || runner().map_err(Failed::from)).with_kind(KIND)
+        Trial::test(self.name.to_string(), move || {
+            runner().map_err(Failed::from)
+        })
+        .with_kind(KIND)
     }
 }
 
@@ -148,7 +151,7 @@ impl Output for Stdout {
 }
 
 /// A finished item: its name and its failure text, if it failed.
-type Finished = (String, Result<(), Option<String>>);
+type Finished = (Arc<str>, Result<(), Option<String>>);
 
 /// The run, as libtest-mimic's `run` does it in the pretty format.
 fn run_fast(
@@ -204,7 +207,7 @@ fn run_fast(
             }
         }
     };
-    let mut failures: Vec<(String, Option<String>)> = Vec::new();
+    let mut failures: Vec<(Arc<str>, Option<String>)> = Vec::new();
     let mut record = |(name, result): Finished, conclusion: &mut Conclusion| match result {
         Ok(()) => conclusion.num_passed += 1,
         Err(message) => {
@@ -285,7 +288,7 @@ fn run_fast(
 
 /// The failures section (when there are failures) and the summary line.
 fn closing(
-    failures: &[(String, Option<String>)],
+    failures: &[(Arc<str>, Option<String>)],
     conclusion: &Conclusion,
     start: Instant,
     mode: Mode,

@@ -26,7 +26,7 @@ impl Output for Capture {
 /// escape codes in the message, panicking.
 fn items() -> Vec<Trialish> {
     let item = |name: &str, runner: Runner| Trialish {
-        name: name.to_owned(),
+        name: name.into(),
         runner,
     };
     vec![
@@ -149,7 +149,7 @@ fn threads_print_the_same_lines_in_completion_order() {
 fn names_anstream_would_change_take_libtest_mimics_path() {
     let names = |name: &str| {
         vec![Trialish {
-            name: name.to_owned(),
+            name: name.into(),
             runner: Box::new(|| Ok(())),
         }]
     };
