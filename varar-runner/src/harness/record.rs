@@ -379,10 +379,14 @@ impl<'a> Recording<'a> {
     fn write(&self) {
         // The model holds strings and numbers only: serialising cannot fail.
         let text = self.record.to_text().unwrap_or_default();
-        if let Err(e) = store::write_record_text(self.root, &self.record, &text) {
-            print::warning(format_args!("the run record was not written: {e}"));
-        }
-        self.history.write(&self.record, &text);
+        let written = match store::write_record_text(self.root, &self.record, &text) {
+            Ok(path) => Some(path),
+            Err(e) => {
+                print::warning(format_args!("the run record was not written: {e}"));
+                None
+            }
+        };
+        self.history.write(&self.record, &text, written.as_deref());
     }
 }
 

@@ -17,7 +17,7 @@ use varar_core::history::{
 };
 use varar_core::record::{ProcessRecord, RECORD_EXTENSION};
 
-use super::atomic::write_disposable;
+use super::atomic::{TEMP_PREFIX, write_disposable};
 use super::errors::StoreError;
 use super::runs::{RecordFileError, file_name_of, read_records_under};
 
@@ -60,11 +60,23 @@ impl History {
     /// created the run's directory (the run is new to the history).
     pub fn write(&self, record: &ProcessRecord) -> Result<bool, StoreError> {
         // The model holds strings and numbers only: serialising cannot fail.
-        self.write_text(record, &record.to_text().unwrap_or_default())
+        self.write_text(record, &record.to_text().unwrap_or_default(), None)
     }
 
-    /// [`History::write`] with the record already serialised as `text`.
-    pub fn write_text(&self, record: &ProcessRecord, text: &str) -> Result<bool, StoreError> {
+    /// [`History::write`] with the record already serialised as `text`
+    /// and, when `written` is given, already written there (its file in
+    /// `.varar/.runs/`). The history then gives that file a second name (a
+    /// hard link, renamed into place) instead of writing a copy: no inode
+    /// to allocate, no bytes to write, in every process of a nextest run.
+    /// Neither name is ever written in place (every write renames a new
+    /// file over it), so the two never change together. Where no link can
+    /// be made (another file system, say), the copy is written.
+    pub fn write_text(
+        &self,
+        record: &ProcessRecord,
+        text: &str,
+        written: Option<&Path>,
+    ) -> Result<bool, StoreError> {
         let dir = self.run_dir(&record.run_id);
         let new = !dir.is_dir();
         std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
@@ -75,7 +87,16 @@ impl History {
             "{}.{RECORD_EXTENSION}",
             file_name_of(&record.process_id)
         ));
-        write_disposable(&path, text.as_bytes())?;
+        let linked = written.is_some_and(|source| {
+            let temporary = dir.join(format!(
+                "{TEMP_PREFIX}{}.link",
+                file_name_of(&record.process_id)
+            ));
+            link_into(source, &temporary, &path)
+        });
+        if !linked {
+            write_disposable(&path, text.as_bytes())?;
+        }
         Ok(new)
     }
 
@@ -111,6 +132,20 @@ impl History {
         }
         removed
     }
+}
+
+/// Give `source` the name `target` atomically: a hard link at `temporary`,
+/// renamed over `target`. `false` (and nothing left behind) when it cannot.
+fn link_into(source: &Path, temporary: &Path, target: &Path) -> bool {
+    let _ = std::fs::remove_file(temporary);
+    if std::fs::hard_link(source, temporary).is_err() {
+        return false;
+    }
+    if std::fs::rename(temporary, target).is_err() {
+        let _ = std::fs::remove_file(temporary);
+        return false;
+    }
+    true
 }
 
 /// Every record of the history at `dir`, read strictly, in path order.
@@ -163,6 +198,53 @@ mod tests {
             .collect();
         assert_eq!(read, [first, second]);
         assert!(h.dir.join("nextest_1").is_dir(), "the id as a file name");
+    }
+
+    #[test]
+    fn a_record_already_written_is_linked_into_the_history_not_copied() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = tmp.path().join("project");
+        std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{e}"));
+        let h = history(&tmp.path().join("h"), HistoryLimits::default());
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{e}"));
+        let start = record("r", "p", "2026-12-01T07:00:00.000Z", false);
+        let text = start.to_text().unwrap_or_default();
+        let runs_file =
+            crate::store::write_record_text(&root, &start, &text).unwrap_or_else(|e| panic!("{e}"));
+        h.write_text(&start, &text, Some(&runs_file))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let kept = h.run_dir("r").join("p.run");
+        assert_eq!(read(&kept), text);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let ino = |p: &Path| std::fs::metadata(p).map(|m| m.ino()).unwrap_or_default();
+            assert_eq!(ino(&kept), ino(&runs_file), "one file, two names");
+        }
+        // The end of the process replaces its record: the history keeps
+        // the start until it is given the end too.
+        let end = record("r", "p", "2026-12-01T07:00:00.000Z", true);
+        let end_text = end.to_text().unwrap_or_default();
+        let runs_file = crate::store::write_record_text(&root, &end, &end_text)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read(&kept), text);
+        h.write_text(&end, &end_text, Some(&runs_file))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read(&kept), end_text);
+        // No link to make: the text is written instead, and no temporary
+        // is left behind.
+        let other = record("r", "q", "2026-12-01T07:00:00.000Z", true);
+        let other_text = other.to_text().unwrap_or_default();
+        h.write_text(&other, &other_text, Some(&root.join("missing.run")))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read(&h.run_dir("r").join("q.run")), other_text);
+        let names: Vec<String> = std::fs::read_dir(h.run_dir("r"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "{names:?}");
     }
 
     #[test]
