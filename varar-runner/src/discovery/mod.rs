@@ -14,7 +14,7 @@
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
 use walkdir::WalkDir;
 
 use crate::config::Config;
@@ -287,7 +287,11 @@ impl Globs {
 
     /// Whether an oathPath is an oath: some include matches, no exclude does.
     pub fn is_match(&self, oath_path: &str) -> bool {
-        self.include.is_match(oath_path) && !self.exclude.is_match(oath_path)
+        // One candidate for both sets (building it is most of a match),
+        // and none of the work for an empty exclude list.
+        let candidate = Candidate::new(oath_path);
+        self.include.is_match_candidate(&candidate)
+            && (self.exclude.is_empty() || !self.exclude.is_match_candidate(&candidate))
     }
 
     /// Whether a directory (oathPath-style, no trailing `/`) can hold a file

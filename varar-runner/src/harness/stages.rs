@@ -38,7 +38,7 @@ use crate::store::{
 };
 use varar_core::hash::sha256_hex;
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
-use varar_core::names::{ItemKind, read_error_item};
+use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
 use varar_core::results::{merge_results, parse_run_result};
 
@@ -247,6 +247,13 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
         Selection::All => read_lock(&runner.root)?,
+        // The process of one example (every `cargo nextest` test of an
+        // example) runs no drift item: its oath's drift is the business of
+        // the drift items' own processes, and example names never depend
+        // on it. It never writes the lock, so it need not read it.
+        Selection::Item(name) if ItemName::parse(name).kind == ItemKind::Example => {
+            Baseline::Absent
+        }
         // Only the planned oaths' entries are needed (and this run never
         // writes the lock).
         Selection::Item(_) => {
