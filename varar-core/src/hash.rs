@@ -46,13 +46,49 @@ pub fn source_hash(text: &str) -> String {
 /// );
 /// ```
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
-    let mut out = String::with_capacity(64);
-    for &byte in digest.as_ref() {
-        out.push(char::from(HEX[usize::from(byte >> 4)]));
-        out.push(char::from(HEX[usize::from(byte & 0xf)]));
+    let mut hasher = Sha256::new();
+    hasher.update(bytes);
+    hasher.finish_hex()
+}
+
+/// SHA-256 fed piece by piece, for what should not be held whole (the
+/// shell hashes a test binary of tens of megabytes in chunks).
+///
+/// ```
+/// let mut h = varar_core::hash::Sha256::new();
+/// h.update(b"a");
+/// h.update(b"bc");
+/// assert_eq!(h.finish_hex(), varar_core::hash::sha256_hex(b"abc"));
+/// ```
+pub struct Sha256(ring::digest::Context);
+
+impl Default for Sha256 {
+    fn default() -> Self {
+        Sha256::new()
     }
-    out
+}
+
+impl Sha256 {
+    /// A hasher of nothing yet.
+    pub fn new() -> Sha256 {
+        Sha256(ring::digest::Context::new(&ring::digest::SHA256))
+    }
+
+    /// Feed `bytes`.
+    pub fn update(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+
+    /// The lowercase hexadecimal digest of everything fed.
+    pub fn finish_hex(self) -> String {
+        let digest = self.0.finish();
+        let mut out = String::with_capacity(64);
+        for &byte in digest.as_ref() {
+            out.push(char::from(HEX[usize::from(byte >> 4)]));
+            out.push(char::from(HEX[usize::from(byte & 0xf)]));
+        }
+        out
+    }
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

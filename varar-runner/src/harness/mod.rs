@@ -18,6 +18,7 @@
 //! held only for that short read-modify-write, never while planning.
 
 mod color;
+mod digests;
 mod documents;
 mod enumerate;
 mod error;

@@ -10,15 +10,14 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use libtest_mimic::Arguments;
 use varar_core::config::CONFIG_FILE_NAME;
-use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::record::{
-    DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
-    RECORD_FORMAT, RECORD_VERSION, RerunOf, RunRecord,
+    DocumentDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord, RECORD_FORMAT,
+    RECORD_VERSION, RerunOf, RunRecord,
 };
 use varar_core::time::rfc3339_millis;
 
-use super::documents::Texts;
+use super::digests::{Stamp, binary_digest, file_digest, stamp};
 use super::history::HistoryWriter;
 use super::items::{ItemMeta, RunLog};
 use super::print;
@@ -169,80 +168,6 @@ const LIMITATIONS: [&str; 2] = [
      environment) that the manifest does not record",
     "the test binary is recorded by digest only: its sources and dependencies are not",
 ];
-
-/// A file's size and modification time: when both are unchanged, so is
-/// the digest taken with them (what lets a process that did not write the
-/// lock, every `cargo nextest` process, skip hashing it a second time).
-type Stamp = (u64, Option<SystemTime>);
-
-fn stamp(root: &Path, name: &str) -> Option<Stamp> {
-    let meta = std::fs::metadata(root.join(name)).ok()?;
-    Some((meta.len(), meta.modified().ok()))
-}
-
-/// The digest of `<root>/<name>`, if it exists and can be read.
-fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
-    let bytes = std::fs::read(root.join(name)).ok()?;
-    Some(FileDigest {
-        path: name.to_owned(),
-        sha256: sha256_hex(&bytes),
-    })
-}
-
-/// The digests of the documents `paths` (read as `texts`), in path order.
-pub(crate) fn document_digests<'a>(
-    texts: &Texts,
-    paths: impl IntoIterator<Item = &'a str>,
-) -> Vec<DocumentDigest> {
-    let mut out: Vec<DocumentDigest> = paths
-        .into_iter()
-        .filter_map(|path| {
-            let text = texts.text(path)?;
-            Some(DocumentDigest {
-                path: path.to_owned(),
-                sha256: sha256_hex(text.as_bytes()),
-                source_hash: source_hash(text),
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
-/// The test binary's digest, cached beside it (`<binary>.varar-sha256`,
-/// keyed by its size and modification time) so that the processes of a
-/// nextest run hash it once per build.
-fn binary_digest() -> Option<FileDigest> {
-    let exe = std::env::current_exe().ok()?;
-    let name = exe.file_name()?.to_string_lossy().into_owned();
-    let meta = std::fs::metadata(&exe).ok()?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|m| m.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    let key = format!("{} {mtime}", meta.len());
-    let mut cache = exe.clone().into_os_string();
-    cache.push(".varar-sha256");
-    let cache = std::path::PathBuf::from(cache);
-    if let Ok(text) = std::fs::read_to_string(&cache)
-        && let Some((k, sha)) = text.trim_end().rsplit_once(' ')
-        && k == key
-        && sha.len() == 64
-    {
-        return Some(FileDigest {
-            path: name,
-            sha256: sha.to_owned(),
-        });
-    }
-    let sha = sha256_hex(&std::fs::read(&exe).ok()?);
-    // Best effort: without the cache the next process hashes it again.
-    let _ = store::write_disposable(&cache, format!("{key} {sha}\n").as_bytes());
-    Some(FileDigest {
-        path: name,
-        sha256: sha,
-    })
-}
 
 /// This process's record while the run is on.
 pub(crate) struct Recording<'a> {

@@ -14,6 +14,7 @@ use std::sync::Arc;
 use libtest_mimic::Arguments;
 
 use super::color::{self, ColorEnv};
+use super::digests;
 use super::documents::Texts;
 use super::enumerate::{self, OathRun, Prepared, Purpose};
 use super::error::{FATAL, HarnessError};
@@ -83,7 +84,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 ),
                 meta: &prepared.items.meta,
                 selected,
-                documents: record::document_digests(&read.texts, used),
+                documents: digests::document_digests(&read.texts, used),
             },
         )
     });
