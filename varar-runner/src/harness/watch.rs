@@ -41,7 +41,9 @@ impl StepTexts for Vec<String> {
 /// One example, as the watchdog and the trial thread see it.
 pub(crate) struct ExampleProgress {
     name: Arc<str>,
-    steps: Arc<dyn StepTexts>,
+    /// Released when the example finishes: the plan it refers to is then
+    /// freed with the trial, not kept to the end of the run.
+    steps: Mutex<Option<Arc<dyn StepTexts>>>,
     epoch: Instant,
     /// Nanoseconds since `epoch` at start, plus one; 0 = not started.
     started: AtomicU64,
@@ -54,10 +56,13 @@ pub(crate) struct ExampleProgress {
 
 impl ExampleProgress {
     /// The current step's text.
-    pub(crate) fn step_text(&self) -> &str {
-        self.steps
-            .step_text(self.step.load(Ordering::Acquire))
+    pub(crate) fn step_text(&self) -> String {
+        let steps = self.steps.lock().unwrap_or_else(|e| e.into_inner());
+        steps
+            .as_ref()
+            .and_then(|s| s.step_text(self.step.load(Ordering::Acquire)))
             .unwrap_or("")
+            .to_owned()
     }
 
     /// The current step's index.
@@ -79,6 +84,7 @@ impl ExampleProgress {
     /// The example's thread is done (teardown included).
     pub(crate) fn finish(&self) {
         self.done.store(true, Ordering::Release);
+        self.steps.lock().unwrap_or_else(|e| e.into_inner()).take();
     }
 
     /// The trial gave up waiting for this example's thread.
@@ -130,7 +136,7 @@ impl Watch {
     pub(crate) fn add(&self, name: &Arc<str>, steps: Arc<dyn StepTexts>) -> Arc<ExampleProgress> {
         let progress = Arc::new(ExampleProgress {
             name: Arc::clone(name),
-            steps,
+            steps: Mutex::new(Some(steps)),
             epoch: self.epoch,
             started: AtomicU64::new(0),
             step: AtomicUsize::new(0),
@@ -154,7 +160,7 @@ impl Watch {
             if p.running_for(now).is_some_and(|d| d > threshold)
                 && !p.noticed.swap(true, Ordering::AcqRel)
             {
-                lines.push(slow_line(threshold, &p.name, p.step_text()));
+                lines.push(slow_line(threshold, &p.name, &p.step_text()));
             }
         }
         lines

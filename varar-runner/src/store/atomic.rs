@@ -5,7 +5,7 @@
 //! and baseline, `cargo varar merge`'s results tree, the report's pages.
 
 use std::fs::File;
-use std::io::{ErrorKind, Write as _};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
@@ -37,14 +37,7 @@ pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
 }
 
 fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<bool, StoreError> {
-    let existing = match std::fs::read(path) {
-        Ok(existing) => Some(existing),
-        Err(e) if e.kind() == ErrorKind::NotFound => None,
-        // Unreadable: still replaceable by rename; the callers that must
-        // not overwrite unreadable files check before calling.
-        Err(_) => None,
-    };
-    if existing.as_deref() == Some(bytes) {
+    if holds_exactly(path, bytes) {
         return Ok(false);
     }
     let dir = match path.parent() {
@@ -87,6 +80,16 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
         }
     }
     Ok(true)
+}
+
+/// Whether the file at `path` holds exactly `bytes`. A file of another
+/// size is not read (a run record rewritten at the end of a run, say); one
+/// that cannot be read does not (it is still replaceable by rename; the
+/// callers that must not overwrite unreadable files check before calling).
+fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
+    let same_size = std::fs::metadata(path)
+        .is_ok_and(|m| m.is_file() && u64::try_from(bytes.len()).is_ok_and(|n| n == m.len()));
+    same_size && std::fs::read(path).is_ok_and(|existing| existing == bytes)
 }
 
 /// The name every temporary file of ours starts with.
