@@ -3,6 +3,7 @@
 //! their strings and pretty text ([`write`]: the escaping of
 //! `JSON.stringify`, key order chosen by the caller).
 
+mod node;
 mod quick;
 pub mod read;
 mod scan;

@@ -10,7 +10,7 @@
 //! and every error, answers `None`: the caller then parses the text with
 //! serde_json, which reads it or names the problem.
 
-use super::read::Node;
+use super::node::Node;
 
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;

@@ -10,6 +10,7 @@
 
 use std::fmt;
 
+pub use super::node::Node;
 use super::{quick, scan};
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -64,24 +65,6 @@ impl ReadError {
 
 /// How the top level of a document is named in [`ReadError`]s.
 pub const TOP: &str = "the top level";
-
-/// A JSON value whose objects keep every member in document order,
-/// duplicates included.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Node {
-    /// `null`.
-    Null,
-    /// `true` or `false`.
-    Bool(bool),
-    /// A number, as serde_json reads it.
-    Number(serde_json::Number),
-    /// A string, decoded.
-    String(String),
-    /// An array.
-    Array(Vec<Node>),
-    /// An object's members as written.
-    Object(Vec<(String, Node)>),
-}
 
 /// Decode `bytes` as UTF-8 and parse them into a [`Node`].
 ///

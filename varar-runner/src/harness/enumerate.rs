@@ -17,7 +17,6 @@ use std::sync::{Arc, Mutex};
 use super::documents::{Diagnostics, Texts};
 use super::items::{Body, ItemMeta, Items};
 use super::print;
-use super::stages::unwritable;
 use super::trial::{RunShared, run_example};
 use super::watch::Watch;
 use crate::discovery::OathFile;
@@ -84,7 +83,7 @@ impl OathRun {
         }
         let written = match self.results().to_text() {
             Ok(text) => replace_run_result(root, &self.path, text.as_bytes()),
-            Err(e) => Ok(unwritable(&self.path, &e)),
+            Err(e) => Ok(print::unserialisable(&self.path, &e)),
         };
         if let Err(e) = written {
             print::warning(e);

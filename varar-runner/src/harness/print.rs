@@ -20,6 +20,15 @@ pub(crate) fn warning(problem: impl Display) {
     notice(&format!("varar: warning: {problem}"));
 }
 
+/// Say that an oath's results could not be serialised (which cannot happen
+/// for this model: strings and integers only); `false`, nothing written.
+pub(crate) fn unserialisable(oath_path: &str, error: &serde_json::Error) -> bool {
+    warning(format_args!(
+        "cannot serialise the results of {oath_path}: {error}"
+    ));
+    false
+}
+
 /// A problem that stops the run.
 pub(crate) fn fatal(error: &HarnessError) {
     notice(&format!("error: {error}"));

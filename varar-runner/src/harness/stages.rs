@@ -449,7 +449,7 @@ fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
             match merged.to_text() {
                 Ok(text) => Some(text.into_bytes()),
                 Err(e) => {
-                    unwritable(&oath.path, &e);
+                    print::unserialisable(&oath.path, &e);
                     None
                 }
             }
@@ -523,15 +523,6 @@ fn tear_down_resources(shared: &RunShared) -> bool {
         }
     }
     ok
-}
-
-/// Say that an oath's results could not be serialised (which cannot happen
-/// for this model: strings and integers only); `false`, nothing written.
-pub(super) fn unwritable(oath_path: &str, error: &serde_json::Error) -> bool {
-    print::warning(format_args!(
-        "cannot serialise the results of {oath_path}: {error}"
-    ));
-    false
 }
 
 #[cfg(test)]

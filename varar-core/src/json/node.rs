@@ -1,0 +1,21 @@
+//! The tree the strict reader builds (`read.rs`, by serde_json or by the
+//! byte loop of `quick.rs`): its own module, so that neither reader names
+//! the other's items.
+
+/// A JSON value whose objects keep every member in document order,
+/// duplicates included.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Node {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool(bool),
+    /// A number, as serde_json reads it.
+    Number(serde_json::Number),
+    /// A string, decoded.
+    String(String),
+    /// An array.
+    Array(Vec<Node>),
+    /// An object's members as written.
+    Object(Vec<(String, Node)>),
+}
