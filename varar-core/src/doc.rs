@@ -4,6 +4,8 @@
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
+use std::sync::Arc;
+
 use crate::source::Span;
 
 /// A parsed oath: every candidate example plus the tables and fences that
@@ -41,7 +43,7 @@ pub struct Heading {
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Candidate {
     /// Heading texts above the candidate, outermost first.
-    pub scope_stack: Vec<String>,
+    pub scope_stack: Arc<[String]>,
     /// From the text block's start to the end of its last attachment.
     pub span: Span,
     /// The text block, then its attachments.

@@ -49,7 +49,7 @@ fn example(name: &str, steps: Vec<Span>, expected: Expectation) -> PlannedExampl
     let first = steps.first().copied().unwrap_or_default();
     PlannedExample {
         name: name.to_string(),
-        scope_stack: vec!["Bakery".into()],
+        scope_stack: vec!["Bakery".into()].into(),
         span: first,
         expected,
         steps: steps

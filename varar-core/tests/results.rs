@@ -140,7 +140,7 @@ fn the_collector_sorts_stably_by_first_line() {
 fn example(steps: Vec<PlannedStep>, expected: Expectation) -> PlannedExample {
     PlannedExample {
         name: "an example".into(),
-        scope_stack: Vec::new(),
+        scope_stack: Vec::new().into(),
         span: span(0, 10, 1),
         expected,
         steps,

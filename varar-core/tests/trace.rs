@@ -39,7 +39,7 @@ fn registry() -> Registry {
 fn example(n: usize, expected: Expectation) -> PlannedExample {
     PlannedExample {
         name: "ex".into(),
-        scope_stack: Vec::new(),
+        scope_stack: Vec::new().into(),
         span: span(0, 10, 1),
         expected,
         steps: (0..n)

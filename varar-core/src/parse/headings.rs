@@ -4,6 +4,8 @@
 //! to three spaces, inside containers too). The text is the raw source of the
 //! heading's content, inline markup kept, trimmed with the JavaScript set.
 
+use std::sync::Arc;
+
 use crate::text::{js_trim, js_trim_end};
 
 /// Text of an ATX heading, given its line from the first `#` to the line end.
@@ -35,6 +37,9 @@ pub(crate) fn setext_text<'a>(lines: impl IntoIterator<Item = &'a str>) -> Strin
 #[derive(Debug, Default)]
 pub(crate) struct ScopeStack {
     entries: Vec<(u8, String)>,
+    /// The texts as last handed out, shared by every candidate under the
+    /// same headings until the next heading.
+    shared: Option<Arc<[String]>>,
 }
 
 impl ScopeStack {
@@ -44,11 +49,17 @@ impl ScopeStack {
             self.entries.pop();
         }
         self.entries.push((level, text));
+        self.shared = None;
     }
 
-    /// The heading texts, outermost first.
-    pub(crate) fn texts(&self) -> Vec<String> {
-        self.entries.iter().map(|(_, t)| t.clone()).collect()
+    /// The heading texts, outermost first: one allocation per run of
+    /// candidates under the same headings, not one per candidate.
+    pub(crate) fn texts(&mut self) -> Arc<[String]> {
+        let entries = &self.entries;
+        Arc::clone(
+            self.shared
+                .get_or_insert_with(|| entries.iter().map(|(_, t)| t.clone()).collect()),
+        )
     }
 }
 
@@ -91,11 +102,11 @@ mod tests {
         s.push(1, "Counter".into());
         s.push(2, "First".into());
         s.push(2, "Second".into());
-        assert_eq!(s.texts(), ["Counter", "Second"]);
+        assert_eq!(*s.texts(), ["Counter", "Second"]);
         s.push(3, "H3".into());
         s.push(2, "H2".into());
-        assert_eq!(s.texts(), ["Counter", "H2"]);
+        assert_eq!(*s.texts(), ["Counter", "H2"]);
         s.push(1, "Top".into());
-        assert_eq!(s.texts(), ["Top"]);
+        assert_eq!(*s.texts(), ["Top"]);
     }
 }

@@ -34,7 +34,7 @@ use crate::source::Source;
 /// use varar_core::{parse::parse, source::Source};
 /// let source = Source::new("# Shop\n\nI add 2 apples.\n");
 /// let doc = parse("shop.md", &source);
-/// assert_eq!(doc.examples[0].scope_stack, ["Shop"]);
+/// assert_eq!(*doc.examples[0].scope_stack, ["Shop"]);
 /// assert_eq!(doc.examples[0].body.text.text, "I add 2 apples.");
 /// ```
 pub fn parse(path: &str, source: &Source<'_>) -> Doc {

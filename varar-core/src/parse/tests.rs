@@ -104,7 +104,7 @@ fn scopes(src: &str) -> Vec<Vec<String>> {
     doc(src)
         .examples
         .into_iter()
-        .map(|c| c.scope_stack)
+        .map(|c| c.scope_stack.to_vec())
         .collect()
 }
 

@@ -138,7 +138,7 @@ mod tests {
     fn example(expected: Expectation, s: PlannedStep) -> PlannedExample {
         PlannedExample {
             name: "n".into(),
-            scope_stack: vec!["H".into()],
+            scope_stack: vec!["H".into()].into(),
             span: sp(0, 16),
             expected,
             steps: vec![s],

@@ -2,6 +2,8 @@
 //! document and a registry. Plain owned data, `Send`, so each example can be
 //! handed to its own test thread.
 
+use std::sync::Arc;
+
 use crate::data::Row;
 use crate::doc::Table;
 use crate::source::Span;
@@ -104,7 +106,7 @@ pub struct PlannedExample {
     /// The example name (spec 20 §20.8; rows: cells joined with ` / `).
     pub name: String,
     /// Heading texts above it; row examples add the bound step's text.
-    pub scope_stack: Vec<String>,
+    pub scope_stack: Arc<[String]>,
     /// From the first unit's start to the last merged unit's end (rows: the row).
     pub span: Span,
     /// Pass, or expected to fail.

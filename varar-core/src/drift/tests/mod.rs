@@ -224,7 +224,7 @@ fn message_is_the_spec_text() {
 
 fn doc_candidate(text: &str, start: u32, end: u32, line: u32) -> Candidate {
     Candidate {
-        scope_stack: Vec::new(),
+        scope_stack: Vec::new().into(),
         span: span(start, end, line),
         body: CandidateBody {
             text: TextBlock {
@@ -242,7 +242,7 @@ fn doc_candidate(text: &str, start: u32, end: u32, line: u32) -> Candidate {
 fn planned(start: u32, end: u32) -> PlannedExample {
     PlannedExample {
         name: String::new(),
-        scope_stack: Vec::new(),
+        scope_stack: Vec::new().into(),
         span: span(start, end, 1),
         expected: Expectation::Pass,
         steps: Vec::new(),

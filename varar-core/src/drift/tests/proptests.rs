@@ -127,7 +127,7 @@ proptest! {
             examples: blocks.iter().map(|&(start, len)| {
                 let span = Span { start_offset: start, end_offset: start + len, ..span_at(1) };
                 Candidate {
-                    scope_stack: Vec::new(),
+                    scope_stack: Vec::new().into(),
                     span,
                     body: CandidateBody {
                         text: TextBlock {
@@ -147,7 +147,7 @@ proptest! {
         let plan = Plan {
             examples: examples.iter().map(|&(start, len)| PlannedExample {
                 name: String::new(),
-                scope_stack: Vec::new(),
+                scope_stack: Vec::new().into(),
                 span: Span { start_offset: start, end_offset: start + len, ..span_at(1) },
                 expected: Expectation::Pass,
                 steps: Vec::new(),

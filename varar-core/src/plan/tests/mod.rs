@@ -232,7 +232,7 @@ fn header_bound_rows_never_merge_with_their_neighbours() {
     let plan = plan_text(text, &stimuli(&["alpha", "I check"]));
     let names: Vec<_> = plan.examples.iter().map(|e| e.name.as_str()).collect();
     assert_eq!(names, ["alpha", "1", "2", "alpha again"]);
-    assert_eq!(plan.examples[1].scope_stack, ["I check"]);
+    assert_eq!(*plan.examples[1].scope_stack, ["I check"]);
     assert!(plan.examples[1].row.is_some());
     assert!(plan.examples[3].row.is_none());
 }

@@ -1,7 +1,7 @@
 //! Planning one candidate (spec 20 §20.7): its steps, a header-bound table,
 //! the `error` fence, the attachment of `body[1]`, and the two diagnostics.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
@@ -219,8 +219,13 @@ fn lift_step(
 /// One example per data row of a header-bound table (§20.7 step 2).
 fn row_examples(candidate: &Candidate, bound: &PlannedStep, table: &Table) -> Vec<PlannedExample> {
     let header = &table.header.cells;
-    let mut scope_stack = candidate.scope_stack.clone();
-    scope_stack.push(bound.text.clone());
+    // Shared by every row's example.
+    let scope_stack: Arc<[String]> = candidate
+        .scope_stack
+        .iter()
+        .cloned()
+        .chain(std::iter::once(bound.text.clone()))
+        .collect();
     table
         .rows
         .iter()

@@ -223,7 +223,7 @@ fn expects(index: usize, ordinal: u32, n: i64) -> PlannedStep {
 fn example(steps: Vec<PlannedStep>) -> PlannedExample {
     PlannedExample {
         name: "an example".into(),
-        scope_stack: Vec::new(),
+        scope_stack: Vec::new().into(),
         span: span(0, 100, 1),
         expected: Expectation::Pass,
         steps,

@@ -28,7 +28,7 @@ fn bundle_07_header_bound_row_example() {
     let r = &rows[0];
     assert_eq!(r.name, "10 / A");
     assert_eq!(
-        r.scope_stack,
+        *r.scope_stack,
         ["Scope", "I report the score and grade"].map(String::from)
     );
     assert_eq!(off(&r.span), (106, 123, 9, 1, 9, 18));

@@ -173,7 +173,7 @@ pub(super) fn fence(src: &Source<'_>, open: u32, close: u32, info: &str) -> Atta
 pub(super) fn candidate(text: TextBlock, attachments: Vec<Attachment>, pbd: bool) -> Candidate {
     let end = attachments.last().map_or(text.span, Attachment::span);
     Candidate {
-        scope_stack: vec!["Scope".into()],
+        scope_stack: vec!["Scope".into()].into(),
         span: Span {
             end_offset: end.end_offset,
             end_line: end.end_line,
