@@ -208,24 +208,38 @@ pub fn timed(mut cmd: Command, timeout: Duration) -> Result<Timed, String> {
     let mut child = cmd
         .spawn()
         .map_err(|e| format!("cannot run {cmd:?}: {e}"))?;
-    let killed = loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break false,
-            Ok(None) if start.elapsed() > timeout => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break true;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
-            Err(e) => return Err(format!("cannot wait for {cmd:?}: {e}")),
-        }
-    };
+    let killed = wait_or_kill(&mut child, start, timeout, Duration::from_millis(5), |_| {})
+        .map_err(|e| format!("cannot wait for {cmd:?}: {e}"))?;
     let wall = if killed { timeout } else { start.elapsed() };
     let cpu = match (cpu_before, children_cpu()) {
         (Some(a), Some(b)) if !killed => Some(b.saturating_sub(a)),
         _ => None,
     };
     Ok(Timed { wall, cpu, killed })
+}
+
+/// Wait for `child` (started at `start`), polling every `poll`; when it
+/// outlives `timeout`, call `kill_more` with its id (to end what it
+/// started), kill it and reap it. Whether it was killed.
+pub fn wait_or_kill(
+    child: &mut std::process::Child,
+    start: Instant,
+    timeout: Duration,
+    poll: Duration,
+    kill_more: impl FnOnce(u32),
+) -> std::io::Result<bool> {
+    loop {
+        match child.try_wait()? {
+            Some(_) => return Ok(false),
+            None if start.elapsed() > timeout => {
+                kill_more(child.id());
+                let _ = child.kill();
+                let _ = child.wait();
+                return Ok(true);
+            }
+            None => std::thread::sleep(poll),
+        }
+    }
 }
 
 /// CPU time of this process's waited-for children (`cutime + cstime` of

@@ -121,19 +121,14 @@ pub(super) fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<S
     let mut child = run
         .spawn()
         .map_err(|e| format!("cannot run {run:?}: {e}"))?;
-    let killed = loop {
-        match child.try_wait() {
-            Ok(Some(_)) => break false,
-            Ok(None) if start.elapsed() > timeout => {
-                kill_group(child.id());
-                let _ = child.kill();
-                let _ = child.wait();
-                break true;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
-            Err(e) => return Err(format!("cannot wait for {run:?}: {e}")),
-        }
-    };
+    let killed = crate::project::wait_or_kill(
+        &mut child,
+        start,
+        timeout,
+        Duration::from_millis(2),
+        kill_group,
+    )
+    .map_err(|e| format!("cannot wait for {run:?}: {e}"))?;
     let wall = if killed { timeout } else { start.elapsed() };
     let (cpu, rss_kib) = if timed && !killed {
         read_time(report)

@@ -85,45 +85,49 @@ impl Reader<'_> {
     /// After `{`.
     fn object(&mut self) -> Option<Node> {
         let mut members = Vec::new();
-        if self.peek()? == b'}' {
-            self.at += 1;
-            return Some(Node::Object(members));
-        }
-        loop {
-            if self.peek()? != b'"' {
+        self.separated(b'}', |r| {
+            if r.peek()? != b'"' {
                 return None;
             }
-            let key = self.string()?;
-            if self.peek()? != b':' {
+            let key = r.string()?;
+            if r.peek()? != b':' {
                 return None;
             }
-            self.at += 1;
-            members.push((key, self.value()?));
-            match self.peek()? {
-                b',' => self.at += 1,
-                b'}' => {
-                    self.at += 1;
-                    return Some(Node::Object(members));
-                }
-                _ => return None,
-            }
-        }
+            r.at += 1;
+            members.push((key, r.value()?));
+            Some(())
+        })?;
+        Some(Node::Object(members))
     }
 
     /// After `[`.
     fn array(&mut self) -> Option<Node> {
         let mut items = Vec::new();
-        if self.peek()? == b']' {
+        self.separated(b']', |r| {
+            items.push(r.value()?);
+            Some(())
+        })?;
+        Some(Node::Array(items))
+    }
+
+    /// After an opening bracket: what `element` reads, separated by commas,
+    /// up to and past `close` (no trailing comma, as JSON has none).
+    fn separated(
+        &mut self,
+        close: u8,
+        mut element: impl FnMut(&mut Self) -> Option<()>,
+    ) -> Option<()> {
+        if self.peek()? == close {
             self.at += 1;
-            return Some(Node::Array(items));
+            return Some(());
         }
         loop {
-            items.push(self.value()?);
+            element(self)?;
             match self.peek()? {
                 b',' => self.at += 1,
-                b']' => {
+                c if c == close => {
                     self.at += 1;
-                    return Some(Node::Array(items));
+                    return Some(());
                 }
                 _ => return None,
             }

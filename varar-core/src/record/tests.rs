@@ -82,6 +82,22 @@ fn what_the_writer_writes_reads_back_equal() {
     assert!(!text.contains("null"), "absent members are omitted: {text}");
 }
 
+/// What `refusal` (a reader's error, if any) says of `text`, a record's
+/// text, with another version or another format.
+fn refuses_other_versions_and_formats(text: &str, refusal: impl Fn(&[u8]) -> Option<RecordError>) {
+    let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
+    let err = refusal(newer.as_bytes());
+    assert!(
+        err.as_ref().is_some_and(RecordError::is_unknown_version),
+        "{err:?}"
+    );
+    let other = text.replacen("varar-run-record", "something-else", 1);
+    assert_eq!(
+        refusal(other.as_bytes()).map(|e| e.to_string()).as_deref(),
+        Some("not a run record (format \"something-else\")")
+    );
+}
+
 #[test]
 fn the_reader_refuses_what_is_not_a_record_of_this_version() {
     let text = record("r", "p", "t", vec![item("a", 1, Some(Outcome::Passed))])
@@ -106,17 +122,7 @@ fn the_reader_refuses_what_is_not_a_record_of_this_version() {
         refuse(&digest).as_deref(),
         Some("manifest.documents[0].sha256 must be 64 lowercase hexadecimal digits")
     );
-    let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
-    let err = parse_process_record(newer.as_bytes()).err();
-    assert!(
-        err.as_ref().is_some_and(RecordError::is_unknown_version),
-        "{err:?}"
-    );
-    let other = text.replacen("varar-run-record", "something-else", 1);
-    assert_eq!(
-        refuse(&other).as_deref(),
-        Some("not a run record (format \"something-else\")")
-    );
+    refuses_other_versions_and_formats(&text, |b| parse_process_record(b).err());
     let kind = text.replacen("\"example\"", "\"bench\"", 1);
     assert!(refuse(&kind).is_some_and(|e| e.starts_with("items[0].kind must be")));
     let extra = text.replacen(
@@ -155,17 +161,7 @@ fn a_header_reads_as_the_whole_record_says_and_refuses_what_it_refuses() {
             .err()
             .map(|e| e.to_string())
     };
-    let newer = text.replacen("\"version\": 1", "\"version\": 2", 1);
-    let err = parse_record_header(newer.as_bytes()).err();
-    assert!(
-        err.as_ref().is_some_and(RecordError::is_unknown_version),
-        "{err:?}"
-    );
-    let other = text.replacen("varar-run-record", "something-else", 1);
-    assert_eq!(
-        refuse(&other).as_deref(),
-        Some("not a run record (format \"something-else\")")
-    );
+    refuses_other_versions_and_formats(&text, |b| parse_record_header(b).err());
     let twice = text.replacen(
         "\"complete\": false",
         "\"complete\": false,\n  \"complete\": true",

@@ -285,25 +285,27 @@ fn run_result_updates_see_the_stored_bytes_and_may_write_nothing() {
     assert_eq!(ok(std::fs::read_to_string(&path)), "two\n");
 }
 
-#[test]
-fn concurrent_updates_do_not_lose_each_others_changes() {
-    let dir = tmp();
-    let root = Arc::new(dir.path().to_path_buf());
-    let handles: Vec<_> = (0..8u64)
-        .map(|i| {
-            let root = root.clone();
-            std::thread::spawn(move || {
-                ok(update_run_result(&root, "varar/a.md", |stored| {
+/// Eight threads at once, thread `i` appending the line `i` to the results
+/// of the oath `oath_of(i)` by read-merge-write.
+fn append_from_eight_threads(root: &Path, oath_of: fn(u64) -> String) {
+    std::thread::scope(|scope| {
+        for i in 0..8u64 {
+            scope.spawn(move || {
+                ok(update_run_result(root, &oath_of(i), |stored| {
                     let mut lines = text(stored);
                     lines.push_str(&format!("{i}\n"));
                     Some(lines.into_bytes())
                 }));
-            })
-        })
-        .collect();
-    for h in handles {
-        assert!(h.join().is_ok());
-    }
+            });
+        }
+    });
+}
+
+#[test]
+fn concurrent_updates_do_not_lose_each_others_changes() {
+    let dir = tmp();
+    let root = dir.path();
+    append_from_eight_threads(root, |_| "varar/a.md".to_owned());
     let written = ok(std::fs::read_to_string(root.join(".varar/varar/a.md.json")));
     let mut lines: Vec<&str> = written.lines().collect();
     lines.sort_unstable();
@@ -313,23 +315,8 @@ fn concurrent_updates_do_not_lose_each_others_changes() {
 #[test]
 fn the_oaths_of_one_directory_share_one_lock_and_lose_no_update() {
     let dir = tmp();
-    let root = Arc::new(dir.path().to_path_buf());
-    let handles: Vec<_> = (0..8u64)
-        .map(|i| {
-            let root = root.clone();
-            std::thread::spawn(move || {
-                let oath = format!("varar/deep/{}.md", i % 2);
-                ok(update_run_result(&root, &oath, |stored| {
-                    let mut lines = text(stored);
-                    lines.push_str(&format!("{i}\n"));
-                    Some(lines.into_bytes())
-                }));
-            })
-        })
-        .collect();
-    for h in handles {
-        assert!(h.join().is_ok());
-    }
+    let root = dir.path();
+    append_from_eight_threads(root, |i| format!("varar/deep/{}.md", i % 2));
     for (name, want) in [("0", ["0", "2", "4", "6"]), ("1", ["1", "3", "5", "7"])] {
         let written = ok(std::fs::read_to_string(
             root.join(format!(".varar/varar/deep/{name}.md.json")),
