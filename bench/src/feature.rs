@@ -99,7 +99,11 @@ pub fn feature(oath_path: &str, text: &str, registry: &Registry) -> Result<Strin
                 doc_string(&mut out, &d.content);
             }
             if let (Trailing::Row, Some(binding)) = (spec.trailing, &example.row) {
-                let header: Vec<String> = binding.checks.iter().map(|c| c.column.clone()).collect();
+                let header: Vec<String> = binding
+                    .checks
+                    .iter()
+                    .map(|c| c.column.to_string())
+                    .collect();
                 let row: Vec<String> = binding.checks.iter().map(|c| c.value.clone()).collect();
                 data_table(&mut out, &[&header, &row]);
             }

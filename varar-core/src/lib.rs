@@ -25,7 +25,7 @@
 //! let plan = plan(&parse("varar/counter.md", &source), &source, &registry);
 //! assert_eq!(plan.examples.len(), 1);
 //! assert_eq!(plan.examples[0].name, "I add 2. Then the count is 2");
-//! assert_eq!(plan.examples[0].steps[1].matched_expression, "the count is {int}");
+//! assert_eq!(&*plan.examples[0].steps[1].matched_expression, "the count is {int}");
 //! ```
 //!
 //! # The pipeline

@@ -63,7 +63,7 @@ fn example(name: &str, steps: Vec<Span>, expected: Expectation) -> PlannedExampl
                 param_spans: Vec::new(),
                 inner_spans: Vec::new(),
                 step: i,
-                matched_expression: String::new(),
+                matched_expression: "".into(),
                 args: Vec::new(),
                 data_table: None,
                 doc_string: None,

@@ -1,7 +1,7 @@
 //! Compiling an expression against parameter types (spec 20 §20.2.3) and
 //! scanning a sentence for hits (§20.6 steps 1–2).
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use regex::{Captures, Regex};
 
@@ -17,7 +17,8 @@ use super::value::ArgValue;
 /// in the generated regex.
 #[derive(Clone, Debug)]
 struct CompiledParam {
-    type_name: String,
+    /// Shared with every hit's [`ParamHit::type_name`].
+    type_name: Arc<str>,
     transform: Transform,
     /// Index of the parameter's own capturing group.
     group: usize,
@@ -76,8 +77,9 @@ pub struct ParamHit {
     pub inner_start: usize,
     /// End of the inner span.
     pub inner_end: usize,
-    /// The parameter type's name (`""` for `{}`).
-    pub type_name: String,
+    /// The parameter type's name (`""` for `{}`), shared by every hit of
+    /// the expression.
+    pub type_name: Arc<str>,
     /// The transformed value (§20.3/§20.4).
     pub value: ArgValue,
 }
@@ -138,7 +140,7 @@ impl CompiledExpression {
 
     /// The parameter type names, in order (§20.2.5).
     pub fn parameter_type_names(&self) -> Vec<&str> {
-        self.params.iter().map(|p| p.type_name.as_str()).collect()
+        self.params.iter().map(|p| &*p.type_name).collect()
     }
 
     /// Every hit of the expression in `sentence` (§20.6 steps 1–2), in text
@@ -292,7 +294,7 @@ fn param_hit(param: &CompiledParam, caps: &Captures<'_>, offset: usize) -> Optio
         Transform::String => ArgValue::Text(unescape_quotes(first.map_or("", |m| m.as_str()))),
         Transform::Emph => ArgValue::Text(first.map_or("", |m| m.as_str()).to_string()),
         Transform::Custom => ArgValue::Custom {
-            name: param.type_name.clone(),
+            name: param.type_name.to_string(),
             groups: if groups.is_empty() {
                 vec![Some(text.to_string())]
             } else {
@@ -373,7 +375,7 @@ fn build(
             ));
         };
         params.push(CompiledParam {
-            type_name: name.to_string(),
+            type_name: Arc::from(name),
             transform: ty.transform(),
             group: next_group,
             outermost: ty.outermost().iter().map(|i| next_group + i).collect(),

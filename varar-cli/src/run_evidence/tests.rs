@@ -76,9 +76,9 @@ pub(crate) fn item(
     failed: Option<&str>,
 ) -> Item {
     Item {
-        name: name.to_owned(),
+        name: name.into(),
         kind: ItemName::parse(name).kind,
-        oath_path: oath.to_owned(),
+        oath_path: oath.into(),
         line,
         attempt,
         outcome,

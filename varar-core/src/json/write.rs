@@ -49,36 +49,82 @@ pub fn write_string(out: &mut String, s: &str) {
 /// `JSON.stringify(value, null, 2)`) lays it out, member by member in the
 /// order the caller writes them: what the model writers use instead of
 /// serde's generic serialiser, which is slow in an unoptimised build.
-pub struct Pretty {
+///
+/// It builds a `String` ([`Pretty::new`], [`Pretty::finish`]), or streams
+/// into a writer in chunks ([`Pretty::streaming`], [`Pretty::finish_into`])
+/// so that a document of thousands of members is never held whole.
+pub struct Pretty<'s> {
     out: String,
     /// For each open object or array: whether it has a member yet.
     open: Vec<bool>,
+    /// Where full chunks go when streaming, and the first error it gave.
+    sink: Option<(&'s mut dyn std::io::Write, Option<std::io::Error>)>,
 }
 
-impl Default for Pretty {
+/// How much a streaming writer buffers before it writes to its sink.
+const CHUNK: usize = 32 * 1024;
+
+impl Default for Pretty<'_> {
     fn default() -> Self {
         Pretty::new()
     }
 }
 
-impl Pretty {
+impl<'s> Pretty<'s> {
     /// An empty document.
-    pub fn new() -> Pretty {
+    pub fn new() -> Pretty<'s> {
         Pretty {
             out: String::new(),
             open: Vec::new(),
+            sink: None,
         }
     }
 
-    /// The text, with one trailing LF.
+    /// An empty document written to `sink` as it grows.
+    pub fn streaming(sink: &'s mut dyn std::io::Write) -> Pretty<'s> {
+        Pretty {
+            out: String::with_capacity(CHUNK + CHUNK / 4),
+            open: Vec::new(),
+            sink: Some((sink, None)),
+        }
+    }
+
+    /// The text, with one trailing LF (what was not streamed).
     pub fn finish(mut self) -> String {
         self.out.push('\n');
         self.out
     }
 
+    /// Write the rest, with one trailing LF, to the streaming sink; the
+    /// first error the sink gave, if any.
+    pub fn finish_into(mut self) -> std::io::Result<()> {
+        self.out.push('\n');
+        self.drain();
+        match self.sink {
+            Some((_, Some(error))) => Err(error),
+            _ => Ok(()),
+        }
+    }
+
+    /// Hand the buffer to the sink, if streaming (after an error the rest
+    /// is dropped: the caller gets the error from [`Pretty::finish_into`]).
+    fn drain(&mut self) {
+        if let Some((sink, error)) = &mut self.sink {
+            if error.is_none()
+                && let Err(e) = sink.write_all(self.out.as_bytes())
+            {
+                *error = Some(e);
+            }
+            self.out.clear();
+        }
+    }
+
     /// Start the next member of the innermost object (`key` set) or
     /// array (`key` unset), or the document's value.
     fn next(&mut self, key: Option<&str>) {
+        if self.out.len() >= CHUNK && self.sink.is_some() {
+            self.drain();
+        }
         let depth = self.open.len();
         if let Some(first) = self.open.last_mut() {
             self.out.push_str(if *first { "\n" } else { ",\n" });

@@ -63,20 +63,21 @@ fn step(s: &PlannedStep) -> Value {
     );
     m.insert(
         "matchedExpression".into(),
-        Value::from(s.matched_expression.clone()),
+        Value::from(&*s.matched_expression),
     );
     m.insert(
         "args".into(),
         Value::Array(
             s.args
                 .iter()
-                .map(|a| json!({"value": a.raw, "parameterType": a.parameter_type}))
+                .map(|a| json!({"value": a.raw, "parameterType": &*a.parameter_type}))
                 .collect(),
         ),
     );
     if let Some(table) = &s.data_table {
         // The section 10 table shape, `kind` included.
-        let table = serde_json::to_value(Attachment::Table(table.clone())).unwrap_or(Value::Null);
+        let table = serde_json::to_value(Attachment::Table(crate::doc::Table::clone(table)))
+            .unwrap_or(Value::Null);
         m.insert("dataTable".into(), table);
     }
     // Only a step spliced in from another document (spec 70 §70.3.6).
@@ -211,18 +212,18 @@ mod tests {
             cell_spans: vec![sp(20, 21)],
             span: sp(18, 23),
         };
-        s.data_table = Some(Table {
+        s.data_table = Some(Box::new(Table {
             span: sp(18, 23),
             header: row.clone(),
             rows: vec![],
-        });
-        s.doc_string = Some(PlannedDocString {
+        }));
+        s.doc_string = Some(Box::new(PlannedDocString {
             content: "hello\n".into(),
             content_type: "".into(),
             span: sp(30, 36),
             fence_line: 1,
             closed: true,
-        });
+        }));
         let plan = Plan {
             examples: vec![example(Expectation::Pass, s)],
             diagnostics: vec![Diagnostic {

@@ -24,6 +24,10 @@ pub(crate) trait Matcher {
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit>;
     /// The expression as written.
     fn expression(&self, step: usize) -> &str;
+    /// The same, shared: what each planned step keeps.
+    fn shared_expression(&self, step: usize) -> std::sync::Arc<str> {
+        std::sync::Arc::from(self.expression(step))
+    }
     /// Where the step definition is: file and line.
     fn location(&self, step: usize) -> (&str, u32);
 }
@@ -81,7 +85,7 @@ pub(crate) struct BlockParam {
     /// Highlighted part end.
     pub inner_end: u32,
     /// The parameter type name.
-    pub type_name: String,
+    pub type_name: std::sync::Arc<str>,
     /// The transformed value.
     pub value: ArgValue,
 }

@@ -22,7 +22,7 @@ mod tests;
 mod units;
 
 pub use model::*;
-pub use reuse::{plan_oath, runs_alone};
+pub use reuse::{plan_document, plan_oath, runs_alone};
 
 use crate::doc::Doc;
 use crate::registry::Registry;
@@ -79,9 +79,13 @@ impl Matcher for Registry {
     }
 
     fn expression(&self, step: usize) -> &str {
+        self.steps.get(step).map_or("", |s| &*s.spec.expression)
+    }
+
+    fn shared_expression(&self, step: usize) -> std::sync::Arc<str> {
         self.steps
             .get(step)
-            .map_or("", |s| s.spec.expression.as_str())
+            .map_or_else(|| "".into(), |s| std::sync::Arc::clone(&s.spec.expression))
     }
 
     fn location(&self, step: usize) -> (&str, u32) {

@@ -124,17 +124,38 @@ pub struct PlannedExample {
 /// The row of a header-bound row example and its checks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowBinding {
-    /// Header cell → row cell, handed to the step after its captures.
-    pub row: Row,
-    /// One check per header column.
+    /// One check per header column, in header order: the row handed to
+    /// the step is made of them ([`RowBinding::row`]).
     pub checks: Vec<RowCheck>,
+}
+
+impl RowBinding {
+    /// Header cell → row cell, handed to the step after its captures; for
+    /// a header written twice, the later column's cell (as
+    /// [`Row::insert`] does). Made when the step runs: a run of thousands
+    /// of row examples holds each cell once, in its check.
+    pub fn row(&self) -> Row {
+        self.checks
+            .iter()
+            .map(|c| (&*c.column, c.value.as_str()))
+            .collect()
+    }
+
+    /// The cell of a column, as `self.row().get(column)` gives it.
+    pub fn get(&self, column: &str) -> Option<&str> {
+        self.checks
+            .iter()
+            .rev()
+            .find(|c| &*c.column == column)
+            .map(|c| c.value.as_str())
+    }
 }
 
 /// One column of a header-bound row to compare with the step's return.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowCheck {
-    /// The header cell text.
-    pub column: String,
+    /// The header cell text, shared by the checks of every row.
+    pub column: Arc<str>,
     /// The row's cell (`""` when the row is short).
     pub value: String,
     /// The cell's span (the row span when the cell is missing).
@@ -154,14 +175,15 @@ pub struct PlannedStep {
     pub inner_spans: Vec<Span>,
     /// Index of the step definition in the registry.
     pub step: usize,
-    /// The step definition's expression.
-    pub matched_expression: String,
+    /// The step definition's expression (shared with the registry).
+    pub matched_expression: Arc<str>,
     /// One per parameter: raw source text, type name and transformed value.
     pub args: Vec<PlannedArg>,
-    /// The attached table, if any.
-    pub data_table: Option<Table>,
-    /// The attached doc string, if any.
-    pub doc_string: Option<PlannedDocString>,
+    /// The attached table, if any (boxed: most steps have none, and a
+    /// plan holds every step of a run).
+    pub data_table: Option<Box<Table>>,
+    /// The attached doc string, if any (boxed, like the table).
+    pub doc_string: Option<Box<PlannedDocString>>,
     /// The oathPath of the document the step is written in, when it is not
     /// the oath being planned: the step was spliced in by a reference block
     /// (spec 70 §70.3.1, §70.6.2), and its spans, `text` and `args` belong
@@ -174,8 +196,9 @@ pub struct PlannedStep {
 pub struct PlannedArg {
     /// The source text under the param span.
     pub raw: String,
-    /// The parameter type name (`""` for `{}`).
-    pub parameter_type: String,
+    /// The parameter type name (`""` for `{}`), shared with the
+    /// registry.
+    pub parameter_type: Arc<str>,
     /// The transformed value.
     pub value: ArgValue,
 }

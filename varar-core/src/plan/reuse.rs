@@ -17,7 +17,7 @@ use super::units::{ReferenceUnit, Unit, plan_one};
 use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::source::Source;
-use crate::workspace::{View, Workspace, WorkspaceError, consumed, recognise_all};
+use crate::workspace::{Document, View, Workspace, WorkspaceError, consumed, recognise_all};
 
 /// Plan the oath `oath_path` of `workspace` against `registry` (spec 70
 /// §70.3): consumed sections are left out, reference blocks are replaced by
@@ -45,7 +45,17 @@ pub fn plan_oath(
         .ok_or_else(|| WorkspaceError::NotInWorkspace {
             oath_path: oath_path.to_owned(),
         })?;
-    Ok(plan_view(workspace, document.view(), registry, &split))
+    Ok(plan_document(workspace, document, registry))
+}
+
+/// [`plan_oath`] of a document already in hand: one of `workspace`'s
+/// documents (from [`Workspace::document`] or [`Workspace::with_document`]).
+pub fn plan_document(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    registry: &Registry,
+) -> Plan {
+    plan_view(workspace, document.view(), registry, &split)
 }
 
 /// Plan `doc` alone, against the empty workspace.

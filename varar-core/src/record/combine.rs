@@ -94,13 +94,13 @@ impl RunRecord {
         for process in &processes {
             planned.extend(process.unselected.iter().cloned());
             for item in &process.items {
-                planned.insert(item.name.clone());
-                let evidence = items.entry(item.name.clone()).or_insert_with(|| {
-                    order.push(item.name.clone());
+                planned.insert(item.name.to_string());
+                let evidence = items.entry(item.name.to_string()).or_insert_with(|| {
+                    order.push(item.name.to_string());
                     ItemEvidence {
-                        name: item.name.clone(),
+                        name: item.name.to_string(),
                         kind: item.kind,
-                        oath_path: item.oath_path.clone(),
+                        oath_path: item.oath_path.to_string(),
                         line: item.line,
                         attempts: Vec::new(),
                     }

@@ -3,6 +3,8 @@
 #[cfg(feature = "serde")]
 use serde::Serialize;
 
+use std::sync::Arc;
+
 use crate::json::Pretty;
 use crate::names::ItemKind;
 
@@ -167,13 +169,15 @@ pub struct DocumentDigest {
 #[cfg_attr(feature = "serde", derive(Serialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
 pub struct Item {
-    /// Its full test name, as `--list` prints it without the kind prefix.
-    pub name: String,
+    /// Its full test name, as `--list` prints it without the kind prefix
+    /// (shared with the harness's own copy of the name).
+    pub name: Arc<str>,
     /// What kind of item it is.
     pub kind: ItemKind,
     /// The oath it belongs to (for a diagnostic: the document it is written
-    /// in; for a read error: the path that could not be read).
-    pub oath_path: String,
+    /// in; for a read error: the path that could not be read). Shared by
+    /// the items of one oath.
+    pub oath_path: Arc<str>,
     /// Its line: an example's first line, a drift's or diagnostic's line; 0
     /// for a read error.
     pub line: u32,
@@ -247,6 +251,19 @@ impl ProcessRecord {
     /// written without serde's generic serialiser).
     pub fn to_text(&self) -> Result<String, serde_json::Error> {
         let mut w = Pretty::new();
+        self.write(&mut w);
+        Ok(w.finish())
+    }
+
+    /// The same bytes, written to `sink` in chunks as they are made: a
+    /// record of thousands of items is never held whole.
+    pub fn write_to(&self, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let mut w = Pretty::streaming(sink);
+        self.write(&mut w);
+        w.finish_into()
+    }
+
+    fn write(&self, w: &mut Pretty<'_>) {
         w.object(None);
         w.raw(Some("version"), self.version);
         w.string(Some("format"), &self.format);
@@ -259,9 +276,9 @@ impl ProcessRecord {
             w.string(Some("endedAt"), ended);
         }
         w.strings(Some("arguments"), self.arguments.iter().map(String::as_str));
-        self.options.write(&mut w);
+        self.options.write(w);
         if let Some(nextest) = &self.nextest {
-            nextest.write(&mut w);
+            nextest.write(w);
         }
         if let Some(rerun) = &self.rerun {
             w.object(Some("rerun"));
@@ -269,10 +286,10 @@ impl ProcessRecord {
             w.string(Some("group"), &rerun.group);
             w.end_object();
         }
-        self.manifest.write(&mut w);
+        self.manifest.write(w);
         w.array(Some("items"));
         for item in &self.items {
-            item.write(&mut w);
+            item.write(w);
         }
         w.end_array();
         if !self.unselected.is_empty() {
@@ -282,7 +299,6 @@ impl ProcessRecord {
             );
         }
         w.end_object();
-        Ok(w.finish())
     }
 }
 

@@ -282,9 +282,9 @@ fn item(node: &Node, place: &str) -> Result<Item, ReadError> {
         return Err(ReadError::shape(at(&obj, "attempt"), "must be 1 or more"));
     }
     Ok(Item {
-        name: string(&obj, "name")?,
+        name: string(&obj, "name")?.into(),
         kind,
-        oath_path: string(&obj, "oathPath")?,
+        oath_path: string(&obj, "oathPath")?.into(),
         line: unsigned(&obj, "line")?,
         attempt,
         outcome,

@@ -48,9 +48,9 @@ fn record(run: &str, process: &str, started: &str, items: Vec<Item>) -> ProcessR
 
 fn item(name: &str, attempt: u32, outcome: Option<Outcome>) -> Item {
     Item {
-        name: name.to_owned(),
+        name: name.into(),
         kind: ItemKind::Example,
-        oath_path: "a.md".to_owned(),
+        oath_path: "a.md".into(),
         line: 3,
         attempt,
         outcome,
@@ -281,4 +281,51 @@ fn the_writer_writes_what_serde_json_pretty_writes() {
     r.manifest.limitations.clear();
     r.manifest.config = None;
     assert_eq!(r.to_text().unwrap_or_default(), serde(&r));
+}
+
+#[test]
+fn a_streamed_record_is_the_same_bytes_in_chunks() {
+    // Enough items for many of the writer's chunks.
+    let items = (0..2_000)
+        .map(|i| item(&format!("a.md::example {i}"), 1, Some(Outcome::Passed)))
+        .collect();
+    let r = record("run-1", "p1", "2026-12-01T07:00:00.000Z", items);
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.len() > 200_000, "{}", text.len());
+    struct Chunks(Vec<u8>, usize);
+    impl std::io::Write for Chunks {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.1 += 1;
+            self.0.extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut sink = Chunks(Vec::new(), 0);
+    r.write_to(&mut sink).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(String::from_utf8_lossy(&sink.0), text);
+    assert!(sink.1 > 5, "written as it was made: {} writes", sink.1);
+}
+
+#[test]
+fn a_sink_that_fails_fails_the_streamed_record() {
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let r = record(
+        "run-1",
+        "p1",
+        "2026-12-01T07:00:00.000Z",
+        vec![item("a.md::x", 1, None)],
+    );
+    let e = r.write_to(&mut Full).map(|()| "written");
+    assert_eq!(e.map_err(|e| e.to_string()), Err("disk full".to_owned()));
 }

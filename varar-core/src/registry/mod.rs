@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 use varar_expression::{CompiledExpression, ExpressionError, ParameterTypeError, ParameterTypes};
 
@@ -43,8 +44,9 @@ pub enum Trailing {
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct StepSpec {
-    /// The Cucumber Expression as written.
-    pub expression: String,
+    /// The Cucumber Expression as written (shared by every step planned
+    /// from it).
+    pub expression: Arc<str>,
     /// Stimulus or sensor (§20.12).
     pub role: Role,
     /// Source file of the definition.
@@ -79,7 +81,7 @@ impl StepSpec {
         trailing: Trailing,
     ) -> StepSpec {
         StepSpec {
-            expression: expression.into(),
+            expression: Arc::from(expression.into()),
             role,
             file: file.into(),
             line,
@@ -214,7 +216,7 @@ impl Registry {
                 });
             }
         }
-        let mut seen: HashMap<String, (String, u32)> = HashMap::new();
+        let mut seen: HashMap<Arc<str>, (String, u32)> = HashMap::new();
         let mut registered = Vec::with_capacity(steps.len());
         for spec in steps {
             if let Some((first_file, first_line)) = seen.get(&spec.expression) {
@@ -222,7 +224,7 @@ impl Registry {
                     file: spec.file.clone(),
                     line: spec.line,
                     kind: RegistryErrorKind::Duplicate {
-                        expression: spec.expression.clone(),
+                        expression: spec.expression.to_string(),
                         first_file: first_file.clone(),
                         first_line: *first_line,
                         file: spec.file,
@@ -231,7 +233,7 @@ impl Registry {
                 });
                 continue;
             }
-            seen.insert(spec.expression.clone(), (spec.file.clone(), spec.line));
+            seen.insert(Arc::clone(&spec.expression), (spec.file.clone(), spec.line));
             match CompiledExpression::from_source(&spec.expression, &types) {
                 Ok(expression) => {
                     let parameter_type_names = expression
@@ -307,7 +309,7 @@ impl Registry {
             .iter()
             .map(|step| {
                 serde_json::json!({
-                    "expression": step.spec.expression,
+                    "expression": &*step.spec.expression,
                     "parameterTypeNames": step.parameter_type_names,
                 })
             })
@@ -322,7 +324,7 @@ mod tests {
 
     fn step(expression: &str, file: &str, line: u32) -> StepSpec {
         StepSpec {
-            expression: expression.to_string(),
+            expression: expression.into(),
             role: Role::Stimulus,
             file: file.to_string(),
             line,
@@ -432,7 +434,7 @@ mod tests {
         let summary: Vec<(&str, Vec<String>)> = registry
             .steps
             .iter()
-            .map(|s| (s.spec.expression.as_str(), s.parameter_type_names.clone()))
+            .map(|s| (&*s.spec.expression, s.parameter_type_names.clone()))
             .collect();
         assert_eq!(
             summary,

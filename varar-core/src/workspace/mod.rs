@@ -103,6 +103,38 @@ impl<'t> Workspace<'t> {
         Some(self.parsed(path, slot))
     }
 
+    /// `f` of the document at `oath_path`. One that is not parsed yet and
+    /// that no document links to is parsed for this call alone and dropped
+    /// after it (nothing else will ask for it): planning the oaths of a run
+    /// one by one then holds one parse per thread at a time, not every
+    /// parse at once.
+    ///
+    /// ```
+    /// use varar_core::workspace::Workspace;
+    /// let ws = Workspace::build([("varar/a.md", "# A\n\nI add 2.\n")]);
+    /// let headings = ws.with_document("varar/a.md", |d| d.doc().headings.len());
+    /// assert_eq!(headings, Some(1));
+    /// assert_eq!(ws.parsed_count(), 1);
+    /// // Not kept: asking again parses again.
+    /// ws.with_document("varar/a.md", |_| ());
+    /// assert_eq!(ws.parsed_count(), 2);
+    /// ```
+    pub fn with_document<R>(
+        &self,
+        oath_path: &str,
+        f: impl FnOnce(&Document<'t>) -> R,
+    ) -> Option<R> {
+        let (path, slot) = self.slots.get_key_value(oath_path)?;
+        if let Some(document) = slot.parsed.get() {
+            return Some(f(document));
+        }
+        if self.referenced.contains_key(path) {
+            return Some(f(self.parsed(path, slot)));
+        }
+        self.parses.fetch_add(1, Ordering::Relaxed);
+        Some(f(&Document::parse(path, slot.text)))
+    }
+
     fn parsed<'w>(&'w self, path: &str, slot: &'w Slot<'t>) -> &'w Document<'t> {
         slot.parsed.get_or_init(|| {
             self.parses.fetch_add(1, Ordering::Relaxed);
@@ -223,8 +255,8 @@ pub(crate) fn consumed(workspace: &Workspace<'_>, view: &View<'_>) -> Vec<bool> 
 pub struct Document<'t> {
     source: Source<'t>,
     doc: Doc,
-    /// Per candidate, its reference if it is a reference block.
-    references: Vec<Option<Reference>>,
+    /// The reference blocks, by candidate index.
+    references: References,
     slugs: OnceLock<Slugs>,
 }
 
@@ -265,15 +297,12 @@ impl<'t> Document<'t> {
 
     /// The reference of candidate `index`, if it is a reference block.
     pub fn reference(&self, index: usize) -> Option<&Reference> {
-        self.references.get(index)?.as_ref()
+        self.references.get(index)
     }
 
     /// Every reference block, in document order, with its candidate index.
     pub fn references(&self) -> impl Iterator<Item = (usize, &Reference)> {
-        self.references
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| Some((i, r.as_ref()?)))
+        self.references.0.iter().map(|(i, r)| (*i, r))
     }
 
     /// The headings whose slug is `slug`, in document order (two or more
@@ -300,12 +329,28 @@ impl<'t> Document<'t> {
     }
 }
 
-/// The reference of each candidate of `doc` (`None` for ordinary ones).
-pub(crate) fn recognise_all(doc: &Doc) -> Vec<Option<Reference>> {
-    doc.examples
-        .iter()
-        .map(|c| recognise(&c.body.text.text, &doc.path))
-        .collect()
+/// The reference blocks of a document by candidate index, ascending: kept
+/// apart from the candidates, since most documents have few or none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct References(Vec<(usize, Reference)>);
+
+impl References {
+    /// The reference of candidate `index`, if it is a reference block.
+    pub fn get(&self, index: usize) -> Option<&Reference> {
+        let found = self.0.binary_search_by_key(&index, |(i, _)| *i).ok()?;
+        self.0.get(found).map(|(_, r)| r)
+    }
+}
+
+/// The reference blocks among the candidates of `doc`.
+pub(crate) fn recognise_all(doc: &Doc) -> References {
+    References(
+        doc.examples
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| Some((i, recognise(&c.body.text.text, &doc.path)?)))
+            .collect(),
+    )
 }
 
 /// A document as planning reads it, borrowed from a [`Document`] or built
@@ -315,7 +360,7 @@ pub(crate) struct View<'d> {
     pub path: &'d str,
     pub doc: &'d Doc,
     pub source: &'d Source<'d>,
-    pub references: &'d [Option<Reference>],
+    pub references: &'d References,
     pub slugs: &'d OnceLock<Slugs>,
 }
 
@@ -329,7 +374,7 @@ pub(crate) struct Slugs {
 impl<'d> View<'d> {
     /// The reference of candidate `index`, if any.
     pub fn reference(&self, index: usize) -> Option<&'d Reference> {
-        self.references.get(index)?.as_ref()
+        self.references.get(index)
     }
 
     /// The slug of a heading text of this document.

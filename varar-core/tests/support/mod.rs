@@ -30,7 +30,7 @@ pub fn step(index: usize, text: &str, from: u32, line: u32) -> PlannedStep {
         param_spans: Vec::new(),
         inner_spans: Vec::new(),
         step: index,
-        matched_expression: text.to_string(),
+        matched_expression: text.into(),
         args: Vec::new(),
         data_table: None,
         doc_string: None,

@@ -88,7 +88,7 @@ fn params(source: &str, sentence: &str) -> Vec<(usize, usize, usize, usize, Stri
                 p.end,
                 p.inner_start,
                 p.inner_end,
-                p.type_name,
+                p.type_name.to_string(),
                 p.value,
             )
         })

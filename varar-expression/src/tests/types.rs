@@ -154,7 +154,7 @@ fn value_of(name: &str, input: &str) -> Valued {
         panic!("{{{name}}} on {input:?} has no params");
     };
     let p = &params[0];
-    assert_eq!(p.type_name, name);
+    assert_eq!(&*p.type_name, name);
     (
         p.value.clone(),
         (p.start, p.end),

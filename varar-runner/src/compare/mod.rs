@@ -252,7 +252,7 @@ pub fn check_row(binding: &RowBinding, last_return: &Returned) -> Result<(), Pro
         .filter_map(|check| {
             let actual = lookup(&record, &check.column)?;
             (actual != check.value).then(|| CellDiff {
-                column: check.column.clone(),
+                column: check.column.to_string(),
                 expected: check.value.clone(),
                 actual: actual.to_string(),
                 span: check.span,

@@ -29,7 +29,7 @@ use crate::linked::LinkedSteps;
 use crate::step::{ArgValue, Handler, Invocation, Returned, Role, Trailing, World};
 use varar_core::data::{DocString, Table};
 use varar_core::failure::{Attached, Failure, Problem, Shape};
-use varar_core::plan::{Expectation, PlannedExample, PlannedStep};
+use varar_core::plan::{Expectation, PlannedExample, PlannedStep, RowBinding};
 use varar_core::source::Span;
 
 /// Run one planned example against the registered steps (spec 30 §30.1.1),
@@ -175,9 +175,10 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
         content: d.content.clone(),
         content_type: d.content_type.clone(),
     });
+    let row = example.row.as_ref().map(RowBinding::row);
     let invocation = Invocation {
         args: &args,
-        row: example.row.as_ref().map(|b| &b.row),
+        row: row.as_ref(),
         table: table.as_ref(),
         doc_string: doc_string.as_ref(),
     };

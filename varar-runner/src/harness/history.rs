@@ -35,11 +35,11 @@ impl HistoryWriter {
     /// Write `record`, serialised as `text` (and already written to
     /// `written`, its file in `.varar/.runs/`, when given), to the history;
     /// prune when its run is new there.
-    pub(crate) fn write(&self, record: &ProcessRecord, text: &str, written: Option<&Path>) {
+    pub(crate) fn write(&self, record: &ProcessRecord, written: Option<&Path>) {
         let Some(history) = &self.history else {
             return;
         };
-        match history.write_text(record, text, written) {
+        match history.write_linked(record, written) {
             Ok(true) => {
                 history.prune(&record.run_id, SystemTime::now());
             }

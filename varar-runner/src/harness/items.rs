@@ -17,8 +17,8 @@ pub(crate) struct ItemMeta {
     pub name: Arc<str>,
     /// Its kind.
     pub kind: ItemKind,
-    /// Its oath (document, unreadable path).
-    pub oath_path: String,
+    /// Its oath (document, unreadable path), shared by the oath's items.
+    pub oath_path: Arc<str>,
     /// Its line.
     pub line: u32,
 }
@@ -68,6 +68,13 @@ pub(crate) struct Items {
 pub(crate) type Body = Box<dyn FnOnce() -> Result<(), (String, Option<String>)> + Send>;
 
 impl Items {
+    /// Room for `more` items, so that thousands of them are not copied
+    /// as the lists grow.
+    pub(crate) fn reserve(&mut self, more: usize) {
+        self.trials.reserve_exact(more);
+        self.meta.reserve_exact(more);
+    }
+
     /// Add a trial whose `body` runs the item.
     pub(crate) fn push(&mut self, meta: ItemMeta, body: Body) {
         let index = self.trials.len();
@@ -115,9 +122,10 @@ impl Items {
         &mut self,
         keep: impl Fn(&ItemMeta) -> bool,
     ) -> (Vec<Trialish>, Vec<usize>) {
-        let mut trials = Vec::new();
-        let mut indices = Vec::new();
-        for (i, trial) in std::mem::take(&mut self.trials).into_iter().enumerate() {
+        let all = std::mem::take(&mut self.trials);
+        let mut trials = Vec::with_capacity(all.len());
+        let mut indices = Vec::with_capacity(all.len());
+        for (i, trial) in all.into_iter().enumerate() {
             if self.meta.get(i).is_some_and(&keep) {
                 trials.push(trial);
                 indices.push(i);

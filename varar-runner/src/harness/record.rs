@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hasher};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use libtest_mimic::Arguments;
@@ -207,20 +208,17 @@ impl<'a> Recording<'a> {
         } = start;
         let chosen: BTreeSet<usize> = selected.iter().copied().collect();
         let lock_stamp = stamp(root, LOCK_FILE_NAME);
-        let items = selected
-            .iter()
-            .filter_map(|&i| meta.get(i))
-            .map(|m| Item {
-                name: m.name.to_string(),
-                kind: m.kind,
-                oath_path: m.oath_path.clone(),
-                line: m.line,
-                attempt: identity.attempt(&m.name),
-                outcome: None,
-                duration_ms: None,
-                message: None,
-            })
-            .collect();
+        let mut items = Vec::with_capacity(selected.len());
+        items.extend(selected.iter().filter_map(|&i| meta.get(i)).map(|m| Item {
+            name: Arc::clone(&m.name),
+            kind: m.kind,
+            oath_path: Arc::clone(&m.oath_path),
+            line: m.line,
+            attempt: identity.attempt(&m.name),
+            outcome: None,
+            duration_ms: None,
+            message: None,
+        }));
         let unselected = meta
             .iter()
             .enumerate()
@@ -302,16 +300,14 @@ impl<'a> Recording<'a> {
     }
 
     fn write(&self) {
-        // The model holds strings and numbers only: serialising cannot fail.
-        let text = self.record.to_text().unwrap_or_default();
-        let written = match store::write_record_text(self.root, &self.record, &text) {
+        let written = match store::write_process_record(self.root, &self.record) {
             Ok(path) => Some(path),
             Err(e) => {
                 print::warning(format_args!("the run record was not written: {e}"));
                 None
             }
         };
-        self.history.write(&self.record, &text, written.as_deref());
+        self.history.write(&self.record, written.as_deref());
     }
 }
 
@@ -438,7 +434,7 @@ mod tests {
         r.items = items
             .iter()
             .map(|&(name, outcome, attempt)| Item {
-                name: name.to_owned(),
+                name: name.into(),
                 outcome,
                 attempt,
                 ..template.clone()

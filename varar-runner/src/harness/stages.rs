@@ -55,6 +55,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         limit: setup.limit.clone(),
         threads: Pool::new(),
         results_root: (!args.list).then(|| runner.root.clone()),
+        styles: setup.styles.clone(),
     });
     let read = read(runner, args, &setup)?;
     let watch = Watch::new();
@@ -356,7 +357,6 @@ fn trials(
     let inputs = enumerate::Inputs {
         oaths: &planned,
         texts: &read.texts,
-        workspace: &workspace,
         baseline: &read.baseline,
         update: setup.update,
         styles: &setup.styles,
@@ -366,14 +366,14 @@ fn trials(
             Purpose::Run
         },
     };
-    let mut prepared = enumerate::prepare(inputs, shared, watch);
+    let mut prepared = enumerate::prepare(inputs, workspace, shared, watch);
     // A path discovery could not read is one failing item; the rest runs.
     for (path, error) in &setup.unreadable {
         if read.selection.wants(path) {
             let meta = ItemMeta {
                 name: read_error_item(path).into(),
                 kind: ItemKind::ReadError,
-                oath_path: path.clone(),
+                oath_path: path.as_str().into(),
                 line: 0,
             };
             prepared

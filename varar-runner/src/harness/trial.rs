@@ -39,6 +39,8 @@ pub(crate) struct RunShared {
     /// The project whose `.varar/` receives an oath's results as soon as
     /// its last example has run (`None` for a listing, which runs none).
     pub results_root: Option<std::path::PathBuf>,
+    /// How failures are drawn (once for the run, not once per trial).
+    pub styles: varar_core::render::Styles,
 }
 
 /// Run one example and return its outcome.

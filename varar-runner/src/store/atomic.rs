@@ -36,10 +36,34 @@ pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
     write_replacing(path, bytes, Durability::Disposable)
 }
 
+/// Write what `fill` writes to `path` atomically (temporary file, then
+/// rename) without syncing, streamed: for a file too large to be worth
+/// holding whole (a run record of thousands of items). Always written.
+pub fn write_disposable_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
+    replace_with(path, Durability::Disposable, |tmp| {
+        let mut buffered = std::io::BufWriter::new(tmp);
+        fill(&mut buffered)?;
+        buffered.flush()
+    })
+}
+
 fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<bool, StoreError> {
     if holds_exactly(path, bytes) {
         return Ok(false);
     }
+    replace_with(path, durability, |tmp| tmp.write_all(bytes))?;
+    Ok(true)
+}
+
+/// Replace `path` by a temporary file that `fill` writes, then renames.
+fn replace_with(
+    path: &Path,
+    durability: Durability,
+    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -63,8 +87,7 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
             .set_permissions(meta.permissions())
             .map_err(write_err(path))?;
     }
-    tmp.write_all(bytes).map_err(write_err(path))?;
-    tmp.flush().map_err(write_err(path))?;
+    fill(tmp.as_file_mut()).map_err(write_err(path))?;
     if durability == Durability::Synced {
         tmp.as_file().sync_all().map_err(write_err(path))?;
     }
@@ -79,7 +102,7 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
             let _ = d.sync_all();
         }
     }
-    Ok(true)
+    Ok(())
 }
 
 /// Whether the file at `path` holds exactly `bytes`. A file of another

@@ -17,7 +17,7 @@ use varar_core::history::{
 };
 use varar_core::record::{ProcessRecord, RECORD_EXTENSION};
 
-use super::atomic::{TEMP_PREFIX, write_disposable};
+use super::atomic::{TEMP_PREFIX, write_disposable_with};
 use super::errors::StoreError;
 use super::runs::{RecordFileError, file_name_of, read_records_under};
 
@@ -59,22 +59,20 @@ impl History {
     /// Write `record` into the history atomically. Returns whether this
     /// created the run's directory (the run is new to the history).
     pub fn write(&self, record: &ProcessRecord) -> Result<bool, StoreError> {
-        // The model holds strings and numbers only: serialising cannot fail.
-        self.write_text(record, &record.to_text().unwrap_or_default(), None)
+        self.write_linked(record, None)
     }
 
-    /// [`History::write`] with the record already serialised as `text`
-    /// and, when `written` is given, already written there (its file in
-    /// `.varar/.runs/`). The history then gives that file a second name (a
-    /// hard link, renamed into place) instead of writing a copy: no inode
-    /// to allocate, no bytes to write, in every process of a nextest run.
-    /// Neither name is ever written in place (every write renames a new
-    /// file over it), so the two never change together. Where no link can
-    /// be made (another file system, say), the copy is written.
-    pub fn write_text(
+    /// [`History::write`] of a record that, when `written` is given, is
+    /// already written there (its file in `.varar/.runs/`). The history
+    /// then gives that file a second name (a hard link, renamed into
+    /// place) instead of writing a copy: no inode to allocate, no bytes to
+    /// write, in every process of a nextest run. Neither name is ever
+    /// written in place (every write renames a new file over it), so the
+    /// two never change together. Where no link can be made (another file
+    /// system, say), the copy is written.
+    pub fn write_linked(
         &self,
         record: &ProcessRecord,
-        text: &str,
         written: Option<&Path>,
     ) -> Result<bool, StoreError> {
         let dir = self.run_dir(&record.run_id);
@@ -95,7 +93,7 @@ impl History {
             link_into(source, &temporary, &path)
         });
         if !linked {
-            write_disposable(&path, text.as_bytes())?;
+            write_disposable_with(&path, |sink| record.write_to(sink))?;
         }
         Ok(new)
     }
@@ -210,8 +208,9 @@ mod tests {
         let start = record("r", "p", "2026-12-01T07:00:00.000Z", false);
         let text = start.to_text().unwrap_or_default();
         let runs_file =
-            crate::store::write_record_text(&root, &start, &text).unwrap_or_else(|e| panic!("{e}"));
-        h.write_text(&start, &text, Some(&runs_file))
+            crate::store::write_process_record(&root, &start).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read(&runs_file), text, "streamed, the same bytes");
+        h.write_linked(&start, Some(&runs_file))
             .unwrap_or_else(|e| panic!("{e}"));
         let kept = h.run_dir("r").join("p.run");
         assert_eq!(read(&kept), text);
@@ -225,17 +224,17 @@ mod tests {
         // the start until it is given the end too.
         let end = record("r", "p", "2026-12-01T07:00:00.000Z", true);
         let end_text = end.to_text().unwrap_or_default();
-        let runs_file = crate::store::write_record_text(&root, &end, &end_text)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let runs_file =
+            crate::store::write_process_record(&root, &end).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(read(&kept), text);
-        h.write_text(&end, &end_text, Some(&runs_file))
+        h.write_linked(&end, Some(&runs_file))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(read(&kept), end_text);
         // No link to make: the text is written instead, and no temporary
         // is left behind.
         let other = record("r", "q", "2026-12-01T07:00:00.000Z", true);
         let other_text = other.to_text().unwrap_or_default();
-        h.write_text(&other, &other_text, Some(&root.join("missing.run")))
+        h.write_linked(&other, Some(&root.join("missing.run")))
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(read(&h.run_dir("r").join("q.run")), other_text);
         let names: Vec<String> = std::fs::read_dir(h.run_dir("r"))

@@ -45,7 +45,7 @@ pub use locks::FileLockGuard;
 pub use runs::{
     KEPT_RUNS, RUNS_DIR, RecordFileError, file_name_of, prune_runs, read_other_headers,
     read_records, read_records_in, read_records_under, record_files_in, record_files_under,
-    remove_runs_before, runs_dir, write_process_record, write_record_text,
+    remove_runs_before, runs_dir, write_process_record,
 };
 pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
 pub use tree::{

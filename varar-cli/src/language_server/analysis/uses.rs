@@ -80,7 +80,7 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
             .map(|(arg, (span, inner))| ParamUse {
                 span: *span,
                 inner: *inner,
-                parameter_type: arg.parameter_type.clone(),
+                parameter_type: arg.parameter_type.to_string(),
                 raw: arg.raw.clone(),
                 value: arg.value.clone(),
             })

@@ -58,7 +58,7 @@ pub fn complete(text: &str, offset: u32, index: &StepIndex) -> CompletionList {
             None => (String::new(), String::new()),
         };
         items.push(CompletionItem {
-            label: expression.clone(),
+            label: expression.to_string(),
             kind: Some(CompletionItemKind::FUNCTION),
             detail: Some(detail),
             documentation: Some(Documentation::MarkupContent(MarkupContent {

@@ -437,7 +437,7 @@ fn verify(
         let (b, a) = (then.of(other).len(), now.of(other).len());
         if b != a {
             return Err(Refusal::Steals {
-                other: registered.spec.expression.clone(),
+                other: registered.spec.expression.to_string(),
                 before: b,
                 after: a,
             });

@@ -27,7 +27,7 @@ fn step(index: &StepIndex, expression: &str) -> usize {
         .registry()
         .steps
         .iter()
-        .position(|s| s.spec.expression == expression)
+        .position(|s| &*s.spec.expression == expression)
         .unwrap_or_else(|| panic!("no step {expression}"))
 }
 

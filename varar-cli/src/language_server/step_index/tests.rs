@@ -8,7 +8,7 @@ fn the_registry_is_ordered_as_the_harness_orders_inventory() {
         .registry()
         .steps
         .iter()
-        .map(|s| s.spec.expression.as_str())
+        .map(|s| &*s.spec.expression)
         .collect();
     // By file label (basket.rs < shelf.rs), then line.
     assert_eq!(
@@ -66,7 +66,7 @@ fn a_file_that_stops_parsing_keeps_its_steps_and_reports_once() {
             .registry()
             .steps
             .iter()
-            .any(|s| s.spec.expression == "I sell {int} {word} off the shelf")
+            .any(|s| &*s.spec.expression == "I sell {int} {word} off the shelf")
     );
     assert!(index.remove(&path));
     assert_eq!(index.registry().steps.len(), 7);
@@ -91,7 +91,7 @@ fn refused_definitions_are_problems_and_the_rest_still_plans() {
         .registry()
         .steps
         .iter()
-        .map(|s| s.spec.expression.as_str())
+        .map(|s| &*s.spec.expression)
         .collect();
     assert_eq!(exprs, ["I go", "it works"]);
     let problems: Vec<(String, u32, &str)> = index

@@ -19,7 +19,7 @@ pub(super) fn registry(steps: &[(&str, Role)]) -> Registry {
         .iter()
         .enumerate()
         .map(|(i, &(expression, role))| StepSpec {
-            expression: expression.to_string(),
+            expression: expression.into(),
             role,
             file: "t.steps.rs".to_string(),
             line: i as u32 + 1,
@@ -56,7 +56,7 @@ fn summary(plan: &Plan) -> Vec<(String, Vec<StepSummary>)> {
                 .iter()
                 .map(|s| {
                     (
-                        s.matched_expression.clone(),
+                        s.matched_expression.to_string(),
                         s.text.clone(),
                         s.match_span.start_offset,
                         s.match_span.end_offset,
@@ -152,7 +152,7 @@ fn an_expression_matching_empty_text_gives_an_empty_step() {
     let raws: Vec<_> = plan.examples[0].steps[1]
         .args
         .iter()
-        .map(|a| (a.raw.as_str(), a.parameter_type.as_str()))
+        .map(|a| (a.raw.as_str(), &*a.parameter_type))
         .collect();
     assert_eq!(raws, [("", "")]);
 }

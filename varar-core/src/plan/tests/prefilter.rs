@@ -61,7 +61,7 @@ fn registry(expressions: &[String]) -> Option<Registry> {
         .filter(|e| seen.insert(e.as_str()))
         .enumerate()
         .map(|(i, e)| StepSpec {
-            expression: e.clone(),
+            expression: e.as_str().into(),
             role: Role::Stimulus,
             file: "p.steps.rs".into(),
             line: i as u32 + 1,

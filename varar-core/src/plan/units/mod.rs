@@ -11,7 +11,6 @@ use super::model::{
     PlannedStep, RowBinding, RowCheck,
 };
 use super::split::SplitSentence;
-use crate::data::Row;
 use crate::doc::{Attachment, Candidate, Fence, Table, TextBlock};
 use crate::reference::Reference;
 use crate::source::{Source, Span, utf16_len};
@@ -91,15 +90,15 @@ pub(crate) fn plan_candidate<'d>(
     // Only `body[1]` attaches, and only to the block's last step.
     if let Some(last) = steps.last_mut() {
         match candidate.body.attachments.first() {
-            Some(Attachment::Table(t)) => last.data_table = Some(t.clone()),
+            Some(Attachment::Table(t)) => last.data_table = Some(Box::new(t.clone())),
             Some(Attachment::Fence(f)) if !f.is_error() => {
-                last.doc_string = Some(PlannedDocString {
+                last.doc_string = Some(Box::new(PlannedDocString {
                     content: f.body.clone(),
                     content_type: f.info.clone(),
                     span: f.body_span,
                     fence_line: f.span.start_line,
                     closed: f.is_closed(),
-                });
+                }));
             }
             _ => {}
         }
@@ -208,7 +207,7 @@ fn lift_step(
             .collect(),
         param_spans,
         step: hit.step,
-        matched_expression: matcher.expression(hit.step).to_string(),
+        matched_expression: matcher.shared_expression(hit.step),
         args,
         data_table: None,
         doc_string: None,
@@ -226,19 +225,16 @@ fn row_examples(candidate: &Candidate, bound: &PlannedStep, table: &Table) -> Ve
         .cloned()
         .chain(std::iter::once(bound.text.clone()))
         .collect();
+    let columns: Vec<Arc<str>> = header.iter().map(|c| Arc::from(c.as_str())).collect();
     table
         .rows
         .iter()
         .map(|row| {
-            let mut record = Row::default();
             let mut checks = Vec::with_capacity(header.len());
-            for (i, column) in header.iter().enumerate() {
-                let value = row.cells.get(i).cloned().unwrap_or_default();
-                // `Row::insert` replaces in place, so a later duplicate wins.
-                record.insert(column.clone(), value.clone());
+            for (i, column) in columns.iter().enumerate() {
                 checks.push(RowCheck {
-                    column: column.clone(),
-                    value,
+                    column: Arc::clone(column),
+                    value: row.cells.get(i).cloned().unwrap_or_default(),
                     span: row.cell_spans.get(i).copied().unwrap_or(row.span),
                 });
             }
@@ -252,10 +248,7 @@ fn row_examples(candidate: &Candidate, bound: &PlannedStep, table: &Table) -> Ve
                 span: row.span,
                 expected: Expectation::Pass,
                 steps: vec![step],
-                row: Some(RowBinding {
-                    row: record,
-                    checks,
-                }),
+                row: Some(RowBinding { checks }),
                 unmatched: Vec::new(),
             }
         })

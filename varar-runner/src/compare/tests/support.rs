@@ -3,7 +3,6 @@
 //! `Observed` impls.
 
 use crate::step::{ArgValue, JsType, Observed, ObservedRow};
-use varar_core::data::Row;
 use varar_core::doc::{self, TableRow};
 use varar_core::plan::{PlannedArg, PlannedDocString, PlannedStep, RowBinding, RowCheck};
 use varar_core::source::Span;
@@ -160,7 +159,7 @@ pub(crate) fn step(index: usize, text: &str, from: u32, line: u32) -> PlannedSte
         param_spans: Vec::new(),
         inner_spans: Vec::new(),
         step: index,
-        matched_expression: text.to_string(),
+        matched_expression: text.into(),
         args: Vec::new(),
         data_table: None,
         doc_string: None,
@@ -183,7 +182,7 @@ pub(crate) fn with_arg(
         .push(span(from, from + raw.len() as u32, line));
     step.args.push(PlannedArg {
         raw: raw.to_string(),
-        parameter_type: ty.to_string(),
+        parameter_type: ty.into(),
         value,
     });
     step
@@ -191,7 +190,7 @@ pub(crate) fn with_arg(
 
 /// A table starting on `line` at offset `from`: every row is one line of
 /// 10 units and every cell 2 units, so spans are easy to predict.
-pub(crate) fn table(rows: &[&[&str]], from: u32, line: u32) -> doc::Table {
+pub(crate) fn table(rows: &[&[&str]], from: u32, line: u32) -> Box<doc::Table> {
     let row = |i: usize, cells: &[&str]| {
         let start = from + 10 * i as u32;
         let l = line + i as u32;
@@ -210,28 +209,27 @@ pub(crate) fn table(rows: &[&[&str]], from: u32, line: u32) -> doc::Table {
         .skip(1)
         .map(|(i, r)| row(i, r))
         .collect();
-    doc::Table {
+    Box::new(doc::Table {
         span: span(from, from + 10 * rows.len() as u32, line),
         header,
         rows: data,
-    }
+    })
 }
 
 /// A doc string with its body span.
-pub(crate) fn doc_string(content: &str, from: u32, line: u32) -> PlannedDocString {
-    PlannedDocString {
+pub(crate) fn doc_string(content: &str, from: u32, line: u32) -> Box<PlannedDocString> {
+    Box::new(PlannedDocString {
         content: content.to_string(),
         content_type: String::new(),
         span: span(from, from + content.len() as u32, line),
         fence_line: line.saturating_sub(1),
         closed: true,
-    }
+    })
 }
 
 /// The header-bound row of bundle 07: `| 10 | A |` under `| score | grade |`.
 pub(crate) fn row_binding() -> RowBinding {
     RowBinding {
-        row: Row::default().with("score", "10").with("grade", "A"),
         checks: vec![
             RowCheck {
                 column: "score".into(),

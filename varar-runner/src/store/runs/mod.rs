@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::atomic::write_disposable;
+use super::atomic::write_disposable_with;
 use super::errors::StoreError;
 use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
 use varar_core::record::{
@@ -47,22 +47,10 @@ pub fn file_name_of(id: &str) -> String {
     }
 }
 
-/// Write a process's record (its start, or its end) atomically. Returns the
+/// Write a process's record (its start, or its end) atomically, streamed
+/// (a record of thousands of items is never held as text). Returns the
 /// file written.
 pub fn write_process_record(root: &Path, record: &ProcessRecord) -> Result<PathBuf, StoreError> {
-    // The model holds strings and numbers only: serialising cannot fail.
-    let text = record.to_text().unwrap_or_default();
-    write_record_text(root, record, &text)
-}
-
-/// [`write_process_record`] with the record already serialised as `text`
-/// (the harness writes the same text to the run history too, and a record
-/// of thousands of items is worth serialising once).
-pub fn write_record_text(
-    root: &Path,
-    record: &ProcessRecord,
-    text: &str,
-) -> Result<PathBuf, StoreError> {
     ensure_scratch_dir(root)?;
     let dir = runs_dir(root).join(file_name_of(&record.run_id));
     std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
@@ -73,7 +61,7 @@ pub fn write_record_text(
         "{}.{RECORD_EXTENSION}",
         file_name_of(&record.process_id)
     ));
-    write_disposable(&path, text.as_bytes())?;
+    write_disposable_with(&path, |sink| record.write_to(sink))?;
     Ok(path)
 }
 

@@ -37,15 +37,12 @@ fn bundle_07_header_bound_row_example() {
     assert_eq!(off(&r.steps[0].match_span), (106, 123, 9, 1, 9, 18));
     assert!(r.steps[0].args.is_empty() && r.steps[0].param_spans.is_empty());
     assert_eq!(r.steps[0].data_table, None);
-    let binding = r
-        .row
-        .as_ref()
-        .map(|b| (b.row.get("score"), b.row.get("grade")));
+    let binding = r.row.as_ref().map(|b| (b.get("score"), b.get("grade")));
     assert_eq!(binding, Some((Some("10"), Some("A"))));
     let checks: Vec<_> = r.row.as_ref().map_or(Vec::new(), |b| {
         b.checks
             .iter()
-            .map(|c| (c.column.clone(), c.value.clone(), c.span.start_offset))
+            .map(|c| (c.column.to_string(), c.value.clone(), c.span.start_offset))
             .collect()
     });
     assert_eq!(
@@ -83,13 +80,19 @@ fn header_bound_quirks() {
         assert_eq!(r.steps[0].text, "beta");
         assert_eq!(r.scope_stack.last().map(String::as_str), Some("beta"));
     }
-    let first = rows[0]
-        .row
-        .as_ref()
-        .map(|b| (b.row.get("x"), b.row.get("y")));
+    let first = rows[0].row.as_ref().map(|b| (b.get("x"), b.get("y")));
     assert_eq!(first, Some((Some("3"), Some("2"))));
+    // The row the step gets: the duplicate where it first stood, its
+    // later cell (what `Row::insert` does).
+    let row = rows[0].row.as_ref().map(|b| {
+        let row = b.row();
+        row.iter()
+            .map(|(c, v)| format!("{c}={v}"))
+            .collect::<Vec<_>>()
+    });
+    assert_eq!(row, Some(vec!["x=3".to_owned(), "y=2".to_owned()]));
     let short = rows[1].row.as_ref();
-    assert_eq!(short.map(|b| b.row.get("y")), Some(Some("")));
+    assert_eq!(short.map(|b| b.get("y")), Some(Some("")));
     let check = short.map(|b| (b.checks[1].value.clone(), b.checks[1].span));
     assert_eq!(check, Some((String::new(), rows[1].span)));
 }

@@ -36,7 +36,7 @@ impl Matcher for RegexSteps {
                             end: g.end(),
                             inner_start: g.start() + usize::from(quoted),
                             inner_end: g.end() - usize::from(quoted),
-                            type_name: name.to_string(),
+                            type_name: (*name).into(),
                             value: ArgValue::Text(g.as_str().to_string()),
                         })
                     })
@@ -240,11 +240,14 @@ fn bundle_01_worked_offsets() {
     assert_eq!(off(&steps[0].match_span), (35, 64, 5, 1, 5, 30));
     assert_eq!(off(&steps[0].param_spans[0]), (45, 46, 5, 11, 5, 12));
     assert_eq!(steps[0].args[0].raw, "1");
-    assert_eq!(steps[0].args[0].parameter_type, "int");
+    assert_eq!(steps[0].args[0].parameter_type.as_ref(), "int");
     assert_eq!(steps[1].text, "The result is I.");
     assert_eq!(off(&steps[1].match_span), (66, 82, 5, 32, 5, 48));
     assert_eq!(off(&steps[1].param_spans[0]), (80, 81, 5, 46, 5, 47));
-    assert_eq!(steps[1].matched_expression, "The result is {word}.");
+    assert_eq!(
+        steps[1].matched_expression.as_ref(),
+        "The result is {word}."
+    );
     assert_eq!(steps[1].step, 1);
 }
 
