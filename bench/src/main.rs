@@ -375,6 +375,16 @@ fn main() -> ExitCode {
 fn run(o: &Options) -> Result<(), String> {
     let work = paths::workspace_root().join("target").join("varar-bench");
     std::fs::create_dir_all(&work).map_err(|e| format!("{}: {e}", work.display()))?;
+    // What projects retired (their previous runs' files) is deleted only
+    // once nothing is timed any more.
+    project::sweep_retired(&work)?;
+    let measured = measure(o, &work);
+    project::sweep_retired(&work)?;
+    measured
+}
+
+fn measure(o: &Options, work: &std::path::Path) -> Result<(), String> {
+    let work = work.to_path_buf();
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
         "varar-bench: {cores} core(s), work directory {}",

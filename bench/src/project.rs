@@ -134,9 +134,13 @@ impl Project {
     }
 
     /// Replace the project's oaths, config, lock and results with these.
+    ///
+    /// The old ones are moved out of the project, not deleted (see
+    /// [`retire`]): what a first run meets is then a project that never had
+    /// them, as a user's first `cargo test` does.
     pub fn install(&self, config: &str, oaths: &[(String, String)]) -> Result<(), String> {
         for stale in ["varar", ".varar", "varar.lock.json"] {
-            remove(&self.dir.join(stale))?;
+            retire(&self.dir.join(stale))?;
         }
         write(&self.dir.join("varar.config.json"), config)?;
         for (oath_path, text) in oaths {
@@ -264,6 +268,41 @@ fn clock_ticks() -> f64 {
         .unwrap_or(100.0)
 }
 
+/// Where [`retire`] moves what it takes out of a project.
+fn retired_dir(project_file: &Path) -> PathBuf {
+    let project = project_file.parent().unwrap_or(Path::new("."));
+    let work = project.parent().unwrap_or(Path::new("."));
+    work.join("retired")
+}
+
+/// Move `p` (a project's previous oaths, results or lock) into the work
+/// directory's `retired/`, renamed, instead of deleting it. A file system
+/// that has just freed hundreds of inodes makes the next run's file
+/// creations much dearer (ext4 looks past every recently deleted inode of
+/// the group for each new one: a third of a release first run's time when
+/// the previous run's `.varar/` was deleted just before), which no user's
+/// first run meets. [`sweep_retired`] deletes them after the timings.
+pub fn retire(p: &Path) -> Result<(), String> {
+    if fs::symlink_metadata(p).is_err() {
+        return Ok(());
+    }
+    let dir = retired_dir(p);
+    fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let name = p
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let to = dir.join(format!("{}-{n}-{name}", std::process::id()));
+    fs::rename(p, &to).map_err(|e| format!("{} -> {}: {e}", p.display(), to.display()))
+}
+
+/// Delete what [`retire`] moved aside under `work` (after the timings, or
+/// what an interrupted bench left).
+pub fn sweep_retired(work: &Path) -> Result<(), String> {
+    remove(&work.join("retired"))
+}
+
 fn remove(p: &Path) -> Result<(), String> {
     if p.is_dir() {
         fs::remove_dir_all(p).map_err(|e| format!("{}: {e}", p.display()))
@@ -305,4 +344,28 @@ fn write_project(dir: &Path, profile_lines: &str) -> Result<(), String> {
         },
     )?;
     write(&dir.join("tests/floor.rs"), FLOOR)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retired_files_leave_the_project_and_go_when_swept() {
+        let work = std::env::temp_dir().join(format!("varar-bench-retire-{}", std::process::id()));
+        let project = work.join("scale-debug");
+        let results = project.join(".varar");
+        fs::create_dir_all(results.join("varar")).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(project.join("varar.lock.json"), "{}").unwrap_or_else(|e| panic!("{e}"));
+        retire(&results).unwrap_or_else(|e| panic!("{e}"));
+        retire(&project.join("varar.lock.json")).unwrap_or_else(|e| panic!("{e}"));
+        // Nothing there: nothing to do.
+        retire(&project.join("missing")).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!results.exists() && !project.join("varar.lock.json").exists());
+        let kept = fs::read_dir(work.join("retired")).map_or(0, |d| d.count());
+        assert_eq!(kept, 2, "moved, not deleted");
+        sweep_retired(&work).unwrap_or_else(|e| panic!("{e}"));
+        assert!(!work.join("retired").exists());
+        fs::remove_dir_all(&work).unwrap_or_else(|e| panic!("{e}"));
+    }
 }

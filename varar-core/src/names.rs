@@ -154,6 +154,12 @@ impl<'a> ItemName<'a> {
 
 /// The base name of an example item, before de-duplication.
 pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> String {
+    with_example_name(headings_part(oath_path, scope_stack), name)
+}
+
+/// `<oathPath>::<heading>::<heading>`: what the names of the examples
+/// under the same headings start with.
+fn headings_part(oath_path: &str, scope_stack: &[String]) -> String {
     let mut out = String::from(oath_path);
     for heading in scope_stack {
         let heading = collapse_whitespace(heading);
@@ -162,9 +168,54 @@ pub fn example_item(oath_path: &str, scope_stack: &[String], name: &str) -> Stri
             out.push_str(&heading);
         }
     }
+    out
+}
+
+fn with_example_name(mut out: String, name: &str) -> String {
     out.push_str("::");
     out.push_str(&collapse_whitespace(name));
     out
+}
+
+/// [`example_item`] for each example of one oath in turn, the headings
+/// part made once for a run of examples under the same headings (their
+/// `scope_stack` is one shared list).
+///
+/// ```
+/// # use std::sync::Arc;
+/// # use varar_core::names::{ExampleItems, example_item};
+/// let headings: Arc<[String]> = Arc::from(vec!["Shop".to_owned()]);
+/// let mut items = ExampleItems::new("varar/a.md");
+/// assert_eq!(items.name(&headings, "I add 2"), example_item("varar/a.md", &headings, "I add 2"));
+/// assert_eq!(items.name(&headings, "I add 3"), "varar/a.md::Shop::I add 3");
+/// ```
+#[derive(Debug)]
+pub struct ExampleItems<'a> {
+    oath_path: &'a str,
+    last: Option<(Arc<[String]>, String)>,
+}
+
+impl<'a> ExampleItems<'a> {
+    /// The names of the examples of `oath_path`.
+    pub fn new(oath_path: &'a str) -> Self {
+        ExampleItems {
+            oath_path,
+            last: None,
+        }
+    }
+
+    /// The base name of an example under `scope_stack` named `name`.
+    pub fn name(&mut self, scope_stack: &Arc<[String]>, name: &str) -> String {
+        let part = match &self.last {
+            Some((stack, part)) if Arc::ptr_eq(stack, scope_stack) => part.clone(),
+            _ => {
+                let part = headings_part(self.oath_path, scope_stack);
+                self.last = Some((Arc::clone(scope_stack), part.clone()));
+                part
+            }
+        };
+        with_example_name(part, name)
+    }
 }
 
 /// Hands out unique names: the first occurrence of a base name is bare, the
@@ -205,6 +256,25 @@ mod tests {
 
     fn s(v: &[&str]) -> Vec<String> {
         v.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn the_names_of_an_oath_in_turn_are_those_made_one_by_one() {
+        let shop: Arc<[String]> = Arc::from(s(&["Shop", "Two  words"]));
+        let till: Arc<[String]> = Arc::from(s(&["Till"]));
+        let none: Arc<[String]> = Arc::from(s(&[]));
+        // The same list again, then another, then the first once more, and
+        // an equal list that is not the same one.
+        let shop_again: Arc<[String]> = Arc::from(s(&["Shop", "Two  words"]));
+        let order = [&shop, &shop, &till, &shop, &none, &shop_again];
+        let mut items = ExampleItems::new("varar/a.md");
+        for (i, stack) in order.into_iter().enumerate() {
+            let name = format!("I add  {i}\napples");
+            assert_eq!(
+                items.name(stack, &name),
+                example_item("varar/a.md", stack, &name)
+            );
+        }
     }
 
     #[test]

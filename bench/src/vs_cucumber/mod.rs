@@ -25,9 +25,11 @@
 //! ratios shown:
 //!
 //! * dev and release, per corpus: the first run (ours with no
-//!   `varar.lock.json` and no `.varar/`) and the second run (ours again,
-//!   with both present; cucumber-rs has no state, its second run is the
-//!   same run again), and the first run's peak RSS;
+//!   `varar.lock.json` and no `.varar/`: the previous pair's are moved out
+//!   of the project, not deleted just before, see [`crate::project::retire`])
+//!   and the second run (ours again, with both present; cucumber-rs has no
+//!   state, its second run is the same run again), and the first run's
+//!   peak RSS;
 //! * the cold build: an empty target directory per project (crates
 //!   fetched beforehand), `cargo test --no-run` of the measured test
 //!   target, its CPU time (wall time);

@@ -17,7 +17,7 @@
 use std::collections::{BTreeMap, HashSet};
 
 use varar_core::drift::Drift;
-use varar_core::names::{ItemKind, UniqueNames, diagnostic_item, drift_item, example_item};
+use varar_core::names::{ExampleItems, ItemKind, UniqueNames, diagnostic_item, drift_item};
 use varar_core::plan::{Diagnostic, Plan, PlannedExample};
 
 /// One planned oath: its oathPath, its plan and its drift against the lock.
@@ -81,10 +81,11 @@ pub fn items<'a>(oaths: &[PlannedOath<'a>]) -> Vec<Item<'a>> {
     let mut names = UniqueNames::default();
     let mut out = Vec::new();
     for oath in oaths {
+        let mut items = ExampleItems::new(oath.path);
         for (i, example) in oath.plan.examples.iter().enumerate() {
             out.push(Item {
                 name: names
-                    .claim(example_item(oath.path, &example.scope_stack, &example.name))
+                    .claim(items.name(&example.scope_stack, &example.name))
                     .to_string(),
                 document: oath.path.to_string(),
                 source: ItemSource::Example(i, example),

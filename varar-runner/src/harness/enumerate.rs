@@ -27,7 +27,7 @@ use varar_core::drift::{
 use varar_core::hash::source_hash;
 use varar_core::lock::{Baseline, OathRecord};
 use varar_core::names::{
-    ItemKind, UniqueNames, diagnostic_item, drift_item, example_item, read_error_item,
+    ExampleItems, ItemKind, UniqueNames, diagnostic_item, drift_item, read_error_item,
 };
 use varar_core::plan::{Diagnostic, Plan, PlannedExample, plan_document};
 use varar_core::render::{Styles, report};
@@ -416,10 +416,11 @@ impl Build<'_, '_> {
             written: AtomicBool::new(false),
         });
         let shared_path: Arc<str> = Arc::from(path.as_str());
+        let mut items = ExampleItems::new(path);
         for (index, example) in plan.examples.into_iter().enumerate() {
             let name = self
                 .names
-                .claim(example_item(path, &example.scope_stack, &example.name));
+                .claim(items.name(&example.scope_stack, &example.name));
             let example = Arc::new(example);
             let meta = ItemMeta {
                 name: Arc::clone(&name),

@@ -26,6 +26,9 @@ use anstream::ColorChoice;
 use anstyle::{AnsiColor, Color, Style};
 use libtest_mimic::{Arguments, ColorSetting, Conclusion, Failed, FormatSetting, Trial};
 
+/// Padding, taken a slice at a time.
+const SPACES: &str = "                                                                ";
+
 /// libtest's kind of every item (`[varar] <name>`).
 pub(crate) const KIND: &str = "varar";
 
@@ -187,13 +190,28 @@ fn run_fast(
         )
         .as_bytes(),
     );
-    let prefix = |name: &str| {
-        format!(
-            "test {:<kind_width$}{name:<name_width$} ... ",
-            format!("[{KIND}] ")
-        )
+    // Each line's start, `test [varar] <name padded> ... `, written as
+    // `format!("test {:<kind_width$}{name:<name_width$} ... ", "[varar] ")`
+    // would (padding counts chars), without a formatter writing each
+    // padding space on its own.
+    let head = format!("test {:<kind_width$}", format!("[{KIND}] "));
+    let prefix_into = |line: &mut String, name: &str| {
+        line.push_str(&head);
+        line.push_str(name);
+        let mut pad = name_width.saturating_sub(name.chars().count());
+        while pad > 0 {
+            let n = pad.min(SPACES.len());
+            line.push_str(&SPACES[..n]);
+            pad -= n;
+        }
+        line.push_str(" ... ");
     };
-    let outcome = |failed: bool| {
+    let prefix = |name: &str| {
+        let mut line = String::with_capacity(head.len() + name_width + 16);
+        prefix_into(&mut line, name);
+        line
+    };
+    let word = |failed: bool| {
         let (word, color) = if failed {
             ("FAILED", AnsiColor::Red)
         } else {
@@ -205,6 +223,14 @@ fn run_fast(
                 let style = Style::new().fg_color(Some(Color::Ansi(color)));
                 format!("{style}{word}{style:#}\n")
             }
+        }
+    };
+    let (passed_word, failed_word) = (word(false), word(true));
+    let outcome = |failed: bool| {
+        if failed {
+            failed_word.as_str()
+        } else {
+            passed_word.as_str()
         }
     };
     let mut failures: Vec<(Arc<str>, Option<String>)> = Vec::new();
@@ -234,7 +260,7 @@ fn run_fast(
         for item in items {
             let finished = (item.name, run_single(item.runner));
             let mut line = prefix(&finished.0);
-            line.push_str(&outcome(finished.1.is_err()));
+            line.push_str(outcome(finished.1.is_err()));
             out.raw(line.as_bytes());
             record(finished, &mut conclusion);
         }
@@ -268,8 +294,8 @@ fn run_fast(
                 let mut next = Some(first);
                 while let Some(finished) = next {
                     received += 1;
-                    lines.push_str(&prefix(&finished.0));
-                    lines.push_str(&outcome(finished.1.is_err()));
+                    prefix_into(&mut lines, &finished.0);
+                    lines.push_str(outcome(finished.1.is_err()));
                     record(finished, &mut conclusion);
                     next = if received < count {
                         receiver.try_recv().ok()
