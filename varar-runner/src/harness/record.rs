@@ -14,7 +14,7 @@ use varar_core::config::CONFIG_FILE_NAME;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::record::{
     DocumentDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord, RECORD_FORMAT,
-    RECORD_VERSION, RerunOf, RunRecord,
+    RECORD_VERSION, RecordHeader, RerunOf, RunRecord,
 };
 use varar_core::time::rfc3339_millis;
 
@@ -267,8 +267,9 @@ impl<'a> Recording<'a> {
 
     /// Write the record of a process that ended: every item's outcome,
     /// the lock as the run left it, `complete: true`. A full run then
-    /// replaces the earlier complete runs.
-    pub(crate) fn finish(mut self, log: &RunLog, replaces_earlier: bool) {
+    /// replaces the earlier complete runs: `earlier`, what
+    /// [`earlier_runs`] read of them.
+    pub(crate) fn finish(mut self, log: &RunLog, earlier: Option<EarlierRuns>) {
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
             if let Some(finished) = log.get(index) {
                 item.outcome = Some(finished.outcome);
@@ -288,8 +289,8 @@ impl<'a> Recording<'a> {
         self.record.complete = true;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         self.write();
-        if replaces_earlier {
-            let headers = readable(store::read_other_headers(self.root, &self.record.run_id));
+        if let Some(EarlierRuns(found)) = earlier {
+            let headers = readable(found);
             store::remove_runs_before(
                 self.root,
                 &headers,
@@ -309,6 +310,17 @@ impl<'a> Recording<'a> {
         };
         self.history.write(&self.record, written.as_deref());
     }
+}
+
+/// The headers of the records of the project's other runs, which a full run
+/// replaces: read apart from writing this run's record (reading a run of
+/// thousands of items takes about as long as writing one), so that the two
+/// can go on together.
+pub(crate) struct EarlierRuns(Vec<Result<RecordHeader, store::RecordFileError>>);
+
+/// Read [`EarlierRuns`]: the runs other than `run_id`.
+pub(crate) fn earlier_runs(root: &Path, run_id: &str) -> EarlierRuns {
+    EarlierRuns(store::read_other_headers(root, run_id))
 }
 
 /// Every readable run of the project; records that cannot be read are

@@ -102,15 +102,23 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     // A run that records the baseline and is no rerun saw everything: it
     // replaces the earlier runs' records.
     let full = read.records && read.identity.rerun.is_none() && !filtering;
-    let finished = finish(
-        runner,
-        args,
-        &setup,
-        read,
-        (&prepared.oaths, &prepared.records),
-    );
+    let run_id = read.identity.run_id.clone();
+    let (finished, earlier) = std::thread::scope(|scope| {
+        // The runs this one replaces are read while its results and the
+        // lock are written.
+        let earlier = (full && recording.is_some())
+            .then(|| scope.spawn(|| record::earlier_runs(&runner.root, &run_id)));
+        let finished = finish(
+            runner,
+            args,
+            &setup,
+            read,
+            (&prepared.oaths, &prepared.records),
+        );
+        (finished, earlier.and_then(|h| h.join().ok()))
+    });
     if let Some(recording) = recording {
-        recording.finish(&prepared.items.log, full);
+        recording.finish(&prepared.items.log, earlier);
     }
     let torn_down = tear_down_resources(&shared);
     runtime.shut_down();
