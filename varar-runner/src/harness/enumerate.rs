@@ -222,9 +222,9 @@ pub(crate) fn prepare(
         hashes: std::collections::HashMap::new(),
     };
     let (passes, mut diagnostics) = plan_selected(&inputs, &workspace, shared);
-    // Every parsed document goes before the items are built, which then
-    // reuse its memory: after the plans, the parses are the largest thing
-    // a run holds (a third of the plans' size).
+    // The parses the workspace kept (documents that link, or that are
+    // linked to; the others went as soon as they were planned) go before
+    // the items are built, which then reuse their memory.
     drop(workspace);
     let items = passes.iter().map(|pass| match pass {
         Pass::Unreadable(..) => 1,
