@@ -11,16 +11,35 @@
 //! unfiltered scan's (property-tested in `prefilter_tests.rs`).
 //! Before the automaton, a table of first trigrams (of each step's longest
 //! literal) turns away the sentences, most prose, that no step can match.
+//!
+//! The automaton is built only once [`AUTOMATON_AFTER`] sentences have
+//! asked: before that each literal is looked for on its own. Building it
+//! costs, unoptimised, what a few hundred sentences cost to look through
+//! literal by literal, and a `cargo nextest` process plans one oath.
 
 use std::collections::HashMap;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
+/// How many sentences are looked through literal by literal before the
+/// automaton is built.
+pub(crate) const AUTOMATON_AFTER: usize = 256;
+
 /// The literal index of a registry's steps.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct Prefilter {
-    /// Over the distinct literals; `None` when no step has one.
-    automaton: Option<AhoCorasick>,
+    /// The distinct literals, by id.
+    literals: Vec<String>,
+    /// Over the distinct literals, built on first use past `after`
+    /// sentences; `None` when it could not be built (then every step is
+    /// scanned).
+    automaton: OnceLock<Option<AhoCorasick>>,
+    /// Sentences asked about so far, and how many may be before the
+    /// automaton is built.
+    asked: AtomicUsize,
+    after: usize,
     /// Literal id → the steps requiring it, ascending.
     literal_steps: Vec<Vec<usize>>,
     /// Step → how many distinct literals it requires (0: always scanned).
@@ -32,6 +51,21 @@ pub(crate) struct Prefilter {
     /// them holds no step's every literal, and the automaton is not run
     /// over it. `None` when such a literal is shorter than that.
     signatures: Option<Vec<u64>>,
+}
+
+impl Clone for Prefilter {
+    fn clone(&self) -> Self {
+        Prefilter {
+            literals: self.literals.clone(),
+            automaton: self.automaton.clone(),
+            asked: AtomicUsize::new(self.asked.load(Ordering::Relaxed)),
+            after: self.after,
+            literal_steps: self.literal_steps.clone(),
+            needed: self.needed.clone(),
+            always: self.always.clone(),
+            signatures: self.signatures.clone(),
+        }
+    }
 }
 
 /// Bits of the signature table.
@@ -81,6 +115,18 @@ impl Prefilter {
     where
         L: IntoIterator<Item = &'a str>,
     {
+        Prefilter::building_after(literals, AUTOMATON_AFTER)
+    }
+
+    /// [`Prefilter::new`] whose automaton is built once `after` sentences
+    /// have been looked through without it.
+    pub(crate) fn building_after<'a, L>(
+        literals: impl IntoIterator<Item = L>,
+        after: usize,
+    ) -> Prefilter
+    where
+        L: IntoIterator<Item = &'a str>,
+    {
         let mut ids: HashMap<&str, usize> = HashMap::new();
         let mut distinct: Vec<&str> = Vec::new();
         let mut literal_steps: Vec<Vec<usize>> = Vec::new();
@@ -111,45 +157,55 @@ impl Prefilter {
             }
             needed.push(own.len());
         }
-        let automaton = if distinct.is_empty() {
+        let signatures = if distinct.is_empty() {
             None
         } else {
-            // Standard semantics report every occurrence, overlapping ones
-            // included, so no literal hides another. Building can only fail
-            // past size limits far beyond any registry; then nothing is
-            // filtered out.
-            // Unoptimised, the plain automaton: a DFA is quicker per byte
-            // but costs more to build than every sentence of a run takes
-            // to read, and each process builds it again. Optimised (where
-            // debug assertions are off, as in the release profile), the
-            // DFA's build is a few microseconds and its search several
-            // times quicker.
-            let kind = if cfg!(debug_assertions) {
-                AhoCorasickKind::NoncontiguousNFA
-            } else {
-                AhoCorasickKind::DFA
-            };
-            match AhoCorasick::builder()
-                .match_kind(MatchKind::Standard)
-                .kind(Some(kind))
-                .build(&distinct)
-            {
-                Ok(a) => Some(a),
-                Err(_) => {
-                    always = (0..needed.len()).collect();
-                    literal_steps.clear();
-                    None
-                }
-            }
+            signatures(&longest)
         };
-        let signatures = automaton.as_ref().and_then(|_| signatures(&longest));
         Prefilter {
-            automaton,
+            literals: distinct.iter().map(|l| (*l).to_owned()).collect(),
+            automaton: OnceLock::new(),
+            asked: AtomicUsize::new(0),
+            after,
             literal_steps,
             needed,
             always,
             signatures,
         }
+    }
+
+    /// Whether the automaton has been built.
+    #[cfg(test)]
+    pub(crate) fn has_automaton(&self) -> bool {
+        self.automaton.get().is_some()
+    }
+
+    /// The automaton over the distinct literals (`None`: it could not be
+    /// built).
+    fn automaton(&self) -> Option<&AhoCorasick> {
+        self.automaton
+            .get_or_init(|| {
+                // Standard semantics report every occurrence, overlapping
+                // ones included, so no literal hides another. Building can
+                // only fail past size limits far beyond any registry; then
+                // nothing is filtered out. Unoptimised, the plain automaton:
+                // a DFA is quicker per byte but costs more to build than
+                // every sentence of a run takes to read, and each process
+                // builds it again. Optimised (where debug assertions are
+                // off, as in the release profile), the DFA's build is a few
+                // microseconds and its search several times quicker.
+                let kind = if cfg!(debug_assertions) {
+                    AhoCorasickKind::NoncontiguousNFA
+                } else {
+                    AhoCorasickKind::DFA
+                };
+                AhoCorasick::builder()
+                    .match_kind(MatchKind::Standard)
+                    .kind(Some(kind))
+                    .build(&self.literals)
+                    .ok()
+            })
+            .as_ref()
     }
 
     /// How many steps it indexes.
@@ -162,32 +218,45 @@ impl Prefilter {
     /// those without one.
     pub(crate) fn steps_for(&self, sentence: &str, out: &mut Vec<usize>) {
         out.clear();
-        out.extend_from_slice(&self.always);
-        if let Some(automaton) = &self.automaton {
-            if self
-                .signatures
-                .as_ref()
-                .is_some_and(|bits| !may_hold_literal(bits, sentence))
-            {
-                return;
+        if self.literals.is_empty() {
+            out.extend_from_slice(&self.always);
+            return;
+        }
+        if self
+            .signatures
+            .as_ref()
+            .is_some_and(|bits| !may_hold_literal(bits, sentence))
+        {
+            out.extend_from_slice(&self.always);
+            return;
+        }
+        let mut seen = vec![false; self.literals.len()];
+        if self.asked.fetch_add(1, Ordering::Relaxed) < self.after {
+            for (id, literal) in self.literals.iter().enumerate() {
+                seen[id] = sentence.contains(literal.as_str());
             }
-            let mut seen = vec![false; self.literal_steps.len()];
-            // How many of each step's literals were seen (a step requires
-            // at most as many distinct literals as its expression has runs
-            // of text, far below `u16::MAX`).
-            let mut found = vec![0u16; self.needed.len()];
+        } else {
+            let Some(automaton) = self.automaton() else {
+                out.extend(0..self.needed.len());
+                return;
+            };
             for m in automaton.find_overlapping_iter(sentence) {
-                let id = m.pattern().as_usize();
-                if !std::mem::replace(&mut seen[id], true) {
-                    for &step in &self.literal_steps[id] {
-                        found[step] = found[step].saturating_add(1);
-                        if usize::from(found[step]) == self.needed[step] {
-                            out.push(step);
-                        }
-                    }
+                seen[m.pattern().as_usize()] = true;
+            }
+        }
+        out.extend_from_slice(&self.always);
+        // How many of each step's literals were seen (a step requires at
+        // most as many distinct literals as its expression has runs of
+        // text, far below `u16::MAX`).
+        let mut found = vec![0u16; self.needed.len()];
+        for (id, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+            for &step in &self.literal_steps[id] {
+                found[step] = found[step].saturating_add(1);
+                if usize::from(found[step]) == self.needed[step] {
+                    out.push(step);
                 }
             }
-            out.sort_unstable();
         }
+        out.sort_unstable();
     }
 }

@@ -185,3 +185,42 @@ fn the_required_literal_is_the_longest_top_level_text_run() {
         );
     }
 }
+
+proptest! {
+    #![proptest_config(Config { cases: 300, ..Config::default() })]
+
+    /// The literals looked for one by one (the first sentences of a
+    /// process) and through the automaton give the same steps.
+    #[test]
+    fn literal_by_literal_and_the_automaton_pick_the_same_steps(
+        steps in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(WORDS), 0..3),
+            1..6,
+        ),
+        sentences in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(WORDS), 0..10).prop_map(|w| w.concat()),
+            1..6,
+        ),
+    ) {
+        let literals = || steps.iter().map(|l| l.iter().copied());
+        let one_by_one = Prefilter::building_after(literals(), usize::MAX);
+        let automaton = Prefilter::building_after(literals(), 0);
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for sentence in &sentences {
+            one_by_one.steps_for(sentence, &mut a);
+            automaton.steps_for(sentence, &mut b);
+            prop_assert_eq!(&a, &b, "{:?}", sentence);
+        }
+    }
+}
+
+#[test]
+fn the_automaton_is_built_only_past_the_first_sentences() {
+    let prefilter = Prefilter::building_after([vec!["deposits"], vec!["is"]], 2);
+    let mut out = Vec::new();
+    for (i, want) in [(0, false), (1, false), (2, true)] {
+        prefilter.steps_for("Ada deposits 5", &mut out);
+        assert_eq!(out, [0], "sentence {i}");
+        assert_eq!(prefilter.has_automaton(), want, "sentence {i}");
+    }
+}
