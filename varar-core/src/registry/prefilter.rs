@@ -8,7 +8,7 @@
 //! 21 measured a 5 MB oath scanning a hundred steps per sentence. A step
 //! left out has no hit in the sentence, so the hits — and with them
 //! ambiguity detection, which must see every hit — are exactly the
-//! unfiltered scan's (property-tested in `prefilter_tests.rs`).
+//! unfiltered scan's (property-tested in `plan/tests/prefilter.rs`).
 //! Before the automaton, a table of first trigrams (of each step's longest
 //! literal) turns away the sentences, most prose, that no step can match.
 //!

@@ -18,7 +18,6 @@ use super::documents::{Diagnostics, Texts};
 use super::items::{Body, ItemMeta, Items};
 use super::print;
 use super::trial::{RunShared, run_example};
-use super::watch::Watch;
 use crate::discovery::OathFile;
 use crate::store::replace_run_result;
 use varar_core::drift::{
@@ -206,7 +205,6 @@ pub(crate) fn prepare(
     inputs: Inputs<'_>,
     workspace: Workspace<'_>,
     shared: &Arc<RunShared>,
-    watch: &Arc<Watch>,
 ) -> Prepared {
     let mut prepared = Prepared {
         items: Items::default(),
@@ -217,7 +215,6 @@ pub(crate) fn prepare(
     let mut build = Build {
         inputs: &inputs,
         shared,
-        watch,
         names: UniqueNames::default(),
         hashes: std::collections::HashMap::new(),
     };
@@ -347,7 +344,6 @@ fn plan_in_parallel<T: Send>(paths: &[&str], plan: impl Fn(&str) -> T + Sync) ->
 struct Build<'i, 'a> {
     inputs: &'i Inputs<'a>,
     shared: &'i Arc<RunShared>,
-    watch: &'i Arc<Watch>,
     names: UniqueNames,
     /// `sourceHash` of the other documents, computed once each.
     hashes: std::collections::HashMap<String, String>,
@@ -432,7 +428,7 @@ impl Build<'_, '_> {
                 (index, name),
                 example,
                 Arc::clone(&run),
-                (Arc::clone(self.shared), Arc::clone(self.watch)),
+                Arc::clone(self.shared),
             );
             prepared.items.push(meta, body);
         }
@@ -545,12 +541,12 @@ fn example_body(
     (index, name): (usize, Arc<str>),
     example: Arc<PlannedExample>,
     oath: Arc<OathRun>,
-    (shared, watch): (Arc<RunShared>, Arc<Watch>),
+    shared: Arc<RunShared>,
 ) -> Body {
     Box::new(move || {
         // Watched from its start (not from enumeration, when every plan is
         // still held); the watchdog reads the step texts from the plan.
-        let progress = watch.add(&name, Arc::clone(&example) as Arc<_>);
+        let progress = shared.watch.add(&name, Arc::clone(&example) as Arc<_>);
         let run = run_example(&shared, &example, &progress);
         oath.record(index, example_result(&example, &run, &oath.path));
         // The last example of an oath writes its results, while the other

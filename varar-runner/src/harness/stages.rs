@@ -56,10 +56,11 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         threads: Pool::new(),
         results_root: (!args.list).then(|| runner.root.clone()),
         styles: setup.styles.clone(),
+        watch: Watch::new(),
     });
     let read = read(runner, args, &setup)?;
-    let watch = Watch::new();
-    let mut prepared = trials(args, &setup, &read, &shared, &watch);
+    let watch = Arc::clone(&shared.watch);
+    let mut prepared = trials(args, &setup, &read, &shared);
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
     let (trials, kept) = prepared
         .items
@@ -353,13 +354,7 @@ fn continue_run(
 
 /// Trials: every selected oath planned and turned into items, then one
 /// failing item per path discovery could not read.
-fn trials(
-    args: &Arguments,
-    setup: &Setup,
-    read: &Read,
-    shared: &Arc<RunShared>,
-    watch: &Arc<Watch>,
-) -> Prepared {
+fn trials(args: &Arguments, setup: &Setup, read: &Read, shared: &Arc<RunShared>) -> Prepared {
     let workspace = read.texts.workspace();
     let planned = read.selection.oaths(&setup.oaths, &workspace);
     let inputs = enumerate::Inputs {
@@ -374,7 +369,7 @@ fn trials(
             Purpose::Run
         },
     };
-    let mut prepared = enumerate::prepare(inputs, workspace, shared, watch);
+    let mut prepared = enumerate::prepare(inputs, workspace, shared);
     // A path discovery could not read is one failing item; the rest runs.
     for (path, error) in &setup.unreadable {
         if read.selection.wants(path) {

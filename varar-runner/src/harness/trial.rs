@@ -41,6 +41,8 @@ pub(crate) struct RunShared {
     pub results_root: Option<std::path::PathBuf>,
     /// How failures are drawn (once for the run, not once per trial).
     pub styles: varar_core::render::Styles,
+    /// Every example that has started, for the watchdog.
+    pub watch: Arc<super::watch::Watch>,
 }
 
 /// Run one example and return its outcome.
