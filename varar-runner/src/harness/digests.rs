@@ -4,13 +4,14 @@
 //! at a time).
 
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use varar_core::hash::{Sha256, sha256_hex, source_hash};
 use varar_core::record::{DocumentDigest, FileDigest};
 
 use super::documents::Texts;
-use crate::store;
+use crate::store::{self, SCRATCH_DIR};
+use varar_core::lock::LOCK_FILE_NAME;
 
 /// A file's size and modification time: when both are unchanged, so is
 /// the digest taken with them (what lets a process that did not write the
@@ -67,37 +68,140 @@ pub(crate) fn document_digests<'a>(
     out
 }
 
-/// The test binary's digest, cached beside it (`<binary>.varar-sha256`,
-/// keyed by its size and modification time) so that the processes of a
-/// nextest run hash it once per build.
+/// The test binary's digest, cached beside it (`<binary>.varar-sha256`)
+/// so that the processes of a nextest run hash it once per build. The
+/// linker writes a binary once, so its cache is kept from the first hash.
 pub(super) fn binary_digest() -> Option<FileDigest> {
     let exe = std::env::current_exe().ok()?;
     let name = exe.file_name()?.to_string_lossy().into_owned();
-    let meta = std::fs::metadata(&exe).ok()?;
-    let mtime = meta
-        .modified()
-        .ok()
-        .and_then(|m| m.duration_since(UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos());
-    let key = format!("{} {mtime}", meta.len());
     let mut cache = exe.clone().into_os_string();
     cache.push(".varar-sha256");
-    let cache = std::path::PathBuf::from(cache);
-    if let Ok(text) = std::fs::read_to_string(&cache)
-        && let Some((k, sha)) = text.trim_end().rsplit_once(' ')
-        && k == key
-        && sha.len() == 64
-    {
-        return Some(FileDigest {
-            path: name,
-            sha256: sha.to_owned(),
-        });
-    }
-    let sha = sha256_of_file(&exe)?;
-    // Best effort: without the cache the next process hashes it again.
-    let _ = store::write_disposable(&cache, format!("{key} {sha}\n").as_bytes());
     Some(FileDigest {
         path: name,
-        sha256: sha,
+        sha256: cached_sha256(&exe, Path::new(&cache), None)?,
     })
+}
+
+/// The lock's digest, cached in `.varar/.lock.sha256` (when `.varar/`
+/// exists) so that a nextest process, which never writes the lock, does not
+/// read a lock of thousands of entries to hash it. A lock rewritten less
+/// than [`SETTLED`] before it is hashed is not cached: a rewrite of the
+/// same size within the file system's timestamp tick would keep its stamp.
+pub(super) fn lock_digest(root: &Path) -> Option<FileDigest> {
+    let cache = root.join(SCRATCH_DIR).join(LOCK_DIGEST_CACHE);
+    Some(FileDigest {
+        path: LOCK_FILE_NAME.to_owned(),
+        sha256: cached_sha256(&root.join(LOCK_FILE_NAME), &cache, Some(SETTLED))?,
+    })
+}
+
+/// The lock digest's cache file, under `.varar/`: a dot-name no result
+/// path (`<oathPath>.json`) can take.
+const LOCK_DIGEST_CACHE: &str = ".lock.sha256";
+
+/// How long before it is hashed a file must have been last modified for
+/// its digest to be cached by stamp (far longer than any file system's
+/// timestamp granularity).
+const SETTLED: Duration = Duration::from_secs(2);
+
+/// The SHA-256 of `path`, through `cache`, which holds `<size> <mtime in
+/// ns> <inode> <sha256>`: while the file's size, modification time and
+/// inode are those, it is not read again. The cache is written (best effort) when the file
+/// kept its stamp while it was hashed and, given `settled`, was last
+/// modified at least that long before.
+fn cached_sha256(path: &Path, cache: &Path, settled: Option<Duration>) -> Option<String> {
+    let key = |meta: &std::fs::Metadata| -> Option<(String, SystemTime)> {
+        let modified = meta.modified().ok()?;
+        let nanos = modified.duration_since(UNIX_EPOCH).ok()?.as_nanos();
+        // The inode too, where there is one: a file renamed into place (an
+        // atomic write, a `cp -p`) is another file, whatever its stamp.
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Some((format!("{} {nanos} {inode}", meta.len()), modified))
+    };
+    let before = std::fs::metadata(path).ok().as_ref().and_then(key);
+    if let Some((k, _)) = &before
+        && let Ok(text) = std::fs::read_to_string(cache)
+        && let Some((cached, sha)) = text.trim_end().rsplit_once(' ')
+        && cached == k
+        && sha.len() == 64
+    {
+        return Some(sha.to_owned());
+    }
+    let now = SystemTime::now();
+    let sha = sha256_of_file(path)?;
+    let after = std::fs::metadata(path).ok().as_ref().and_then(key);
+    let keep = match (&before, &after) {
+        (Some((k, modified)), Some((k2, _))) if k == k2 => settled.is_none_or(|settled| {
+            now.duration_since(*modified)
+                .is_ok_and(|age| age >= settled)
+        }),
+        _ => false,
+    };
+    if let (true, Some((k, _))) = (keep, before)
+        && cache.parent().is_some_and(Path::is_dir)
+    {
+        // Best effort: without the cache the next process hashes again.
+        let _ = store::write_disposable(cache, format!("{k} {sha}\n").as_bytes());
+    }
+    Some(sha)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_settled_files_digest_is_cached_by_its_stamp() {
+        let dir = ok(tempfile::tempdir());
+        let file = dir.path().join("lock");
+        let cache = dir.path().join("lock.sha256");
+        ok(std::fs::write(&file, b"abc"));
+        let long_ago = SystemTime::now() - Duration::from_secs(60);
+        ok(ok(std::fs::File::options().write(true).open(&file)).set_modified(long_ago));
+        let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(
+            cached_sha256(&file, &cache, Some(SETTLED)).as_deref(),
+            Some(abc)
+        );
+        assert!(ok(std::fs::read_to_string(&cache)).ends_with(&format!(" {abc}\n")));
+        // The stamp is what is trusted: the same stamp is not read again.
+        let stamp = ok(std::fs::read_to_string(&cache));
+        ok(std::fs::write(&cache, stamp.replace(abc, &"0".repeat(64))));
+        assert_eq!(
+            cached_sha256(&file, &cache, Some(SETTLED)).as_deref(),
+            Some("0".repeat(64).as_str())
+        );
+        // Another stamp (a new modification time) is hashed again.
+        ok(std::fs::write(&file, b"abd"));
+        ok(ok(std::fs::File::options().write(true).open(&file))
+            .set_modified(long_ago - Duration::from_secs(1)));
+        let abd = cached_sha256(&file, &cache, Some(SETTLED));
+        assert_eq!(abd.as_deref().map(str::len), Some(64));
+        assert_ne!(abd.as_deref(), Some(abc));
+        assert_ne!(abd.as_deref(), Some("0".repeat(64).as_str()));
+    }
+
+    #[test]
+    fn a_file_modified_just_now_is_hashed_but_not_cached() {
+        let dir = ok(tempfile::tempdir());
+        let file = dir.path().join("lock");
+        let cache = dir.path().join("lock.sha256");
+        ok(std::fs::write(&file, b"abc"));
+        assert!(cached_sha256(&file, &cache, Some(SETTLED)).is_some());
+        assert!(
+            !cache.exists(),
+            "a rewrite in the same tick could keep the stamp"
+        );
+        // Without a settling time (the test binary, written once) it is.
+        assert!(cached_sha256(&file, &cache, None).is_some());
+        assert!(cache.exists());
+        assert!(cached_sha256(&dir.path().join("absent"), &cache, None).is_none());
+    }
 }

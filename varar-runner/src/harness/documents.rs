@@ -22,7 +22,10 @@ use varar_core::workspace::Workspace;
 pub(crate) struct Texts {
     /// Per oath, in discovery order: its text, or why it could not be read.
     read: Vec<(String, Result<Arc<str>, String>)>,
-    by_path: HashMap<String, usize>,
+    /// Indices into `read` in path order, for lookups by binary search (no
+    /// hashing of every path: discovery order is nearly that order, so
+    /// sorting costs a pass).
+    by_path: Vec<u32>,
 }
 
 impl Texts {
@@ -33,21 +36,35 @@ impl Texts {
         if !wanted {
             return texts;
         }
+        texts.read.reserve_exact(oaths.len());
         for oath in oaths {
             let text = read_oath(oath).map(Arc::from).map_err(|e| e.to_string());
-            texts
-                .by_path
-                .insert(oath.oath_path.clone(), texts.read.len());
             texts.read.push((oath.oath_path.clone(), text));
         }
+        let read = &texts.read;
+        texts.by_path = (0..u32::try_from(read.len()).unwrap_or(u32::MAX)).collect();
+        texts
+            .by_path
+            .sort_by(|&a, &b| read[a as usize].0.cmp(&read[b as usize].0));
+        // A path given twice keeps its last text, as a map would.
+        texts.by_path.dedup_by(|later, earlier| {
+            let same = read[*later as usize].0 == read[*earlier as usize].0;
+            if same {
+                *earlier = (*earlier).max(*later);
+            }
+            same
+        });
         texts
     }
 
     /// The text of `oath_path`, or why it could not be read (`None` when it
     /// was not read at all).
     pub fn get(&self, oath_path: &str) -> Option<&Result<Arc<str>, String>> {
-        let &i = self.by_path.get(oath_path)?;
-        self.read.get(i).map(|(_, t)| t)
+        let at = self
+            .by_path
+            .binary_search_by(|&i| self.read[i as usize].0.as_str().cmp(oath_path))
+            .ok()?;
+        self.read.get(self.by_path[at] as usize).map(|(_, t)| t)
     }
 
     /// Every oath that was read, with its text, in discovery order.

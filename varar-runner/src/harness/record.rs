@@ -18,7 +18,7 @@ use varar_core::record::{
 };
 use varar_core::time::rfc3339_millis;
 
-use super::digests::{Stamp, binary_digest, file_digest, stamp};
+use super::digests::{Stamp, binary_digest, file_digest, lock_digest, stamp};
 use super::history::HistoryWriter;
 use super::items::{ItemMeta, RunLog};
 use super::print;
@@ -243,7 +243,7 @@ impl<'a> Recording<'a> {
             }),
             manifest: Manifest {
                 config: file_digest(root, CONFIG_FILE_NAME),
-                lock_before: file_digest(root, LOCK_FILE_NAME),
+                lock_before: lock_digest(root),
                 lock_after: None,
                 documents,
                 test_binary: binary_digest(),
@@ -284,7 +284,7 @@ impl<'a> Recording<'a> {
             && stamp(self.root, LOCK_FILE_NAME) == self.lock_stamp;
         self.record.manifest.lock_after = match &self.record.manifest.lock_before {
             Some(before) if unchanged => Some(before.clone()),
-            _ => file_digest(self.root, LOCK_FILE_NAME),
+            _ => lock_digest(self.root),
         };
         self.record.complete = true;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));

@@ -248,8 +248,14 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let records = !args.list && (!partial || setup.update);
     let selection = Selection::of(args, records);
     // Every oath is read once: planning one oath needs the others' links
-    // and headings (spec 70 §70.2), even in a run of one item.
-    let texts = Texts::read(&setup.oaths, selection != Selection::Nothing);
+    // and headings (spec 70 §70.2), even in a run of one item. A run of
+    // everything reads the lock meanwhile (it needs the whole of it).
+    let (texts, whole_lock) = std::thread::scope(|scope| {
+        let lock = (selection == Selection::All).then(|| scope.spawn(|| read_lock(&runner.root)));
+        let texts = Texts::read(&setup.oaths, selection != Selection::Nothing);
+        let lock = lock.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        (texts, lock)
+    });
     let mut identity = Identity::from_env();
     let selection = match rerun_mode()? {
         Some(mode) => continue_run(runner, &texts, &mut identity, mode, selection),
@@ -257,7 +263,10 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     };
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
-        Selection::All => read_lock(&runner.root)?,
+        Selection::All => match whole_lock {
+            Some(lock) => lock?,
+            None => read_lock(&runner.root)?,
+        },
         // The process of one example (every `cargo nextest` test of an
         // example) runs no drift item: its oath's drift is the business of
         // the drift items' own processes, and example names never depend

@@ -4,9 +4,11 @@
 //! writer of the project's files goes through here: the harness's results
 //! and baseline, `cargo varar merge`'s results tree, the report's pages.
 
+use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::time::{Duration, SystemTime};
 
 use super::errors::{StoreError, write_err};
@@ -39,11 +41,18 @@ pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
 /// Write what `fill` writes to `path` atomically (temporary file, then
 /// rename) without syncing, streamed: for a file too large to be worth
 /// holding whole (a run record of thousands of items). Always written.
+///
+/// For a file in a directory of one run (`.varar/.runs/<run>/`, a history
+/// run), which is removed whole when the run is pruned: its directory is
+/// not swept for stale temporaries, since it holds one record per process
+/// and every process of a nextest run writes twice (listing it at each
+/// write made a run of n processes list n² entries). An orphan of a
+/// killed process goes with its run's directory.
 pub fn write_disposable_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), StoreError> {
-    replace_with(path, Durability::Disposable, |tmp| {
+    replace_with(path, Durability::Disposable, Sweep::No, |tmp| {
         let mut buffered = std::io::BufWriter::new(tmp);
         fill(&mut buffered)?;
         buffered.flush()
@@ -54,21 +63,33 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
     if holds_exactly(path, bytes) {
         return Ok(false);
     }
-    replace_with(path, durability, |tmp| tmp.write_all(bytes))?;
+    replace_with(path, durability, Sweep::StaleTemporaries, |tmp| {
+        tmp.write_all(bytes)
+    })?;
     Ok(true)
+}
+
+/// Whether a write first removes its directory's stale temporaries.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sweep {
+    StaleTemporaries,
+    No,
 }
 
 /// Replace `path` by a temporary file that `fill` writes, then renames.
 fn replace_with(
     path: &Path,
     durability: Durability,
+    sweep: Sweep,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> Result<(), StoreError> {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    remove_stale_temporaries(dir, SystemTime::now());
+    if sweep == Sweep::StaleTemporaries && first_write_to(dir) {
+        remove_stale_temporaries(dir, SystemTime::now());
+    }
     let mut builder = tempfile::Builder::new();
     builder.prefix(TEMP_PREFIX);
     // NamedTempFile is private (0600) by default: give a new file the usual
@@ -123,9 +144,21 @@ pub const TEMP_PREFIX: &str = ".varar-tmp-";
 /// qualify, and a concurrent run's temporary is never touched.
 pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
 
+/// Whether this process writes to `dir` for the first time: a directory
+/// is swept once per process, not at every write (a first run writes a
+/// hundred result files into one directory; an orphan is an orphan of an
+/// earlier process, which one sweep finds).
+fn first_write_to(dir: &Path) -> bool {
+    static SWEPT: Mutex<BTreeSet<PathBuf>> = Mutex::new(BTreeSet::new());
+    let mut swept = SWEPT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    swept.insert(dir.to_path_buf())
+}
+
 /// Remove the temporaries of ours in `dir` last modified before `now −
 /// STALE_TEMPORARY`. Best effort: a file that vanished or cannot be
-/// removed is left to the next write.
+/// removed is left to a later process.
 fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;

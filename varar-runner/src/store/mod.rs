@@ -16,9 +16,11 @@
 //!   `<name>.new` candidate is written beside it instead.
 //! - `.varar/` gets a `.gitignore` containing `*` when we create it.
 //! - A temporary file a killed run left behind (`.varar-tmp-*`, our own
-//!   naming) is removed by the next write to its directory once it is
-//!   older than [`STALE_TEMPORARY`]: no write takes that long, so it can
-//!   only be an orphan (issue 10).
+//!   naming) is removed by a later process's first write to its directory
+//!   once it is older than [`STALE_TEMPORARY`]: no write takes that long,
+//!   so it can only be an orphan (issue 10). A run record's directory is the
+//!   exception: it is not listed at each write (it holds a record per
+//!   process), and its orphans go when the run is pruned.
 //!
 //! The store moves bytes only: what a run-result file holds, and how a run
 //! merges into it, is the pure `results` module's business.

@@ -226,3 +226,33 @@ fn pruning_keeps_the_newest_complete_runs_and_every_incomplete_one() {
     want.insert(0, "run-00".to_owned());
     assert_eq!(left, want);
 }
+
+#[test]
+fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
+    use std::time::{Duration, SystemTime};
+    let dir = tmp();
+    let root = dir.path();
+    let old = record("old", "p", "2026-12-01T06:00:00.000Z", true);
+    let path = write_process_record(root, &old).unwrap_or_else(|e| panic!("{e}"));
+    let run_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+    // What a process killed mid-write leaves: one of our temporaries, long
+    // past the age at which a result file's directory sweeps it.
+    let orphan = run_dir.join(format!("{}killed", crate::store::TEMP_PREFIX));
+    let file = std::fs::File::create(&orphan).unwrap_or_else(|e| panic!("{e}"));
+    let long_ago = SystemTime::now() - crate::store::STALE_TEMPORARY - Duration::from_secs(60);
+    file.set_modified(long_ago)
+        .unwrap_or_else(|e| panic!("{e}"));
+    write_process_record(root, &record("old", "q", "2026-12-01T06:01:00.000Z", true))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        orphan.exists(),
+        "a record write does not list its run's directory (one record per process)"
+    );
+    assert_eq!(read_ok(root).len(), 2, "the orphan is no record");
+    let headers: Vec<RecordHeader> = read_other_headers(root, "new")
+        .into_iter()
+        .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
+        .collect();
+    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    assert!(!run_dir.exists(), "the orphan goes with its run");
+}
