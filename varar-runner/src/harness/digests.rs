@@ -151,20 +151,38 @@ fn cached_sha256(path: &Path, cache: &Path, settled: Option<Duration>) -> Option
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
 
     fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e}"))
     }
 
-    #[test]
-    fn a_settled_files_digest_is_cached_by_its_stamp() {
+    /// A file holding `bytes` (last modified at `modified`, if given) and
+    /// where its digest is cached, in a fresh directory.
+    fn file_and_cache(
+        bytes: &[u8],
+        modified: Option<SystemTime>,
+    ) -> (tempfile::TempDir, PathBuf, PathBuf) {
         let dir = ok(tempfile::tempdir());
         let file = dir.path().join("lock");
         let cache = dir.path().join("lock.sha256");
-        ok(std::fs::write(&file, b"abc"));
+        write(&file, bytes, modified);
+        (dir, file, cache)
+    }
+
+    fn write(file: &Path, bytes: &[u8], modified: Option<SystemTime>) {
+        ok(std::fs::write(file, bytes));
+        if let Some(at) = modified {
+            ok(ok(std::fs::File::options().write(true).open(file)).set_modified(at));
+        }
+    }
+
+    #[test]
+    fn a_settled_files_digest_is_cached_by_its_stamp() {
         let long_ago = SystemTime::now() - Duration::from_secs(60);
-        ok(ok(std::fs::File::options().write(true).open(&file)).set_modified(long_ago));
+        let (_dir, file, cache) = file_and_cache(b"abc", Some(long_ago));
         let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
         assert_eq!(
             cached_sha256(&file, &cache, Some(SETTLED)).as_deref(),
@@ -179,9 +197,7 @@ mod tests {
             Some("0".repeat(64).as_str())
         );
         // Another stamp (a new modification time) is hashed again.
-        ok(std::fs::write(&file, b"abd"));
-        ok(ok(std::fs::File::options().write(true).open(&file))
-            .set_modified(long_ago - Duration::from_secs(1)));
+        write(&file, b"abd", Some(long_ago - Duration::from_secs(1)));
         let abd = cached_sha256(&file, &cache, Some(SETTLED));
         assert_eq!(abd.as_deref().map(str::len), Some(64));
         assert_ne!(abd.as_deref(), Some(abc));
@@ -190,10 +206,7 @@ mod tests {
 
     #[test]
     fn a_file_modified_just_now_is_hashed_but_not_cached() {
-        let dir = ok(tempfile::tempdir());
-        let file = dir.path().join("lock");
-        let cache = dir.path().join("lock.sha256");
-        ok(std::fs::write(&file, b"abc"));
+        let (dir, file, cache) = file_and_cache(b"abc", None);
         assert!(cached_sha256(&file, &cache, Some(SETTLED)).is_some());
         assert!(
             !cache.exists(),

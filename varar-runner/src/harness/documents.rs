@@ -41,19 +41,14 @@ impl Texts {
             let text = read_oath(oath).map(Arc::from).map_err(|e| e.to_string());
             texts.read.push((oath.oath_path.clone(), text));
         }
-        let read = &texts.read;
-        texts.by_path = (0..u32::try_from(read.len()).unwrap_or(u32::MAX)).collect();
-        texts
-            .by_path
-            .sort_by(|&a, &b| read[a as usize].0.cmp(&read[b as usize].0));
-        // A path given twice keeps its last text, as a map would.
-        texts.by_path.dedup_by(|later, earlier| {
-            let same = read[*later as usize].0 == read[*earlier as usize].0;
-            if same {
-                *earlier = (*earlier).max(*later);
-            }
-            same
-        });
+        let path = |i: u32| texts.read[i as usize].0.as_str();
+        let mut by_path: Vec<u32> =
+            (0..u32::try_from(texts.read.len()).unwrap_or(u32::MAX)).collect();
+        // A path given twice keeps its last text, as a map would: the later
+        // index sorts first and the others are dropped.
+        by_path.sort_by(|&a, &b| path(a).cmp(path(b)).then(b.cmp(&a)));
+        by_path.dedup_by(|&mut later, &mut first| path(later) == path(first));
+        texts.by_path = by_path;
         texts
     }
 
@@ -171,5 +166,39 @@ impl Diagnostics {
     /// The documents that still have diagnostics, sorted.
     pub fn documents(&self) -> Vec<String> {
         self.by_document.keys().cloned().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texts_are_found_by_path_in_any_order_and_a_repeated_path_keeps_its_last() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let oath = |oath_path: &str, file: &str, text: Option<&str>| {
+            let path = dir.path().join(file);
+            if let Some(text) = text {
+                std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+            }
+            OathFile {
+                oath_path: oath_path.to_owned(),
+                path,
+            }
+        };
+        // Discovery's order (segment by segment) is not `str` order.
+        let oaths = [
+            oath("varar/a/z.md", "1", Some("one")),
+            oath("varar/a-b.md", "2", Some("two")),
+            oath("varar/gone.md", "3", None),
+            oath("varar/a/z.md", "4", Some("again")),
+        ];
+        let texts = Texts::read(&oaths, true);
+        let text = |p: &str| texts.text(p).map(|t| t.to_string());
+        assert_eq!(text("varar/a-b.md").as_deref(), Some("two"));
+        assert_eq!(text("varar/a/z.md").as_deref(), Some("again"));
+        assert!(matches!(texts.get("varar/gone.md"), Some(Err(_))));
+        assert!(texts.get("varar/other.md").is_none());
+        assert!(Texts::read(&oaths, false).get("varar/a-b.md").is_none());
     }
 }

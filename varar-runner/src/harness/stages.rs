@@ -263,10 +263,8 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     };
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
-        Selection::All => match whole_lock {
-            Some(lock) => lock?,
-            None => read_lock(&runner.root)?,
-        },
+        // Read beside the texts: a rerun keeps or empties the selection.
+        Selection::All => whole_lock.unwrap_or_else(|| read_lock(&runner.root))?,
         // The process of one example (every `cargo nextest` test of an
         // example) runs no drift item: its oath's drift is the business of
         // the drift items' own processes, and example names never depend
