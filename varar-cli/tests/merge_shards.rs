@@ -35,8 +35,8 @@ fn runs(dir: &Path) -> BTreeMap<String, String> {
     all
 }
 
-/// Every file of a results tree but the harness's sidecar locks, by
-/// relative path.
+/// Every file of a results tree but the harness's sidecar locks and
+/// caches, by relative path.
 fn files(dir: &Path) -> BTreeMap<String, String> {
     let mut out = BTreeMap::new();
     let mut stack = vec![dir.to_path_buf()];
@@ -48,7 +48,7 @@ fn files(dir: &Path) -> BTreeMap<String, String> {
                 .unwrap_or(&path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel == ".locks" {
+            if rel == ".locks" || rel == ".cache" {
                 continue;
             }
             if path.is_dir() {

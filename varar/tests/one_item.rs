@@ -187,3 +187,53 @@ fn only_a_recording_run_touches_the_baseline_and_only_after_its_trials() {
     assert!(root.join("varar.lock.json").exists(), "{log}");
     *ROOT.lock().expect("root") = None;
 }
+
+/// Give `path` a modification time long past, as every file has a while
+/// after it was written (the link index trusts only those).
+fn settle(path: &Path, at: std::time::SystemTime) {
+    let file = std::fs::File::options()
+        .write(true)
+        .open(path)
+        .expect("open");
+    file.set_modified(at).expect("set mtime");
+}
+
+#[test]
+fn a_run_of_one_example_skips_only_oaths_whose_stamp_says_they_link_nowhere() {
+    let other = "# Other\n\nNothing links from here.\n";
+    let (_dir, root) = project(&[("varar/other.md", other.as_bytes())]);
+    let an_hour_ago = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+    for oath in ["varar/tally.md", "varar/tally/seven.md", "varar/other.md"] {
+        settle(&root.join(oath), an_hour_ago);
+    }
+    let example = "varar/tally.md::Tally::I count 2. The tally is 2";
+    // A full run records which oaths may link, by stamp.
+    let _ = run(&root, &[]);
+    let index = std::fs::read_to_string(root.join(".varar/.cache/links")).expect("the link index");
+    assert!(index.contains(" 0 varar/other.md\n"), "{index}");
+    let (_, listed) = run(&root, &["--list"]);
+    assert_eq!(
+        executed(&run(&root, &["--exact", example]).1),
+        [(format!("[varar] {example}"), "ok".to_string())],
+        "{listed}"
+    );
+
+    // The same bytes' length, modification time and inode, now a link
+    // consuming the whole of tally.md: the index vouches for the old text,
+    // so the run of one example does not read it.
+    let linking = format!("{:<1$}\n", "[All](tally.md)", other.len() - 1);
+    std::fs::write(root.join("varar/other.md"), &linking).expect("write");
+    settle(&root.join("varar/other.md"), an_hour_ago);
+    assert_eq!(executed(&run(&root, &["--exact", example]).1).len(), 1);
+
+    // Any real edit moves the stamp: the oath is read and its link counts,
+    // so the example is consumed (it runs where it is referenced).
+    settle(
+        &root.join("varar/other.md"),
+        an_hour_ago + std::time::Duration::from_secs(1),
+    );
+    let (_, log) = run(&root, &["--exact", example]);
+    assert!(executed(&log).is_empty(), "{log}");
+    let index = std::fs::read_to_string(root.join(".varar/.cache/links")).expect("the link index");
+    assert!(index.contains(" 1 varar/other.md\n"), "relearned: {index}");
+}

@@ -7,8 +7,10 @@
 //! can contain a reference block, so only those are parsed up front (to
 //! collect what they reference); every other document is parsed the first
 //! time planning needs it, and never twice. A one-item `nextest` process
-//! that plans a single oath therefore reads every oath but parses only the
-//! ones with links, the oath itself and the documents it reaches.
+//! that plans a single oath therefore parses only the ones with links, the
+//! oath itself and the documents it reaches; a document that cannot link
+//! ([`may_link`] false) and that nothing links to changes no other
+//! document's plan, which lets a shell leave it out.
 //!
 //! Planning one document alone ([`crate::plan::plan`]) uses
 //! [`Workspace::empty`]: same-file links still resolve against the document,
@@ -429,7 +431,12 @@ impl<'d> View<'d> {
 /// unoptimised build, where a substring search costs 40 times more: a
 /// fifth of a `cargo nextest` process's instructions on 100 oaths), then a
 /// look at the byte after each.
-fn may_link(text: &str) -> bool {
+///
+/// ```
+/// assert!(varar_core::workspace::may_link("[Fill](shared.md#fill)\n"));
+/// assert!(!varar_core::workspace::may_link("# Shop\n\nI pay [2].\n"));
+/// ```
+pub fn may_link(text: &str) -> bool {
     let mut rest = text;
     while let Some(at) = rest.find(']') {
         rest = &rest[at + 1..];

@@ -427,11 +427,24 @@ fn oath_path_of(root: &Path, path: &Path) -> Option<String> {
 /// Read an oath as bytes, then decode strictly as UTF-8, keeping a BOM and
 /// CRs (spec 40 §2.4).
 pub fn read_oath(oath: &OathFile) -> Result<String, DiscoveryError> {
-    let bytes = std::fs::read(&oath.path).map_err(|source| DiscoveryError::Read {
+    read_oath_with_metadata(oath).map(|(text, _)| text)
+}
+
+/// [`read_oath`], with the file's metadata as it was when it was opened
+/// (taken from the open file: no system call more than a plain read).
+pub fn read_oath_with_metadata(
+    oath: &OathFile,
+) -> Result<(String, std::fs::Metadata), DiscoveryError> {
+    use std::io::Read as _;
+    let read_err = |source| DiscoveryError::Read {
         oath_path: oath.oath_path.clone(),
         source,
-    })?;
-    String::from_utf8(bytes).map_err(|e| {
+    };
+    let mut file = std::fs::File::open(&oath.path).map_err(read_err)?;
+    let meta = file.metadata().map_err(read_err)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes).map_err(read_err)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let (line, column) = line_column(valid);
         DiscoveryError::NotUtf8 {
@@ -440,7 +453,8 @@ pub fn read_oath(oath: &OathFile) -> Result<String, DiscoveryError> {
             column,
             source: e.utf8_error(),
         }
-    })
+    })?;
+    Ok((text, meta))
 }
 
 /// The 1-based line and UTF-16 column just past `valid`, a UTF-8 prefix.

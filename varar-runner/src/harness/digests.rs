@@ -4,24 +4,15 @@
 //! at a time).
 
 use std::path::Path;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 use varar_core::hash::{Sha256, sha256_hex, source_hash};
 use varar_core::record::{DocumentDigest, FileDigest};
 
 use super::documents::Texts;
-use crate::store::{self, SCRATCH_DIR};
+use super::stamp::Stamp;
+use crate::store;
 use varar_core::lock::LOCK_FILE_NAME;
-
-/// A file's size and modification time: when both are unchanged, so is
-/// the digest taken with them (what lets a process that did not write the
-/// lock, every `cargo nextest` process, skip hashing it a second time).
-pub(super) type Stamp = (u64, Option<SystemTime>);
-
-pub(super) fn stamp(root: &Path, name: &str) -> Option<Stamp> {
-    let meta = std::fs::metadata(root.join(name)).ok()?;
-    Some((meta.len(), meta.modified().ok()))
-}
 
 /// The digest of `<root>/<name>`, if it exists and can be read.
 pub(super) fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
@@ -78,73 +69,58 @@ pub(super) fn binary_digest() -> Option<FileDigest> {
     cache.push(".varar-sha256");
     Some(FileDigest {
         path: name,
-        sha256: cached_sha256(&exe, Path::new(&cache), None)?,
+        sha256: cached_sha256(&exe, Path::new(&cache), false)?,
     })
 }
 
-/// The lock's digest, cached in `.varar/.lock.sha256` (when `.varar/`
-/// exists) so that a nextest process, which never writes the lock, does not
-/// read a lock of thousands of entries to hash it. A lock rewritten less
-/// than [`SETTLED`] before it is hashed is not cached: a rewrite of the
-/// same size within the file system's timestamp tick would keep its stamp.
+/// The lock's digest, cached in `.varar/.cache/lock.sha256` so that a
+/// nextest process, which never writes the lock, does not read a lock of
+/// thousands of entries to hash it; only a settled lock's digest is
+/// cached (`stamp.rs`).
 pub(super) fn lock_digest(root: &Path) -> Option<FileDigest> {
-    let cache = root.join(SCRATCH_DIR).join(LOCK_DIGEST_CACHE);
+    let lock = root.join(LOCK_FILE_NAME);
+    if !lock.exists() {
+        return None;
+    }
+    // Without a cache directory, the lock is hashed all the same.
+    let sha256 = match store::ensure_cache_dir(root) {
+        Ok(dir) => cached_sha256(&lock, &dir.join(LOCK_DIGEST_CACHE), true),
+        Err(_) => sha256_of_file(&lock),
+    };
     Some(FileDigest {
         path: LOCK_FILE_NAME.to_owned(),
-        sha256: cached_sha256(&root.join(LOCK_FILE_NAME), &cache, Some(SETTLED))?,
+        sha256: sha256?,
     })
 }
 
-/// The lock digest's cache file, under `.varar/`: a dot-name no result
-/// path (`<oathPath>.json`) can take.
-const LOCK_DIGEST_CACHE: &str = ".lock.sha256";
+/// The lock digest's cache file, in `.varar/.cache/`.
+const LOCK_DIGEST_CACHE: &str = "lock.sha256";
 
-/// How long before it is hashed a file must have been last modified for
-/// its digest to be cached by stamp (far longer than any file system's
-/// timestamp granularity).
-const SETTLED: Duration = Duration::from_secs(2);
-
-/// The SHA-256 of `path`, through `cache`, which holds `<size> <mtime in
-/// ns> <inode> <sha256>`: while the file's size, modification time and
-/// inode are those, it is not read again. The cache is written (best effort) when the file
-/// kept its stamp while it was hashed and, given `settled`, was last
-/// modified at least that long before.
-fn cached_sha256(path: &Path, cache: &Path, settled: Option<Duration>) -> Option<String> {
-    let key = |meta: &std::fs::Metadata| -> Option<(String, SystemTime)> {
-        let modified = meta.modified().ok()?;
-        let nanos = modified.duration_since(UNIX_EPOCH).ok()?.as_nanos();
-        // The inode too, where there is one: a file renamed into place (an
-        // atomic write, a `cp -p`) is another file, whatever its stamp.
-        #[cfg(unix)]
-        let inode = std::os::unix::fs::MetadataExt::ino(meta);
-        #[cfg(not(unix))]
-        let inode = 0;
-        Some((format!("{} {nanos} {inode}", meta.len()), modified))
-    };
-    let before = std::fs::metadata(path).ok().as_ref().and_then(key);
-    if let Some((k, _)) = &before
+/// The SHA-256 of `path`, through `cache`, which holds `<stamp> <sha256>`:
+/// while the file keeps its [`Stamp`], it is not read again. The cache is
+/// written (best effort) when the file kept its stamp while it was hashed
+/// and, if `settled`, the stamp vouches for the bytes hashed (a test
+/// binary, written once by the linker, needs no settling time: the first
+/// processes after a build must not each hash 70 MB).
+fn cached_sha256(path: &Path, cache: &Path, settled: bool) -> Option<String> {
+    let before = Stamp::of_file(path);
+    if let Some(stamp) = before
         && let Ok(text) = std::fs::read_to_string(cache)
         && let Some((cached, sha)) = text.trim_end().rsplit_once(' ')
-        && cached == k
+        && Stamp::parse(cached) == Some(stamp)
         && sha.len() == 64
     {
         return Some(sha.to_owned());
     }
     let now = SystemTime::now();
     let sha = sha256_of_file(path)?;
-    let after = std::fs::metadata(path).ok().as_ref().and_then(key);
-    let keep = match (&before, &after) {
-        (Some((k, modified)), Some((k2, _))) if k == k2 => settled.is_none_or(|settled| {
-            now.duration_since(*modified)
-                .is_ok_and(|age| age >= settled)
-        }),
-        _ => false,
-    };
-    if let (true, Some((k, _))) = (keep, before)
+    if let Some(stamp) = before
+        && Stamp::of_file(path) == before
+        && (!settled || stamp.settled_at(now))
         && cache.parent().is_some_and(Path::is_dir)
     {
         // Best effort: without the cache the next process hashes again.
-        let _ = store::write_disposable(cache, format!("{k} {sha}\n").as_bytes());
+        let _ = store::write_disposable(cache, format!("{stamp} {sha}\n").as_bytes());
     }
     Some(sha)
 }
@@ -152,6 +128,7 @@ fn cached_sha256(path: &Path, cache: &Path, settled: Option<Duration>) -> Option
 #[cfg(test)]
 mod tests {
     use std::path::PathBuf;
+    use std::time::Duration;
 
     use super::*;
 
@@ -184,21 +161,18 @@ mod tests {
         let long_ago = SystemTime::now() - Duration::from_secs(60);
         let (_dir, file, cache) = file_and_cache(b"abc", Some(long_ago));
         let abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
-        assert_eq!(
-            cached_sha256(&file, &cache, Some(SETTLED)).as_deref(),
-            Some(abc)
-        );
+        assert_eq!(cached_sha256(&file, &cache, true).as_deref(), Some(abc));
         assert!(ok(std::fs::read_to_string(&cache)).ends_with(&format!(" {abc}\n")));
         // The stamp is what is trusted: the same stamp is not read again.
         let stamp = ok(std::fs::read_to_string(&cache));
         ok(std::fs::write(&cache, stamp.replace(abc, &"0".repeat(64))));
         assert_eq!(
-            cached_sha256(&file, &cache, Some(SETTLED)).as_deref(),
+            cached_sha256(&file, &cache, true).as_deref(),
             Some("0".repeat(64).as_str())
         );
         // Another stamp (a new modification time) is hashed again.
         write(&file, b"abd", Some(long_ago - Duration::from_secs(1)));
-        let abd = cached_sha256(&file, &cache, Some(SETTLED));
+        let abd = cached_sha256(&file, &cache, true);
         assert_eq!(abd.as_deref().map(str::len), Some(64));
         assert_ne!(abd.as_deref(), Some(abc));
         assert_ne!(abd.as_deref(), Some("0".repeat(64).as_str()));
@@ -207,14 +181,14 @@ mod tests {
     #[test]
     fn a_file_modified_just_now_is_hashed_but_not_cached() {
         let (dir, file, cache) = file_and_cache(b"abc", None);
-        assert!(cached_sha256(&file, &cache, Some(SETTLED)).is_some());
+        assert!(cached_sha256(&file, &cache, true).is_some());
         assert!(
             !cache.exists(),
             "a rewrite in the same tick could keep the stamp"
         );
         // Without a settling time (the test binary, written once) it is.
-        assert!(cached_sha256(&file, &cache, None).is_some());
+        assert!(cached_sha256(&file, &cache, false).is_some());
         assert!(cache.exists());
-        assert!(cached_sha256(&dir.path().join("absent"), &cache, None).is_none());
+        assert!(cached_sha256(&dir.path().join("absent"), &cache, false).is_none());
     }
 }

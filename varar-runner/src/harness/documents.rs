@@ -6,50 +6,138 @@
 //! Reading every oath is what lets one oath be planned among the others,
 //! also in a run of one item (`--exact`, a `cargo nextest` process): the
 //! workspace parses only the texts that hold a link (`](`) up front, and
-//! only the selected oaths are planned.
+//! only the selected oaths are planned. The run of one example reads fewer:
+//! an oath the link index knows to hold no link is skipped unless one read
+//! links to it (`link_index.rs`).
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::Path;
 use std::sync::Arc;
+use std::time::SystemTime;
 
-use crate::discovery::{OathFile, read_oath};
+use super::link_index::LinkIndex;
+use super::select::Selection;
+use super::stamp::Stamp;
+use crate::discovery::{OathFile, read_oath_with_metadata};
 use varar_core::hash::source_hash;
+use varar_core::names::{ItemKind, ItemName};
 use varar_core::plan::{Diagnostic, Plan};
 use varar_core::results::DocumentHash;
-use varar_core::workspace::Workspace;
+use varar_core::workspace::{Workspace, may_link};
 
 /// Every discovered oath's text as read once by this run.
 #[derive(Default)]
 pub(crate) struct Texts {
     /// Per oath, in discovery order: its text, or why it could not be read.
     read: Vec<(String, Result<Arc<str>, String>)>,
+    /// Per entry of `read`, the file's stamp, if it can be trusted.
+    stamps: Vec<Option<Stamp>>,
     /// Indices into `read` in path order, for lookups by binary search (no
     /// hashing of every path: discovery order is nearly that order, so
     /// sorting costs a pass).
     by_path: Vec<u32>,
+    /// The oaths left unread (`skip`), in discovery order.
+    skipped: Vec<OathFile>,
 }
 
 impl Texts {
-    /// Read `oaths` (nothing when `wanted` is false: a run that selects no
-    /// item reads nothing).
-    pub fn read(oaths: &[OathFile], wanted: bool) -> Texts {
+    /// Every discovered oath's text (`oaths`), read once for a run of
+    /// `selection` under `root`: planning one oath needs the others' links
+    /// and headings (spec 70 §70.2), even in a run of one item. But the
+    /// process of one example (no rerun, which digests every oath) leaves
+    /// unread the oaths the link index knows to hold no link, unless a read
+    /// one links to them. A run that is no listing (`list`) records in the
+    /// index what it read. A run that selects nothing reads nothing.
+    pub fn read_for(
+        root: &Path,
+        oaths: &[OathFile],
+        selection: &Selection,
+        list: bool,
+        rerun: bool,
+    ) -> Texts {
+        if *selection == Selection::Nothing {
+            return Texts::default();
+        }
+        let mut index = LinkIndex::load(root);
+        let one_example = !rerun
+            && matches!(selection, Selection::Item(name) if ItemName::parse(name).kind == ItemKind::Example);
+        let skip = |oath: &OathFile| {
+            one_example
+                && !selection.wants(&oath.oath_path)
+                && index.is_linkless(&oath.oath_path, &oath.path)
+        };
+        let mut texts = Texts::read(oaths, &skip);
+        if !texts.skipped().is_empty() {
+            let linked: BTreeSet<String> = texts
+                .workspace()
+                .referenced_keys()
+                .filter_map(|key| Some(key.rsplit_once('#')?.0.to_owned()))
+                .collect();
+            texts.read_skipped(|path| linked.contains(path));
+        }
+        if !list {
+            texts.record_in(&mut index);
+            index.retain_discovered(oaths);
+            index.save(root);
+        }
+        texts
+    }
+
+    /// Read `oaths` but those `skip` accepts.
+    pub fn read(oaths: &[OathFile], skip: &dyn Fn(&OathFile) -> bool) -> Texts {
         let mut texts = Texts::default();
-        if !wanted {
-            return texts;
+        let (skipped, read): (Vec<&OathFile>, Vec<&OathFile>) = oaths.iter().partition(|o| skip(o));
+        texts.skipped = skipped.into_iter().cloned().collect();
+        texts.add(read);
+        texts
+    }
+
+    /// Read the skipped oaths `wanted` accepts after all.
+    pub fn read_skipped(&mut self, wanted: impl Fn(&str) -> bool) {
+        let (read, skipped): (Vec<OathFile>, Vec<OathFile>) = std::mem::take(&mut self.skipped)
+            .into_iter()
+            .partition(|o| wanted(&o.oath_path));
+        self.skipped = skipped;
+        if !read.is_empty() {
+            self.add(read.iter());
         }
-        texts.read.reserve_exact(oaths.len());
+    }
+
+    /// The oaths left unread.
+    pub fn skipped(&self) -> &[OathFile] {
+        &self.skipped
+    }
+
+    fn add<'a>(&mut self, oaths: impl IntoIterator<Item = &'a OathFile>) {
+        let read_at = SystemTime::now();
         for oath in oaths {
-            let text = read_oath(oath).map(Arc::from).map_err(|e| e.to_string());
-            texts.read.push((oath.oath_path.clone(), text));
+            let (text, stamp) = match read_oath_with_metadata(oath) {
+                Ok((text, meta)) => (Ok(Arc::from(text)), Stamp::settled(&meta, read_at)),
+                Err(e) => (Err(e.to_string()), None),
+            };
+            self.read.push((oath.oath_path.clone(), text));
+            self.stamps.push(stamp);
         }
-        let path = |i: u32| texts.read[i as usize].0.as_str();
+        let path = |i: u32| self.read[i as usize].0.as_str();
         let mut by_path: Vec<u32> =
-            (0..u32::try_from(texts.read.len()).unwrap_or(u32::MAX)).collect();
+            (0..u32::try_from(self.read.len()).unwrap_or(u32::MAX)).collect();
         // A path given twice keeps its last text, as a map would: the later
         // index sorts first and the others are dropped.
         by_path.sort_by(|&a, &b| path(a).cmp(path(b)).then(b.cmp(&a)));
         by_path.dedup_by(|&mut later, &mut first| path(later) == path(first));
-        texts.by_path = by_path;
-        texts
+        self.by_path = by_path;
+    }
+
+    /// Record in `index` each oath read with a stamp to trust, and whether
+    /// it may link.
+    pub fn record_in(&self, index: &mut LinkIndex) {
+        for ((path, text), stamp) in self.read.iter().zip(&self.stamps) {
+            let read = match (text, stamp) {
+                (Ok(text), Some(stamp)) => Some((*stamp, may_link(text))),
+                _ => None,
+            };
+            index.record(path, read);
+        }
     }
 
     /// The text of `oath_path`, or why it could not be read (`None` when it
@@ -193,12 +281,26 @@ mod tests {
             oath("varar/gone.md", "3", None),
             oath("varar/a/z.md", "4", Some("again")),
         ];
-        let texts = Texts::read(&oaths, true);
+        let texts = Texts::read(&oaths, &|_| false);
         let text = |p: &str| texts.text(p).map(|t| t.to_string());
         assert_eq!(text("varar/a-b.md").as_deref(), Some("two"));
         assert_eq!(text("varar/a/z.md").as_deref(), Some("again"));
         assert!(matches!(texts.get("varar/gone.md"), Some(Err(_))));
         assert!(texts.get("varar/other.md").is_none());
-        assert!(Texts::read(&oaths, false).get("varar/a-b.md").is_none());
+        let nothing = Texts::read_for(dir.path(), &oaths, &Selection::Nothing, false, false);
+        assert!(
+            nothing.get("varar/a-b.md").is_none(),
+            "a run selecting nothing reads nothing"
+        );
+        // What is skipped is not read until asked for.
+        let mut texts = Texts::read(&oaths, &|o| o.oath_path == "varar/a-b.md");
+        assert!(texts.get("varar/a-b.md").is_none());
+        assert_eq!(texts.skipped().len(), 1);
+        texts.read_skipped(|p| p == "varar/a-b.md");
+        assert_eq!(
+            texts.text("varar/a-b.md").map(|t| t.to_string()).as_deref(),
+            Some("two")
+        );
+        assert!(texts.skipped().is_empty());
     }
 }

@@ -4,8 +4,9 @@
 //! On the main thread, before libtest filters anything, it loads the config,
 //! discovers every oath, reads the baseline (without locking it), reads
 //! every oath **once** into the run's workspace (spec 70 §70.2: an oath is
-//! planned among the others, whose sections it may link to), and parses and
-//! plans each selected oath once, detecting its drift. Each planned example
+//! planned among the others, whose sections it may link to; the process of
+//! one example skips those known to hold no link, `link_index.rs`), and
+//! parses and plans each selected oath once, detecting its drift. Each planned example
 //! becomes one trial whose closure owns its example (plain `Send` data) and
 //! only executes it. A run of one item (`--exact`, one nextest process)
 //! plans only that item's oath (`select.rs`).
@@ -25,6 +26,7 @@ mod error;
 mod history;
 mod items;
 mod libtest;
+mod link_index;
 mod panics;
 mod pool;
 mod print;
@@ -34,6 +36,7 @@ mod runtime;
 mod select;
 mod settings;
 mod stages;
+mod stamp;
 mod timeout;
 mod trial;
 mod watch;

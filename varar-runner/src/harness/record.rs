@@ -18,10 +18,11 @@ use varar_core::record::{
 };
 use varar_core::time::rfc3339_millis;
 
-use super::digests::{Stamp, binary_digest, file_digest, lock_digest, stamp};
+use super::digests::{binary_digest, file_digest, lock_digest};
 use super::history::HistoryWriter;
 use super::items::{ItemMeta, RunLog};
 use super::print;
+use super::stamp::Stamp;
 use crate::store;
 
 /// The environment variable that names the run this process belongs to.
@@ -207,7 +208,7 @@ impl<'a> Recording<'a> {
             documents,
         } = start;
         let chosen: BTreeSet<usize> = selected.iter().copied().collect();
-        let lock_stamp = stamp(root, LOCK_FILE_NAME);
+        let lock_stamp = Stamp::of_file(&root.join(LOCK_FILE_NAME));
         let mut items = Vec::with_capacity(selected.len());
         items.extend(selected.iter().filter_map(|&i| meta.get(i)).map(|m| Item {
             name: Arc::clone(&m.name),
@@ -268,7 +269,8 @@ impl<'a> Recording<'a> {
     /// Write the record of a process that ended: every item's outcome,
     /// the lock as the run left it, `complete: true`. A full run then
     /// replaces the earlier complete runs: `earlier`, what
-    /// [`earlier_runs`] read of them.
+    /// [`earlier_runs`] read of them at its start (a run still being
+    /// written then is kept, even if it ends before this one).
     pub(crate) fn finish(mut self, log: &RunLog, earlier: Option<EarlierRuns>) {
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
             if let Some(finished) = log.get(index) {
@@ -280,8 +282,8 @@ impl<'a> Recording<'a> {
                 };
             }
         }
-        let unchanged = self.lock_stamp.is_some_and(|s| s.1.is_some())
-            && stamp(self.root, LOCK_FILE_NAME) == self.lock_stamp;
+        let unchanged = self.lock_stamp.is_some()
+            && Stamp::of_file(&self.root.join(LOCK_FILE_NAME)) == self.lock_stamp;
         self.record.manifest.lock_after = match &self.record.manifest.lock_before {
             Some(before) if unchanged => Some(before.clone()),
             _ => lock_digest(self.root),

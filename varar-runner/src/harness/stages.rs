@@ -23,7 +23,7 @@ use super::libtest;
 use super::panics::install_quiet_panic_hook;
 use super::pool::Pool;
 use super::print;
-use super::record::{self, Identity, Recording, Start, store_runs};
+use super::record::{self, EarlierRuns, Identity, Recording, Start, store_runs};
 use super::runtime::Runtime;
 use super::select::Selection;
 use super::settings::Settings;
@@ -58,7 +58,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         styles: setup.styles.clone(),
         watch: Watch::new(),
     });
-    let read = read(runner, args, &setup)?;
+    let mut read = read(runner, args, &setup)?;
     let watch = Arc::clone(&shared.watch);
     let mut prepared = trials(args, &setup, &read, &shared);
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
@@ -100,24 +100,14 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     };
     let conclusion = libtest::run(args, trials);
     drop(watchdog);
-    // A run that records the baseline and is no rerun saw everything: it
-    // replaces the earlier runs' records.
-    let full = read.records && read.identity.rerun.is_none() && !filtering;
-    let run_id = read.identity.run_id.clone();
-    let (finished, earlier) = std::thread::scope(|scope| {
-        // The runs this one replaces are read while its results and the
-        // lock are written.
-        let earlier = (full && recording.is_some())
-            .then(|| scope.spawn(|| record::earlier_runs(&runner.root, &run_id)));
-        let finished = finish(
-            runner,
-            args,
-            &setup,
-            read,
-            (&prepared.oaths, &prepared.records),
-        );
-        (finished, earlier.and_then(|h| h.join().ok()))
-    });
+    let earlier = read.earlier.take();
+    let finished = finish(
+        runner,
+        args,
+        &setup,
+        read,
+        (&prepared.oaths, &prepared.records),
+    );
     if let Some(recording) = recording {
         recording.finish(&prepared.items.log, earlier);
     }
@@ -235,6 +225,8 @@ struct Read {
     baseline: Baseline,
     /// This process in its run (a rerun continues an earlier one).
     identity: Identity,
+    /// The earlier runs a run that replaces them read at its start.
+    earlier: Option<EarlierRuns>,
 }
 
 /// Read: which oaths to plan, every oath's text, the baseline. Drift is
@@ -247,17 +239,28 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
     let records = !args.list && (!partial || setup.update);
     let selection = Selection::of(args, records);
-    // Every oath is read once: planning one oath needs the others' links
-    // and headings (spec 70 §70.2), even in a run of one item. A run of
-    // everything reads the lock meanwhile (it needs the whole of it).
-    let (texts, whole_lock) = std::thread::scope(|scope| {
-        let lock = (selection == Selection::All).then(|| scope.spawn(|| read_lock(&runner.root)));
-        let texts = Texts::read(&setup.oaths, selection != Selection::Nothing);
-        let lock = lock.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        (texts, lock)
-    });
+    // A run of everything reads the lock while it reads the oaths (it
+    // needs the whole of it).
     let mut identity = Identity::from_env();
-    let selection = match rerun_mode()? {
+    let rerun = rerun_mode()?;
+    // A run that records the baseline, unfiltered and no rerun, sees
+    // everything: it replaces the earlier runs' records, whose headers it
+    // reads here (on this thread, while the other reads the lock).
+    let replaces = records && !partial && rerun.is_none();
+    let (texts, whole_lock, earlier) = std::thread::scope(|scope| {
+        let lock = (selection == Selection::All).then(|| scope.spawn(|| read_lock(&runner.root)));
+        let texts = Texts::read_for(
+            &runner.root,
+            &setup.oaths,
+            &selection,
+            args.list,
+            rerun.is_some(),
+        );
+        let earlier = replaces.then(|| record::earlier_runs(&runner.root, &identity.run_id));
+        let lock = lock.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
+        (texts, lock, earlier)
+    });
+    let selection = match rerun {
         Some(mode) => continue_run(runner, &texts, &mut identity, mode, selection),
         None => selection,
     };
@@ -299,6 +302,7 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
         texts,
         baseline,
         identity,
+        earlier,
     })
 }
 

@@ -49,7 +49,7 @@ pub use runs::{
     read_records, read_records_in, read_records_under, record_files_in, record_files_under,
     remove_runs_before, runs_dir, write_process_record,
 };
-pub use scratch::{SCRATCH_DIR, ensure_scratch_dir};
+pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir};
 pub use tree::{
     is_plain, oath_path_of, read_run_result, read_run_result_file, read_run_result_in,
     replace_run_result, result_files, result_path_in, result_path_shown, run_result_path,

@@ -1,5 +1,6 @@
-//! The project's scratch directory `.varar/` (spec 40 §6): run results and
-//! the sidecar locks live there, and it is never committed.
+//! The project's scratch directory `.varar/` (spec 40 §6): run results,
+//! the sidecar locks and the harness's caches live there, and it is never
+//! committed.
 
 use std::path::{Path, PathBuf};
 
@@ -14,5 +15,20 @@ pub const SCRATCH_DIR: &str = ".varar";
 pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
     let dir = root.join(SCRATCH_DIR);
     create_ignored_dir(&dir)?;
+    Ok(dir)
+}
+
+/// The directory, under `.varar/`, of what a run remembers for the next
+/// ones (the lock's digest, the link index): never results, and any of it
+/// may be deleted.
+pub const CACHE_DIR: &str = ".cache";
+
+/// Create `<root>/.varar/.cache/` if needed; returns its path.
+pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
+    let dir = ensure_scratch_dir(root)?.join(CACHE_DIR);
+    std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
+        path: dir.clone(),
+        source,
+    })?;
     Ok(dir)
 }

@@ -531,6 +531,7 @@ fn a_results_tree_lists_its_result_files_and_nothing_else() {
         "varar/b.md.json",
         "varar/a/c.md.json",
         ".locks/varar/b.md.json.lock",
+        ".cache/links.json",
         "varar/b.md.json.new",
         "varar/.varar-tmp-x1y2",
         ".json",

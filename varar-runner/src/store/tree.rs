@@ -64,6 +64,7 @@ pub fn oath_path_of(tree: &Path, file: &Path) -> Option<String> {
 
 /// Every result file under the results tree `tree`, in file-name order:
 /// what is not a result is left out (the sidecar locks under `.locks/`, the
+/// caches under `.cache/`, the
 /// `.gitignore`, pending `.new` candidates, our temporaries). Symbolic links
 /// are followed, loops refused. A directory whose name ends in `.json` is
 /// listed as a result file, so that reading it fails (as it does for
@@ -74,7 +75,10 @@ pub fn result_files(tree: &Path) -> Vec<Result<(String, PathBuf), (PathBuf, walk
         .follow_links(true)
         .sort_by_file_name()
         .into_iter()
-        .filter_entry(|e| !(e.depth() == 1 && e.file_name() == ".locks" && e.file_type().is_dir()));
+        .filter_entry(|e| {
+            let own = e.file_name() == ".locks" || e.file_name() == super::CACHE_DIR;
+            !(e.depth() == 1 && own && e.file_type().is_dir())
+        });
     let mut out = Vec::new();
     for entry in walk {
         match entry {

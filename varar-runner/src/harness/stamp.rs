@@ -1,0 +1,113 @@
+//! A file's stamp: its size, modification time and inode. What lets a
+//! process trust what an earlier one learnt of a file's bytes (their
+//! digest, whether they may link) without reading them: a file that keeps
+//! its stamp kept its bytes, provided it was last modified at least
+//! [`SETTLED`] before they were read. A rewrite of the same size within
+//! one timestamp tick of the file system would keep the stamp; a later one
+//! never does, and a file renamed into place (an atomic write, `cp -p`) is
+//! another inode.
+
+use std::fmt;
+use std::path::Path;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+/// How long before its bytes were read a file must have been last
+/// modified for its stamp to vouch for them (far longer than any file
+/// system's timestamp granularity).
+pub(super) const SETTLED: Duration = Duration::from_secs(2);
+
+/// A file's size, modification time (ns since the epoch) and inode (0
+/// where there is none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Stamp {
+    len: u64,
+    modified_ns: u128,
+    inode: u64,
+}
+
+impl Stamp {
+    /// The stamp of a file's metadata (none without a modification time).
+    pub(super) fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+        let modified_ns = meta
+            .modified()
+            .ok()?
+            .duration_since(UNIX_EPOCH)
+            .ok()?
+            .as_nanos();
+        #[cfg(unix)]
+        let inode = std::os::unix::fs::MetadataExt::ino(meta);
+        #[cfg(not(unix))]
+        let inode = 0;
+        Some(Stamp {
+            len: meta.len(),
+            modified_ns,
+            inode,
+        })
+    }
+
+    /// The stamp of the file at `path` (symbolic links followed).
+    pub(super) fn of_file(path: &Path) -> Option<Stamp> {
+        Stamp::of(&std::fs::metadata(path).ok()?)
+    }
+
+    /// The stamp of `meta` if it vouches for bytes read at `read_at`.
+    pub(super) fn settled(meta: &std::fs::Metadata, read_at: SystemTime) -> Option<Stamp> {
+        Stamp::of(meta).filter(|s| s.settled_at(read_at))
+    }
+
+    /// Whether the file was last modified at least [`SETTLED`] before
+    /// `at`.
+    pub(super) fn settled_at(&self, at: SystemTime) -> bool {
+        at.duration_since(UNIX_EPOCH)
+            .is_ok_and(|now| now.as_nanos().saturating_sub(self.modified_ns) >= SETTLED.as_nanos())
+    }
+
+    /// A stamp written by [`Stamp`]'s `Display`: three numbers.
+    pub(super) fn parse(text: &str) -> Option<Stamp> {
+        let mut fields = text.split(' ');
+        let stamp = Stamp {
+            len: fields.next()?.parse().ok()?,
+            modified_ns: fields.next()?.parse().ok()?,
+            inode: fields.next()?.parse().ok()?,
+        };
+        fields.next().is_none().then_some(stamp)
+    }
+}
+
+impl fmt::Display for Stamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.len, self.modified_ns, self.inode)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stamp_reads_back_and_settles_after_its_time() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("a");
+        std::fs::write(&path, "abc").unwrap_or_else(|e| panic!("{e}"));
+        let stamp = Stamp::of_file(&path).unwrap_or_else(|| panic!("a stamp"));
+        assert_eq!(Stamp::parse(&stamp.to_string()), Some(stamp));
+        assert_eq!(Stamp::parse("1 2"), None);
+        assert_eq!(Stamp::parse("1 2 3 4"), None);
+        assert_eq!(Stamp::parse("1 x 3"), None);
+        let now = SystemTime::now();
+        assert!(!stamp.settled_at(now), "just written");
+        assert!(stamp.settled_at(now + SETTLED));
+        std::fs::write(&path, "abd").unwrap_or_else(|e| panic!("{e}"));
+        let later = SystemTime::now() + Duration::from_secs(1);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&path)
+            .unwrap_or_else(|e| panic!("{e}"));
+        file.set_modified(later).unwrap_or_else(|e| panic!("{e}"));
+        assert_ne!(
+            Stamp::of_file(&path),
+            Some(stamp),
+            "a new modification time"
+        );
+    }
+}
