@@ -98,6 +98,11 @@ pub struct Discovered {
     /// as `/`-joined paths relative to the root, with the reason. Each is a
     /// failing item of its own; the rest of the run goes on (issue 10).
     pub unreadable: Vec<(String, DiscoveryError)>,
+    /// Every directory the walk listed (`/`-joined, relative to the root,
+    /// `""` for the root), or `None` when the walk met a symbolic link or
+    /// an error: then what it found may change with no listed directory
+    /// changing, and the walk cannot be vouched for by them.
+    pub listed: Option<Vec<String>>,
 }
 
 /// At most this many globset patterns per glob (2 per odd `**` form).
@@ -364,7 +369,11 @@ pub fn discover_all(root: &Path, config: &Config) -> Result<Discovered, Discover
             }
             oath_path_of(root, entry.path()).is_some_and(|dir| globs.may_contain_matches(&dir))
         });
+    let mut listed = Some(Vec::new());
     for entry in walker {
+        if !matches!(&entry, Ok(e) if !e.path_is_symlink()) {
+            listed = None;
+        }
         let entry = match entry {
             Ok(entry) => entry,
             // A symlink cycle: walkdir refuses to enter it; nothing is lost.
@@ -390,6 +399,12 @@ pub fn discover_all(root: &Path, config: &Config) -> Result<Discovered, Discover
                 continue;
             }
         };
+        if entry.file_type().is_dir() {
+            match (&mut listed, oath_path_of(root, entry.path())) {
+                (Some(dirs), Some(dir)) => dirs.push(dir),
+                _ => listed = None,
+            }
+        }
         if !entry.file_type().is_file() {
             continue;
         }
@@ -408,6 +423,7 @@ pub fn discover_all(root: &Path, config: &Config) -> Result<Discovered, Discover
         .oaths
         .sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
     found.unreadable.sort_by(|a, b| cmp_oath_paths(&a.0, &b.0));
+    found.listed = listed;
     Ok(found)
 }
 

@@ -150,7 +150,8 @@ impl Texts {
         self.read.get(self.by_path[at] as usize).map(|(_, t)| t)
     }
 
-    /// Every oath that was read, with its text, in discovery order.
+    /// Every oath that was read, with its text, in discovery order (those
+    /// read after all, by [`Texts::read_skipped`], last).
     pub fn readable(&self) -> impl Iterator<Item = (&str, &Arc<str>)> {
         self.read
             .iter()

@@ -2,14 +2,16 @@
 //! libtest-mimic.
 //!
 //! On the main thread, before libtest filters anything, it loads the config,
-//! discovers every oath, reads the baseline (without locking it), reads
-//! every oath **once** into the run's workspace (spec 70 §70.2: an oath is
-//! planned among the others, whose sections it may link to; the process of
-//! one example skips those known to hold no link, `link_index.rs`), and
-//! parses and plans each selected oath once, detecting its drift. Each planned example
-//! becomes one trial whose closure owns its example (plain `Send` data) and
-//! only executes it. A run of one item (`--exact`, one nextest process)
-//! plans only that item's oath (`select.rs`).
+//! discovers every oath (the process of one example from the discovery
+//! cache, `discovery_cache.rs`), reads the baseline (without locking it),
+//! reads every oath **once** into the run's workspace (spec 70 §70.2: an
+//! oath is planned among the others, whose sections it may link to; the
+//! process of one example skips those known to hold no link,
+//! `link_index.rs`), and parses and plans each selected oath once,
+//! detecting its drift. Each planned example becomes one trial whose
+//! closure owns its example (plain `Send` data) and only executes it. A
+//! run of one item (`--exact`, one nextest process) plans only that item's
+//! oath (`select.rs`).
 //!
 //! After libtest has run the trials, the collected results are merged into
 //! `.varar/`, and a run that records the baseline (not a listing, not a
@@ -20,6 +22,7 @@
 
 mod color;
 mod digests;
+mod discovery_cache;
 mod documents;
 mod enumerate;
 mod error;

@@ -50,6 +50,27 @@ impl Stamp {
         Stamp::of(&std::fs::metadata(path).ok()?)
     }
 
+    /// The stamp of the directory at `path`, by its status change time
+    /// where there is one: an entry added, removed or renamed changes it,
+    /// and so does a change of permissions (which could make it
+    /// unlistable), which its modification time would not show.
+    pub(super) fn of_dir(path: &Path) -> Option<Stamp> {
+        let meta = std::fs::metadata(path).ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let secs = u128::try_from(meta.ctime()).ok()?;
+            let nanos = u128::try_from(meta.ctime_nsec()).ok()?;
+            Some(Stamp {
+                len: 0,
+                modified_ns: secs * 1_000_000_000 + nanos,
+                inode: meta.ino(),
+            })
+        }
+        #[cfg(not(unix))]
+        Stamp::of(&meta)
+    }
+
     /// The stamp of `meta` if it vouches for bytes read at `read_at`.
     pub(super) fn settled(meta: &std::fs::Metadata, read_at: SystemTime) -> Option<Stamp> {
         Stamp::of(meta).filter(|s| s.settled_at(read_at))
