@@ -230,6 +230,13 @@ pub struct UniqueNames {
 }
 
 impl UniqueNames {
+    /// Room for `additional` more names without growing (what a run that
+    /// knows its number of items claims at once, instead of rehashing its
+    /// set of names a dozen times).
+    pub fn reserve(&mut self, additional: usize) {
+        self.taken.reserve(additional);
+    }
+
     /// A unique name for `base`.
     pub fn claim(&mut self, base: String) -> Arc<str> {
         if !self.taken.contains(base.as_str()) {

@@ -235,7 +235,9 @@ pub(crate) fn prepare(
         Pass::Unreadable(..) => 1,
         Pass::Planned(_, planned) => planned.plan.examples.len() + planned.plan.diagnostics.len(),
     });
-    prepared.items.reserve(items.sum());
+    let items: usize = items.sum();
+    prepared.items.reserve(items);
+    build.names.reserve(items);
     for pass in passes {
         match pass {
             Pass::Unreadable(oath, message) => build.unreadable(oath, message, &mut prepared),
