@@ -17,16 +17,51 @@
 use std::path::Path;
 use std::time::SystemTime;
 
+use libtest_mimic::Arguments;
+
+use super::error::HarnessError;
 use super::stamp::Stamp;
 use crate::config::Config;
-use crate::discovery::{Discovered, OathFile};
+use crate::discovery::{Discovered, OathFile, discover_all};
 use crate::store::{self, CACHE_DIR, SCRATCH_DIR};
+use varar_core::names::{ItemKind, ItemName};
 
 /// The cache's file, in `.varar/.cache/`.
 const CACHE_FILE: &str = "discovery";
 
 /// The first line of the file.
 const HEADER: &str = "varar discovery 1";
+
+/// Discovery (spec 40 §2). The process of one example (`--exact` an
+/// example's name, not recording) takes the oaths from the discovery
+/// cache when it vouches for them (above); any other run
+/// walks, and a run that is no listing remembers what it found.
+pub(super) fn discover(
+    root: &Path,
+    config: &Config,
+    args: &Arguments,
+    update: bool,
+) -> Result<Discovered, HarnessError> {
+    let one_example = !args.list
+        && !update
+        && args.exact
+        && args
+            .filter
+            .as_deref()
+            .is_some_and(|name| ItemName::parse(name).kind == ItemKind::Example);
+    if one_example && let Some(oaths) = cached_oaths(root, config) {
+        return Ok(Discovered {
+            oaths,
+            ..Discovered::default()
+        });
+    }
+    let walked_at = SystemTime::now();
+    let found = discover_all(root, config)?;
+    if !args.list {
+        remember(root, config, &found, walked_at);
+    }
+    Ok(found)
+}
 
 /// The oaths a walk of `root` under `config` would find now, if the cache
 /// vouches for them: the same globs, every listed directory with its

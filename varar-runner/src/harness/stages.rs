@@ -32,7 +32,7 @@ use super::timeout::{Limit, VARAR_TIMEOUT, resolve_limit};
 use super::trial::RunShared;
 use super::watch::{Watch, Watchdog};
 use crate::config::{Config, load_config, update_mode_from_env};
-use crate::discovery::{Discovered, OathFile, discover_all};
+use crate::discovery::OathFile;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::linked::LinkedSteps;
 use crate::store::{
@@ -150,7 +150,7 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     };
     let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
     let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
-    let found = discover(&runner.root, &config, args, update)?;
+    let found = discovery_cache::discover(&runner.root, &config, args, update)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
         return Err(nothing_discovered(&config, &runner.root));
     }
@@ -170,37 +170,6 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
             .map(|(path, error)| (path, error.to_string()))
             .collect(),
     })
-}
-
-/// Discovery (spec 40 §2). The process of one example (`--exact` an
-/// example's name, not recording) takes the oaths from the discovery
-/// cache when it vouches for them (`discovery_cache.rs`); any other run
-/// walks, and a run that is no listing remembers what it found.
-fn discover(
-    root: &Path,
-    config: &Config,
-    args: &Arguments,
-    update: bool,
-) -> Result<Discovered, HarnessError> {
-    let one_example = !args.list
-        && !update
-        && args.exact
-        && args
-            .filter
-            .as_deref()
-            .is_some_and(|name| ItemName::parse(name).kind == ItemKind::Example);
-    if one_example && let Some(oaths) = discovery_cache::cached_oaths(root, config) {
-        return Ok(Discovered {
-            oaths,
-            ..Discovered::default()
-        });
-    }
-    let walked_at = std::time::SystemTime::now();
-    let found = discover_all(root, config)?;
-    if !args.list {
-        discovery_cache::remember(root, config, &found, walked_at);
-    }
-    Ok(found)
 }
 
 /// The steps `inventory` collected from the modules `modules` selects (all
