@@ -2,9 +2,15 @@
 //! record is written, the same record goes to the history too, and the
 //! first process of a run prunes it. A history that cannot be written is
 //! one warning, never a failed or slower run.
+//!
+//! Pruning lists every kept run and may remove one of thousands of items,
+//! milliseconds of file-system work that nothing of the run waits for: it
+//! goes on on a thread of its own while the run does, and the writer waits
+//! for it only when it is dropped, after the run's last record.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::path::Path;
+use std::thread::JoinHandle;
 use std::time::SystemTime;
 
 use varar_core::record::ProcessRecord;
@@ -16,6 +22,8 @@ use crate::store::History;
 pub(crate) struct HistoryWriter {
     history: Option<History>,
     warned: Cell<bool>,
+    /// The pruning under way, if any.
+    pruning: RefCell<Option<JoinHandle<()>>>,
 }
 
 impl HistoryWriter {
@@ -29,6 +37,7 @@ impl HistoryWriter {
         HistoryWriter {
             history,
             warned: Cell::new(false),
+            pruning: RefCell::new(None),
         }
     }
 
@@ -41,7 +50,16 @@ impl HistoryWriter {
         };
         match history.write_linked(record, written) {
             Ok(true) => {
-                history.prune(&record.run_id, SystemTime::now());
+                let now = SystemTime::now();
+                let (kept, keep) = (history.clone(), record.run_id.clone());
+                let spawned = std::thread::Builder::new()
+                    .name("varar-history".to_owned())
+                    .spawn(move || drop(kept.prune(&keep, now)));
+                match spawned {
+                    Ok(handle) => *self.pruning.borrow_mut() = Some(handle),
+                    // No thread to spare: prune here.
+                    Err(_) => drop(history.prune(&record.run_id, now)),
+                }
             }
             Ok(false) => {}
             Err(e) if !self.warned.replace(true) => print::warning(format_args!(
@@ -49,6 +67,15 @@ impl HistoryWriter {
                  another directory, or to `off`)"
             )),
             Err(_) => {}
+        }
+    }
+}
+
+impl Drop for HistoryWriter {
+    fn drop(&mut self) {
+        if let Some(handle) = self.pruning.get_mut().take() {
+            // Pruning is best effort and never panics on what it finds.
+            let _ = handle.join();
         }
     }
 }

@@ -43,6 +43,7 @@ impl Runner {
                 update: None,
                 timeout: None,
                 slow_after: watch::SLOW_AFTER,
+                ends_process: false,
             },
         }
     }
@@ -92,8 +93,11 @@ impl Runner {
         &self.settings.root
     }
 
-    /// Run with the process's command-line arguments.
-    pub fn run(self) -> ExitCode {
+    /// Run with the process's command-line arguments: the `main` of a test
+    /// target, which returns what this returns. (What the run built in
+    /// memory is left for the process's end to reclaim.)
+    pub fn run(mut self) -> ExitCode {
+        self.settings.ends_process = true;
         self.run_with(Arguments::from_args())
     }
 

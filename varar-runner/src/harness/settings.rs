@@ -17,4 +17,9 @@ pub(crate) struct Settings {
     pub timeout: Option<Duration>,
     /// When the `SLOW` notice is printed without a limit.
     pub slow_after: Duration,
+    /// Whether the process ends when the run returns (the run is its
+    /// `main`): what the run built is then left to the system to reclaim
+    /// instead of being freed piece by piece, milliseconds for thousands
+    /// of examples.
+    pub ends_process: bool,
 }

@@ -117,6 +117,10 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     for line in watch.never_returned() {
         print::notice(&line);
     }
+    if runner.ends_process {
+        // Every example's results and item: nothing of them is read again.
+        std::mem::forget(prepared);
+    }
     finished?;
     // A failed resource teardown fails the run; the results are written.
     Ok(if torn_down {
@@ -246,10 +250,13 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let rerun = rerun_mode()?;
     // A run that records the baseline, unfiltered and no rerun, sees
     // everything: it replaces the earlier runs' records, whose headers it
-    // reads here (on this thread, while the other reads the lock).
+    // reads here, each on a thread of its own (the last record of a run of
+    // thousands of items is read whole, as long as a hundred oaths).
     let replaces = records && !partial && rerun.is_none();
     let (texts, whole_lock, earlier) = std::thread::scope(|scope| {
         let lock = (selection == Selection::All).then(|| scope.spawn(|| read_lock(&runner.root)));
+        let earlier =
+            replaces.then(|| scope.spawn(|| record::earlier_runs(&runner.root, &identity.run_id)));
         let texts = Texts::read_for(
             &runner.root,
             &setup.oaths,
@@ -257,9 +264,7 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
             args.list,
             rerun.is_some(),
         );
-        let earlier = replaces.then(|| record::earlier_runs(&runner.root, &identity.run_id));
-        let lock = lock.map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)));
-        (texts, lock, earlier)
+        (texts, lock.map(joined), earlier.map(joined))
     });
     let selection = match rerun {
         Some(mode) => continue_run(runner, &texts, &mut identity, mode, selection),
@@ -305,6 +310,13 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
         identity,
         earlier,
     })
+}
+
+/// What a scoped thread returned; its panic goes on on this thread.
+fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
 /// The environment variable that reruns what failed.

@@ -19,8 +19,10 @@
 
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::{Arc, Mutex, mpsc};
-use std::time::Instant;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{self, TryRecvError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anstream::ColorChoice;
 use anstyle::{AnsiColor, Color, Style};
@@ -28,6 +30,10 @@ use libtest_mimic::{Arguments, ColorSetting, Conclusion, Failed, FormatSetting, 
 
 /// Padding, taken a slice at a time.
 const SPACES: &str = "                                                                ";
+
+/// How often the printing thread of a parallel run writes the lines of
+/// the items finished since it last looked.
+const PRINT_EVERY: Duration = Duration::from_millis(5);
 
 /// libtest's kind of every item (`[varar] <name>`).
 pub(crate) const KIND: &str = "varar";
@@ -267,10 +273,17 @@ fn run_fast(
     } else {
         let (sender, receiver) = mpsc::channel::<Finished>();
         let queue = Mutex::new(items.into_iter());
+        // The printing thread is not woken by every item: a send to a
+        // receiver that is not blocked is a lock-free push, a send that
+        // wakes it a system call and a context switch, and there are
+        // thousands of items. It looks every `PRINT_EVERY` and is woken once,
+        // by the last item, so the run ends when its last item does.
+        let printer = std::thread::current();
+        let finished = AtomicUsize::new(0);
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 let sender = sender.clone();
-                let queue = &queue;
+                let (queue, finished, printer) = (&queue, &finished, &printer);
                 scope.spawn(move || {
                     loop {
                         // A poisoned queue only means another worker panicked
@@ -281,6 +294,9 @@ fn run_fast(
                         if sender.send((item.name, result)).is_err() {
                             break;
                         }
+                        if finished.fetch_add(1, Ordering::AcqRel) + 1 == count {
+                            printer.unpark();
+                        }
                     }
                 });
             }
@@ -289,22 +305,31 @@ fn run_fast(
             // write (the same bytes as one write a line, fewer calls).
             let mut lines = String::new();
             let mut received = 0;
-            while received < count {
-                let Ok(first) = receiver.recv() else { break };
-                let mut next = Some(first);
-                while let Some(finished) = next {
-                    received += 1;
-                    prefix_into(&mut lines, &finished.0);
-                    lines.push_str(outcome(finished.1.is_err()));
-                    record(finished, &mut conclusion);
-                    next = if received < count {
-                        receiver.try_recv().ok()
-                    } else {
-                        None
-                    };
+            loop {
+                let mut ended = false;
+                loop {
+                    match receiver.try_recv() {
+                        Ok(done) => {
+                            received += 1;
+                            prefix_into(&mut lines, &done.0);
+                            lines.push_str(outcome(done.1.is_err()));
+                            record(done, &mut conclusion);
+                        }
+                        Err(TryRecvError::Empty) => break,
+                        Err(TryRecvError::Disconnected) => {
+                            ended = true;
+                            break;
+                        }
+                    }
                 }
-                out.raw(lines.as_bytes());
-                lines.clear();
+                if !lines.is_empty() {
+                    out.raw(lines.as_bytes());
+                    lines.clear();
+                }
+                if ended || received >= count {
+                    break;
+                }
+                std::thread::park_timeout(PRINT_EVERY);
             }
         });
     }

@@ -145,6 +145,67 @@ fn threads_print_the_same_lines_in_completion_order() {
     );
 }
 
+/// Writes go to a channel as they are made.
+struct Live(mpsc::Sender<String>);
+
+impl Output for Live {
+    fn raw(&mut self, bytes: &[u8]) {
+        let _ = self.0.send(String::from_utf8_lossy(bytes).into_owned());
+    }
+
+    fn flush(&mut self) {}
+
+    fn styled(&mut self, _mode: Mode, text: &str) {
+        self.raw(text.as_bytes());
+    }
+}
+
+#[test]
+fn a_finished_items_line_is_printed_while_others_still_run() {
+    // The printing thread is not woken by each item: it must still write
+    // each line soon after its item, not when the run ends.
+    let (release, held) = mpsc::channel::<()>();
+    let items = vec![
+        Trialish {
+            name: "a.md::Held".into(),
+            runner: Box::new(move || {
+                let _ = held.recv();
+                Ok(())
+            }),
+        },
+        Trialish {
+            name: "a.md::Quick".into(),
+            runner: Box::new(|| Ok(())),
+        },
+    ];
+    let (sender, written) = mpsc::channel();
+    let printer = std::thread::spawn(move || {
+        run_fast(
+            &args(&["--test-threads", "2"]),
+            items,
+            Mode::Plain,
+            &mut Live(sender),
+        )
+    });
+    let mut seen = String::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !seen.contains("a.md::Quick ... ok") {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match written.recv_timeout(left) {
+            Ok(text) => seen.push_str(&text),
+            Err(e) => panic!("no line for the finished item while the other runs ({e}): {seen:?}"),
+        }
+    }
+    assert!(!seen.contains("Held ... ok"), "{seen}");
+    drop(release);
+    let conclusion = printer
+        .join()
+        .unwrap_or_else(|_| panic!("the run panicked"));
+    assert_eq!(conclusion.num_passed, 2);
+    let rest: String = written.try_iter().collect();
+    assert!(rest.contains("a.md::Held  ... ok"), "{rest}");
+}
+
 #[test]
 fn names_anstream_would_change_take_libtest_mimics_path() {
     let names = |name: &str| {
