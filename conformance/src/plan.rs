@@ -25,6 +25,26 @@ pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use varar_core::plan::stored;
+
+    #[test]
+    fn every_bundles_plan_reads_back_from_its_stored_text() {
+        let mut planned = 0;
+        let bundles = std::fs::read_dir("corpus/bundles").unwrap_or_else(|e| panic!("{e}"));
+        for dir in bundles.flatten().map(|e| e.path()) {
+            let Ok(text) = read_oath(&dir.join("example.md")) else {
+                continue;
+            };
+            let registry = bundle_registry(&dir).unwrap_or_else(|e| panic!("{e}"));
+            let source = Source::new(&text);
+            let doc = parse("example.md", &source);
+            let plan = plan(&doc, &source, registry.registry());
+            let back = stored::decode(&stored::encode(&plan));
+            assert_eq!(back.as_ref(), Some(&plan), "{}", dir.display());
+            planned += 1;
+        }
+        assert!(planned >= 15, "only {planned} bundles planned");
+    }
 
     #[test]
     fn a_bundle_without_example_is_unreadable() {

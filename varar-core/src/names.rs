@@ -146,7 +146,20 @@ impl<'a> ItemName<'a> {
     /// Whether the item belongs to the oath (or unreadable path) `path`:
     /// its name starts with `<path>::`.
     pub fn belongs_to(&self, path: &str) -> bool {
-        self.name
+        ItemName::name_belongs_to(self.name, path)
+    }
+
+    /// [`ItemName::belongs_to`] of the item named `name`, without reading
+    /// the rest of the name (a selection asks it of every oath).
+    ///
+    /// ```
+    /// use varar_core::names::ItemName;
+    /// assert!(ItemName::name_belongs_to("[varar] a.md::H::x", "a.md"));
+    /// assert!(!ItemName::name_belongs_to("a.md.bak::H::x", "a.md"));
+    /// ```
+    pub fn name_belongs_to(name: &str, path: &str) -> bool {
+        name.strip_prefix(KIND_PREFIX)
+            .unwrap_or(name)
             .strip_prefix(path)
             .is_some_and(|rest| rest.starts_with("::"))
     }

@@ -237,3 +237,133 @@ fn a_run_of_one_example_skips_only_oaths_whose_stamp_says_they_link_nowhere() {
     let index = std::fs::read_to_string(root.join(".varar/.cache/links")).expect("the link index");
     assert!(index.contains(" 1 varar/other.md\n"), "relearned: {index}");
 }
+
+/// Three examples apart, the second failing, and an ambiguous sentence (a
+/// diagnostic item).
+const LEDGER: &str = "# Ledger\n\nI count 2. The tally is 2.\n\nProse between.\n\n\
+                      I count 3. The tally is 4.\n\nMore prose.\n\nI count 1. The tally is 1.\n\n\
+                      Then, ambiguously, I count 7.\n";
+
+/// The plan stored in `.varar/.cache/plans/` for the run's one oath: its
+/// path, header and plan.
+fn stored_plan(root: &Path) -> (PathBuf, String, varar_core::plan::Plan) {
+    let dir = root.join(".varar/.cache/plans");
+    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("the plan cache")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    let bytes = std::fs::read(&files[0]).expect("read");
+    let end = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("a header line");
+    let header = String::from_utf8(bytes[..end].to_vec()).expect("a text header");
+    assert!(header.ends_with(" varar/ledger.md"), "{header}");
+    let plan = varar_core::plan::stored::decode(&bytes[end + 1..]).expect("a plan");
+    (files[0].clone(), header, plan)
+}
+
+/// Per run record written under `root`, every item name it holds (those it
+/// ran and those it left `unselected`), sorted.
+fn item_names(root: &Path) -> Vec<Vec<String>> {
+    let runs = root.join(".varar/.runs");
+    let mut found = Vec::new();
+    for run in std::fs::read_dir(runs).expect("runs").flatten() {
+        for record in std::fs::read_dir(run.path()).expect("run").flatten() {
+            let text = std::fs::read_to_string(record.path()).expect("record");
+            let json: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let ran = json["items"].as_array().cloned().unwrap_or_default();
+            let left = json["unselected"].as_array().cloned().unwrap_or_default();
+            let mut names: Vec<String> = ran
+                .iter()
+                .map(|item| item["name"].clone())
+                .chain(left)
+                .map(|name| name.as_str().unwrap_or_default().to_owned())
+                .collect();
+            names.sort();
+            found.push(names);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_process_of_one_example_plans_its_oath_once_for_all_its_examples() {
+    let (_dir, root) = project(&[("varar/ledger.md", LEDGER.as_bytes())]);
+    let failing = "varar/ledger.md::Ledger::I count 3. The tally is 4";
+    let passing = "varar/ledger.md::Ledger::I count 2. The tally is 2";
+
+    // The first process of the oath plans it and stores the plan.
+    let (_, log) = run(&root, &["--exact", failing]);
+    assert_eq!(
+        executed(&log),
+        [(format!("[varar] {failing}"), "FAILED".into())],
+        "{log}"
+    );
+    let (file, header, plan) = stored_plan(&root);
+    assert_eq!(plan.examples.len(), 3, "{plan:#?}");
+
+    // The next reads it back: the same items, named the same.
+    let (_, log) = run(&root, &["--exact", passing]);
+    assert_eq!(
+        executed(&log),
+        [(format!("[varar] {passing}"), "ok".into())]
+    );
+    let records = item_names(&root);
+    assert_eq!(records.len(), 2, "{records:?}");
+    assert_eq!(
+        records[0], records[1],
+        "the same items, planned or read back"
+    );
+    for name in [
+        "I count 1. The tally is 1",
+        "varar:diagnostic:ambiguous-match:13",
+    ] {
+        assert!(records[0].iter().any(|n| n.ends_with(name)), "{records:?}");
+    }
+
+    // Really read back: a stored plan in which the failing example expects
+    // 3, the tally it reaches, makes it pass.
+    let mut forged = plan.clone();
+    let sensor = forged.examples[1].steps.last_mut().expect("its sensor");
+    sensor.args[0].value = varar_core::expression::ArgValue::Int("3".into());
+    let body = varar_core::plan::stored::encode(&forged);
+    let stored = |header: &str| [header.as_bytes(), b"\n", &body].concat();
+    std::fs::write(&file, stored(&header)).expect("forge");
+    let (_, log) = run(&root, &["--exact", failing]);
+    assert_eq!(
+        executed(&log),
+        [(format!("[varar] {failing}"), "ok".into())]
+    );
+
+    // An edit of the oath is a miss: the document's value counts again,
+    // and the new plan is stored.
+    let edited = LEDGER.replace("Prose between.", "Prose, edited.");
+    std::fs::write(root.join("varar/ledger.md"), edited).expect("edit");
+    let (_, log) = run(&root, &["--exact", failing]);
+    assert_eq!(
+        executed(&log),
+        [(format!("[varar] {failing}"), "FAILED".into())]
+    );
+    let (_, new_header, replanned) = stored_plan(&root);
+    assert_ne!(new_header, header);
+    assert_eq!(replanned, plan, "the prose is not part of the plan");
+
+    // A document that may link (here to a web page) is read by the process
+    // (it is new to the link index): plans are then neither used nor
+    // stored.
+    std::fs::write(&file, stored(&new_header)).expect("forge again");
+    std::fs::write(
+        root.join("varar/other.md"),
+        "# Other\n\nSee [the guide](https://example.com/guide).\n",
+    )
+    .expect("link");
+    let (_, log) = run(&root, &["--exact", failing]);
+    assert_eq!(
+        executed(&log),
+        [(format!("[varar] {failing}"), "FAILED".into())],
+        "{log}"
+    );
+    assert_eq!(std::fs::read(&file).expect("kept"), stored(&new_header));
+}

@@ -77,9 +77,8 @@ pub(super) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>
     for line in lines {
         match line.split_once(' ')? {
             ("dir", rest) => {
-                let third_space = rest.match_indices(' ').nth(2)?.0;
-                let stamp = Stamp::parse(&rest[..third_space])?;
-                let dir = &rest[third_space + 1..];
+                let (stamp, dir) = Stamp::parse_prefix(rest)?;
+                let dir = dir?;
                 if Stamp::of_dir(&root.join(dir)) != Some(stamp) {
                     return None;
                 }

@@ -20,7 +20,6 @@ use super::select::Selection;
 use super::stamp::Stamp;
 use crate::discovery::{OathFile, read_oath_with_metadata};
 use varar_core::hash::source_hash;
-use varar_core::names::{ItemKind, ItemName};
 use varar_core::plan::{Diagnostic, Plan};
 use varar_core::results::DocumentHash;
 use varar_core::workspace::{Workspace, may_link};
@@ -59,8 +58,7 @@ impl Texts {
             return Texts::default();
         }
         let mut index = LinkIndex::load(root);
-        let one_example = !rerun
-            && matches!(selection, Selection::Item(name) if ItemName::parse(name).kind == ItemKind::Example);
+        let one_example = !rerun && selection.is_one_example();
         let skip = |oath: &OathFile| {
             one_example
                 && !selection.wants(&oath.oath_path)

@@ -10,16 +10,14 @@
 //! are built: its examples, the diagnostics written in it, its drift.
 
 use std::collections::BTreeSet;
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::documents::{Diagnostics, Texts};
 use super::items::{Body, ItemMeta, Items};
-use super::print;
+pub(crate) use super::oath_run::OathRun;
+use super::plan_cache::PlanCache;
 use super::trial::{RunShared, run_example};
 use crate::discovery::OathFile;
-use crate::store::replace_run_result;
 use varar_core::drift::{
     CandidateInfo, detect_drift, fresh_entry, held_by_ambiguity, oath_candidates,
 };
@@ -30,9 +28,7 @@ use varar_core::names::{
 };
 use varar_core::plan::{Diagnostic, Plan, PlannedExample, plan_document};
 use varar_core::render::{Styles, report};
-use varar_core::results::{
-    DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results, example_result,
-};
+use varar_core::results::{ExampleKey, example_result};
 use varar_core::source::{Source, Tables};
 use varar_core::workspace::Workspace;
 
@@ -48,116 +44,6 @@ pub(crate) struct Prepared {
     pub records: Vec<OathRecord>,
     /// Result sinks of the oaths that were planned.
     pub oaths: Vec<Arc<OathRun>>,
-}
-
-/// One oath as the trials see it: its text (for failure excerpts), the
-/// other documents its steps come from, and the results its examples
-/// report.
-pub(crate) struct OathRun {
-    pub path: String,
-    text: Arc<str>,
-    /// The position tables of `text`, built once while planning and shared
-    /// by every failing example's excerpt.
-    tables: Arc<Tables>,
-    hash: String,
-    /// The other documents its steps were written in, with their hashes
-    /// (spec 70 §70.4.5).
-    documents: Vec<DocumentHash>,
-    /// Their texts, for the excerpt of a failing spliced step.
-    document_texts: Vec<(String, Arc<str>)>,
-    /// The key of every planned example, in plan order: what the oath's
-    /// result file may list (issue 10).
-    pub planned: Vec<ExampleKey>,
-    results: Mutex<Vec<(usize, ExampleResult)>>,
-    /// Whether its complete results were claimed for writing.
-    written: AtomicBool,
-}
-
-impl OathRun {
-    /// Replace the oath's result file with this run's results, once (the
-    /// first call writes, later ones do nothing). For an oath whose every
-    /// example ran: nothing stored can add to its results. Failures are
-    /// warnings. The results are not kept once written: a run's results
-    /// are never all held at once.
-    pub fn replace_results(&self, root: &Path) {
-        if self.written.swap(true, Ordering::AcqRel) {
-            return;
-        }
-        let ran = std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()));
-        let written = match self.collected(ran).to_text() {
-            Ok(text) => replace_run_result(root, &self.path, text.as_bytes()),
-            Err(e) => Ok(print::unserialisable(&self.path, &e)),
-        };
-        if let Err(e) = written {
-            print::warning(e);
-        }
-    }
-
-    fn record(&self, index: usize, result: ExampleResult) {
-        // A poisoned lock only means another trial panicked mid-push; the
-        // vector itself is still whole.
-        let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        results.push((index, result));
-    }
-
-    /// Whether the oath has examples and every one of them ran (so its
-    /// results replace the stored ones instead of merging into them):
-    /// true too once they are written.
-    pub fn complete(&self) -> bool {
-        if self.written.load(Ordering::Acquire) {
-            return true;
-        }
-        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        !self.planned.is_empty() && results.len() == self.planned.len()
-    }
-
-    /// The plan indices of the examples that ran.
-    pub fn ran(&self) -> Vec<usize> {
-        let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        results.iter().map(|(i, _)| *i).collect()
-    }
-
-    /// The run-result payload of the examples that ran (maybe none) of an
-    /// oath whose results are not written yet.
-    pub fn results(&self) -> OathResults {
-        let ran = self
-            .results
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone();
-        self.collected(ran)
-    }
-
-    fn collected(&self, ran: Vec<(usize, ExampleResult)>) -> OathResults {
-        collected_results(
-            &self.path,
-            &self.hash,
-            self.documents.clone(),
-            ran,
-            &self.planned,
-        )
-    }
-
-    /// The failure text of `example`: drawn from the document its failing
-    /// step was written in (spec 70 §70.4.4).
-    fn report(
-        &self,
-        example: &PlannedExample,
-        failure: &varar_core::failure::Failure,
-        styles: &Styles,
-    ) -> String {
-        let source = Source::with_tables(&self.text, Arc::clone(&self.tables));
-        let doc_path = failure
-            .step()
-            .and_then(|i| example.steps.get(i))
-            .and_then(|s| s.doc_path.as_deref());
-        let other = doc_path.and_then(|path| {
-            let (path, text) = self.document_texts.iter().find(|(p, _)| p == path)?;
-            Some((path.as_str(), Source::new(text)))
-        });
-        let step_doc = other.as_ref().map(|(path, source)| (*path, source));
-        report::failure_in((&self.path, &source), step_doc, example, failure, styles)
-    }
 }
 
 /// Whether the trials will run or only be listed.
@@ -180,6 +66,9 @@ pub(crate) struct Inputs<'a> {
     pub update: bool,
     pub styles: &'a Styles,
     pub purpose: Purpose,
+    /// Where the plans of the process of one example are kept between
+    /// processes, when they can be (`plan_cache.rs`).
+    pub plans: Option<&'a PlanCache>,
 }
 
 /// One oath after the first pass.
@@ -206,6 +95,32 @@ struct Planned {
     /// plan order: made here, on the planning threads, so that only the
     /// claiming of names is left to the one thread that builds items.
     base_names: Vec<String>,
+}
+
+impl Planned {
+    /// The oath at `path`, whose text is `text`, planned as `plan`, with
+    /// what the second pass needs beside it.
+    fn new(
+        path: &str,
+        text: &str,
+        plan: Plan,
+        candidates: Vec<CandidateInfo>,
+        tables: Arc<Tables>,
+    ) -> Planned {
+        let mut names = ExampleItems::new(path);
+        Planned {
+            candidates,
+            hash: source_hash(text),
+            tables,
+            keys: plan.examples.iter().map(ExampleKey::of).collect(),
+            base_names: plan
+                .examples
+                .iter()
+                .map(|e| names.name(&e.scope_stack, &e.name))
+                .collect(),
+            plan,
+        }
+    }
 }
 
 /// Plan every oath, then build the trials.
@@ -278,24 +193,31 @@ fn plan_selected<'a>(
         .map(|o| o.oath_path.as_str())
         .collect();
     let mut plans = plan_in_parallel(&readable, |path| {
+        let cache = inputs.plans.zip(inputs.texts.text(path));
+        if let Some((cache, text)) = cache
+            && let Some(plan) = cache.load(path, text)
+        {
+            // Only the process of one example has a cache, and it reads no
+            // baseline: its drift has nothing to compare, no candidates.
+            return Some(Planned::new(
+                path,
+                text,
+                plan,
+                Vec::new(),
+                Source::new(text).tables(),
+            ));
+        }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
         workspace.with_document(path, |document| {
             let plan = plan_document(workspace, document, registry);
-            let with_baseline = inputs.baseline.entry(path).is_some();
-            let mut names = ExampleItems::new(path);
-            Planned {
-                candidates: oath_candidates(workspace, document, &plan, registry, with_baseline),
-                tables: document.source().tables(),
-                hash: source_hash(document.source().text()),
-                keys: plan.examples.iter().map(ExampleKey::of).collect(),
-                base_names: plan
-                    .examples
-                    .iter()
-                    .map(|e| names.name(&e.scope_stack, &e.name))
-                    .collect(),
-                plan,
+            if let Some((cache, text)) = cache {
+                cache.store(path, text, &plan);
             }
+            let with_baseline = inputs.baseline.entry(path).is_some();
+            let candidates = oath_candidates(workspace, document, &plan, registry, with_baseline);
+            let text = document.source().text();
+            Planned::new(path, text, plan, candidates, document.source().tables())
         })
     })
     .into_iter();
@@ -428,17 +350,13 @@ impl Build<'_, '_> {
             .iter()
             .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
             .collect();
-        let run = Arc::new(OathRun {
-            path: path.clone(),
-            text: Arc::clone(&text),
-            tables,
+        let run = Arc::new(OathRun::new(
+            path.clone(),
+            (Arc::clone(&text), tables),
             hash,
-            documents,
-            document_texts,
-            planned: keys,
-            results: Mutex::new(Vec::new()),
-            written: AtomicBool::new(false),
-        });
+            (documents, document_texts),
+            keys,
+        ));
         let shared_path: Arc<str> = Arc::from(path.as_str());
         for (index, (example, base)) in plan.examples.into_iter().zip(base_names).enumerate() {
             let name = self.names.claim(base);

@@ -57,14 +57,13 @@ impl LinkIndex {
         let entries = lines
             .filter_map(|line| {
                 // `<size> <mtime> <inode> <0|1> <oathPath>`
-                let third_space = line.match_indices(' ').nth(2)?.0;
-                let stamp = Stamp::parse(&line[..third_space])?;
-                let links = match line[third_space + 1..].split_once(' ')? {
-                    ("0", path) => (false, path),
-                    ("1", path) => (true, path),
+                let (stamp, rest) = Stamp::parse_prefix(line)?;
+                let (links, path) = match rest?.as_bytes() {
+                    [b'0', b' ', ..] => (false, &rest?[2..]),
+                    [b'1', b' ', ..] => (true, &rest?[2..]),
                     _ => return None,
                 };
-                Some((links.1.to_owned(), (stamp, links.0)))
+                Some((path.to_owned(), (stamp, links)))
             })
             .collect();
         LinkIndex {

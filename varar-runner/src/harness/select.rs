@@ -49,6 +49,13 @@ impl Selection {
         }
     }
 
+    /// Whether this is the selection of one example (`--exact` its name:
+    /// every `cargo nextest` test of an example), which the caches of
+    /// `.varar/.cache/` serve.
+    pub(crate) fn is_one_example(&self) -> bool {
+        matches!(self, Selection::Item(name) if ItemName::parse(name).kind == ItemKind::Example)
+    }
+
     /// The oaths to read and plan, in discovery order.
     ///
     /// For an item, that is every oath whose path followed by `::` starts its
@@ -86,7 +93,7 @@ impl Selection {
         match self {
             Selection::All => true,
             Selection::Nothing => false,
-            Selection::Item(name) => ItemName::parse(name).belongs_to(path),
+            Selection::Item(name) => ItemName::name_belongs_to(name, path),
         }
     }
 }

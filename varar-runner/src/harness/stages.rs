@@ -6,7 +6,6 @@
 //! the baseline recorded, resources torn down). Each stage returns a value
 //! the next takes; only a [`HarnessError`] stops the run.
 
-use std::collections::HashMap;
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -22,9 +21,11 @@ use super::error::{FATAL, HarnessError};
 use super::items::ItemMeta;
 use super::libtest;
 use super::panics::install_quiet_panic_hook;
+use super::plan_cache::PlanCache;
 use super::pool::Pool;
 use super::print;
-use super::record::{self, EarlierRuns, Identity, Recording, Start, store_runs};
+use super::record::{self, EarlierRuns, Identity, Recording, Start};
+use super::rerun::{continue_run, rerun_mode};
 use super::runtime::Runtime;
 use super::select::Selection;
 use super::settings::Settings;
@@ -38,11 +39,11 @@ use crate::linked::LinkedSteps;
 use crate::store::{
     lock_baseline, read_lock, read_lock_for, reread_lock, save_lock, update_run_result,
 };
-use varar_core::hash::sha256_hex;
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
 use varar_core::results::{merge_results, parse_run_result};
+use varar_core::workspace::may_link;
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
@@ -61,7 +62,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     });
     let mut read = read(runner, args, &setup)?;
     let watch = Arc::clone(&shared.watch);
-    let mut prepared = trials(args, &setup, &read, &shared);
+    let mut prepared = trials(runner, args, &setup, &read, &shared);
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
     let (trials, kept) = prepared
         .items
@@ -319,68 +320,27 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// The environment variable that reruns what failed.
-pub(crate) const VARAR_RERUN: &str = "VARAR_RERUN";
-
-/// `VARAR_RERUN`: unset or empty is a normal run, `failed` a rerun;
-/// anything else is an error (a closed set, like `VARAR_UPDATE`).
-fn rerun_mode() -> Result<Option<&'static str>, HarnessError> {
-    match std::env::var(VARAR_RERUN) {
-        Err(std::env::VarError::NotPresent) => Ok(None),
-        Ok(v) if v.is_empty() => Ok(None),
-        Ok(v) if v == "failed" => Ok(Some("failed")),
-        Ok(v) => Err(HarnessError::Rerun { value: v }),
-        Err(std::env::VarError::NotUnicode(v)) => Err(HarnessError::Rerun {
-            value: v.to_string_lossy().into_owned(),
-        }),
-    }
-}
-
-/// A rerun continues the latest complete run of the sources as they are
-/// now: `identity` joins that run and remembers what to run again. With
-/// nothing to rerun, nothing is selected; without such a run, the run is a
-/// new one, as if `VARAR_RERUN` were unset (said on stderr).
-fn continue_run(
-    runner: &Settings,
-    texts: &Texts,
-    identity: &mut Identity,
-    mode: &str,
-    selection: Selection,
-) -> Selection {
-    let current: HashMap<String, String> = texts
-        .readable()
-        .map(|(path, text)| (path.to_owned(), sha256_hex(text.as_bytes())))
-        .collect();
-    match record::rerun_of(store_runs(&runner.root), &identity.group(), &current) {
-        Ok((run_id, continuation)) => {
-            let nothing = continuation.items.is_empty();
-            if nothing {
-                print::notice(&format!(
-                    "varar: {VARAR_RERUN}={mode}: nothing to rerun: every item of run {run_id} passed"
-                ));
-            }
-            identity.run_id = run_id;
-            identity.rerun = Some(continuation);
-            if nothing {
-                Selection::Nothing
-            } else {
-                selection
-            }
-        }
-        Err(why) => {
-            print::notice(&format!(
-                "varar: {VARAR_RERUN}={mode}: {why}, so this run runs everything it selects, as a new run"
-            ));
-            selection
-        }
-    }
-}
-
 /// Trials: every selected oath planned and turned into items, then one
 /// failing item per path discovery could not read.
-fn trials(args: &Arguments, setup: &Setup, read: &Read, shared: &Arc<RunShared>) -> Prepared {
+fn trials(
+    runner: &Settings,
+    args: &Arguments,
+    setup: &Setup,
+    read: &Read,
+    shared: &Arc<RunShared>,
+) -> Prepared {
     let workspace = read.texts.workspace();
     let planned = read.selection.oaths(&setup.oaths, &workspace);
+    // The process of one example keeps its oath's plan for the oath's
+    // other examples' processes, when no document it read may link (the
+    // plan is then the oath's own).
+    let cache = !args.list
+        && read.identity.rerun.is_none()
+        && read.selection.is_one_example()
+        && read.texts.readable().all(|(_, text)| !may_link(text));
+    let plans = cache
+        .then(|| PlanCache::open(&runner.root, runner.modules.as_deref()))
+        .flatten();
     let inputs = enumerate::Inputs {
         oaths: &planned,
         texts: &read.texts,
@@ -392,6 +352,7 @@ fn trials(args: &Arguments, setup: &Setup, read: &Read, shared: &Arc<RunShared>)
         } else {
             Purpose::Run
         },
+        plans: plans.as_ref(),
     };
     let mut prepared = enumerate::prepare(inputs, workspace, shared);
     // A path discovery could not read is one failing item; the rest runs.

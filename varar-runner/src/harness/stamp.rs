@@ -85,13 +85,50 @@ impl Stamp {
 
     /// A stamp written by [`Stamp`]'s `Display`: three numbers.
     pub(super) fn parse(text: &str) -> Option<Stamp> {
-        let mut fields = text.split(' ');
+        match Stamp::parse_prefix(text)? {
+            (stamp, None) => Some(stamp),
+            (_, Some(_)) => None,
+        }
+    }
+
+    /// The stamp `line` starts with, and what follows it after a space, if
+    /// anything does (a cache's line: a stamp, then what it vouches for).
+    /// A plain loop over bytes: the caches hold a line per oath, read by
+    /// every nextest process, in unoptimised builds too.
+    pub(super) fn parse_prefix(line: &str) -> Option<(Stamp, Option<&str>)> {
+        let bytes = line.as_bytes();
+        let mut at = 0;
+        let mut numbers = [0u64; 3];
+        for (i, n) in numbers.iter_mut().enumerate() {
+            if i > 0 {
+                if bytes.get(at) != Some(&b' ') {
+                    return None;
+                }
+                at += 1;
+            }
+            let start = at;
+            while at < bytes.len() && bytes[at].is_ascii_digit() {
+                *n = n.wrapping_mul(10).wrapping_add(u64::from(bytes[at] - b'0'));
+                at += 1;
+            }
+            // Up to 19 digits cannot overflow (nanoseconds since the epoch
+            // have 19 until the year 2286); more is no stamp written here.
+            if at == start || at - start > 19 {
+                return None;
+            }
+        }
+        let [len, modified_ns, inode] = numbers;
         let stamp = Stamp {
-            len: fields.next()?.parse().ok()?,
-            modified_ns: fields.next()?.parse().ok()?,
-            inode: fields.next()?.parse().ok()?,
+            len,
+            modified_ns: u128::from(modified_ns),
+            inode,
         };
-        fields.next().is_none().then_some(stamp)
+        match bytes.get(at) {
+            None => Some((stamp, None)),
+            // A space is one byte: what follows starts a character.
+            Some(b' ') => Some((stamp, Some(&line[at + 1..]))),
+            Some(_) => None,
+        }
     }
 }
 
@@ -115,6 +152,16 @@ mod tests {
         assert_eq!(Stamp::parse("1 2"), None);
         assert_eq!(Stamp::parse("1 2 3 4"), None);
         assert_eq!(Stamp::parse("1 x 3"), None);
+        assert_eq!(Stamp::parse("1 2 3 "), None);
+        assert_eq!(Stamp::parse(" 1 2 3"), None);
+        assert_eq!(Stamp::parse("1  2 3"), None);
+        assert_eq!(Stamp::parse("99999999999999999999 2 3"), None, "20 digits");
+        let line = format!("{stamp} 0 varar/a b.md");
+        assert_eq!(
+            Stamp::parse_prefix(&line),
+            Some((stamp, Some("0 varar/a b.md")))
+        );
+        assert_eq!(Stamp::parse_prefix("1 2 3x"), None);
         let now = SystemTime::now();
         assert!(!stamp.settled_at(now), "just written");
         assert!(stamp.settled_at(now + SETTLED));

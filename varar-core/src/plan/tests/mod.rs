@@ -2,6 +2,7 @@
 //! built with `Registry::build`, on the rules no corpus golden pins.
 
 mod prefilter;
+mod stored;
 mod without_links;
 
 use super::*;
@@ -15,6 +16,11 @@ use crate::registry::{Role, Trailing};
 /// A registry of these expressions, in this order (`t.steps.rs`, line =
 /// position); shared with the reuse-by-link tests.
 pub(super) fn registry(steps: &[(&str, Role)]) -> Registry {
+    registry_with(Vec::new(), steps)
+}
+
+/// [`registry`] with custom parameter types.
+fn registry_with(params: Vec<crate::registry::ParamSpec>, steps: &[(&str, Role)]) -> Registry {
     let specs = steps
         .iter()
         .enumerate()
@@ -26,7 +32,7 @@ pub(super) fn registry(steps: &[(&str, Role)]) -> Registry {
             trailing: Trailing::None,
         })
         .collect();
-    match Registry::build(Vec::new(), specs) {
+    match Registry::build(params, specs) {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     }

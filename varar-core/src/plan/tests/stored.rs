@@ -1,0 +1,143 @@
+//! A plan read back from its stored text is the plan.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::expression::ArgValue;
+use crate::plan::stored as codec;
+use crate::registry::ParamSpec;
+
+/// Every part of the model: header-bound rows, a data table, a doc string,
+/// an expected failure with its message, a custom type's groups, an
+/// ambiguity, unmatched sentences, and text beyond ASCII (lengths are
+/// bytes, spans UTF-16).
+const DOCUMENT: &str = "# Ledger — the book fund\n\n\
+## Deposits\n\n\
+I deposit 5 €. The balance is 5 €. Nothing matches this sentence.\n\n\
+I deposit 2 €. The balance is 7 €.\n\n\
+Each time I deposit amount € and see balance €.\n\n\
+| amount | balance |\n|---|---|\n| 3 € | 3 € |\n| 4 € | 4 € |\n\n\
+## Orders\n\n\
+I order \"crème brûlée\" with these lines:\n\n\
+| item | count |\n|------|-------|\n| tart | 2 |\n\n\
+I note the following:\n\n\
+```text\nline one\nline \"two\"\n```\n\n\
+I fail on purpose 1.5 times.\n\n\
+```error\nexpected to fail\n```\n\n\
+Twice matched here.\n";
+
+fn registry_of_everything() -> Registry {
+    let params = vec![ParamSpec::new("money", r"(\d+) (€|\$)", "t.steps.rs", 1)];
+    let steps = [
+        ("I deposit {money}", Role::Stimulus),
+        ("The balance is {money}", Role::Sensor),
+        ("I order {string} with these lines:", Role::Stimulus),
+        ("I note the following:", Role::Stimulus),
+        ("I fail on purpose {float} times", Role::Stimulus),
+        ("Twice matched here", Role::Stimulus),
+        ("Twice {word} here", Role::Stimulus),
+        (
+            "Each time I deposit {word} € and see {word} €",
+            Role::Sensor,
+        ),
+    ];
+    registry_with(params, &steps)
+}
+
+#[test]
+fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
+    let plan = plan_text(DOCUMENT, &registry_of_everything());
+    // The document reaches every part the text has to hold.
+    let steps: Vec<&PlannedStep> = plan.examples.iter().flat_map(|e| &e.steps).collect();
+    assert!(plan.examples.iter().any(|e| e.row.is_some()), "{plan:#?}");
+    assert!(steps.iter().any(|s| s.data_table.is_some()), "{plan:#?}");
+    assert!(steps.iter().any(|s| s.doc_string.is_some()), "{plan:#?}");
+    assert!(
+        plan.examples
+            .iter()
+            .any(|e| matches!(&e.expected, Expectation::Fail { message: Some(_) })),
+        "{plan:#?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .flat_map(|s| &s.args)
+            .any(|a| matches!(&a.value, ArgValue::Custom { groups, .. } if groups.len() == 2)),
+        "{plan:#?}"
+    );
+    assert!(
+        plan.examples.iter().any(|e| !e.unmatched.is_empty()),
+        "{plan:#?}"
+    );
+    assert!(
+        plan.diagnostics
+            .iter()
+            .any(|d| d.code == DiagnosticCode::AmbiguousMatch),
+        "{plan:#?}"
+    );
+
+    let bytes = codec::encode(&plan);
+    assert_eq!(codec::decode(&bytes).as_ref(), Some(&plan));
+    // Examples under one heading share one scope again.
+    let decoded = codec::decode(&bytes).unwrap_or_default();
+    let shared = decoded
+        .examples
+        .windows(2)
+        .any(|w| Arc::ptr_eq(&w[0].scope_stack, &w[1].scope_stack));
+    assert!(shared, "{decoded:#?}");
+}
+
+#[test]
+fn bytes_cut_short_or_with_anything_after_them_are_refused() {
+    let plan = plan_text(DOCUMENT, &registry_of_everything());
+    let bytes = codec::encode(&plan);
+    // Every proper prefix: the counts and lengths make the bytes
+    // self-delimiting, so none of them is another plan.
+    for end in 0..bytes.len() {
+        assert_eq!(codec::decode(&bytes[..end]), None, "prefix of {end} bytes");
+    }
+    for extra in [&[0u8][..], b"x", &[0x80]] {
+        assert_eq!(codec::decode(&[&bytes[..], extra].concat()), None);
+    }
+}
+
+#[test]
+fn a_string_that_is_not_utf8_is_refused() {
+    let plan = plan_text(
+        "# H\n\nI fail on purpose 2 times.\n",
+        &registry_of_everything(),
+    );
+    let bytes = codec::encode(&plan);
+    // The example's name: the length, then the bytes of its text.
+    let name = plan.examples[0].name.as_bytes();
+    let at = bytes
+        .windows(name.len())
+        .position(|w| w == name)
+        .unwrap_or_else(|| panic!("the name in {bytes:?}"));
+    let mut edited = bytes.clone();
+    edited[at] = b'J';
+    assert!(codec::decode(&edited).is_some(), "another name still reads");
+    edited[at] = 0xff;
+    assert_eq!(codec::decode(&edited), None);
+}
+
+#[test]
+fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
+    let too_long = [&[0xffu8; 10][..], &[0x7f, 0]].concat();
+    for bytes in [
+        &[][..],
+        &[0],
+        &[0x80],
+        // More examples than there are bytes: refused before any vector
+        // of that size is made.
+        &[0xff, 0xff, 0xff, 0xff, 0x0f, 0],
+        // A number past 64 bits.
+        &too_long,
+        // A diagnostic of an unknown code.
+        &[0, 1, 9],
+        &[0, 0, 0],
+    ] {
+        assert_eq!(codec::decode(bytes), None, "{bytes:?}");
+    }
+    assert_eq!(codec::decode(&[0, 0]), Some(Plan::default()));
+}
