@@ -25,10 +25,11 @@ pub fn artifact(path: &Path) -> Result<Value, ArtifactError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use varar_core::plan::stored;
+    use varar_core::drift::candidates;
+    use varar_core::stored;
 
     #[test]
-    fn every_bundles_plan_reads_back_from_its_stored_text() {
+    fn every_bundles_plan_and_candidates_read_back_from_their_stored_bytes() {
         let mut planned = 0;
         let bundles = std::fs::read_dir("corpus/bundles").unwrap_or_else(|e| panic!("{e}"));
         for dir in bundles.flatten().map(|e| e.path()) {
@@ -39,8 +40,9 @@ mod tests {
             let source = Source::new(&text);
             let doc = parse("example.md", &source);
             let plan = plan(&doc, &source, registry.registry());
-            let back = stored::decode(&stored::encode(&plan));
-            assert_eq!(back.as_ref(), Some(&plan), "{}", dir.display());
+            let candidates = candidates(&doc, &plan);
+            let back = stored::decode(&stored::encode(&plan, &candidates));
+            assert_eq!(back, Some((plan, candidates)), "{}", dir.display());
             planned += 1;
         }
         assert!(planned >= 15, "only {planned} bundles planned");

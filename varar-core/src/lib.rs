@@ -95,6 +95,7 @@ pub mod render;
 pub mod results;
 pub mod sentences;
 pub mod source;
+pub mod stored;
 pub mod text;
 pub mod time;
 #[cfg(feature = "serde")]

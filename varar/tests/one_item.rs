@@ -244,24 +244,51 @@ const LEDGER: &str = "# Ledger\n\nI count 2. The tally is 2.\n\nProse between.\n
                       I count 3. The tally is 4.\n\nMore prose.\n\nI count 1. The tally is 1.\n\n\
                       Then, ambiguously, I count 7.\n";
 
-/// The plan stored in `.varar/.cache/plans/` for the run's one oath: its
-/// path, header and plan.
-fn stored_plan(root: &Path) -> (PathBuf, String, varar_core::plan::Plan) {
+/// The files of `.varar/.cache/plans/`.
+fn plan_files(root: &Path) -> Vec<PathBuf> {
     let dir = root.join(".varar/.cache/plans");
-    let files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("the plan cache")
-        .map(|e| e.expect("entry").path())
-        .collect();
-    assert_eq!(files.len(), 1, "{files:?}");
-    let bytes = std::fs::read(&files[0]).expect("read");
-    let end = bytes
-        .iter()
-        .position(|&b| b == b'\n')
-        .expect("a header line");
-    let header = String::from_utf8(bytes[..end].to_vec()).expect("a text header");
-    assert!(header.ends_with(" varar/ledger.md"), "{header}");
-    let plan = varar_core::plan::stored::decode(&bytes[end + 1..]).expect("a plan");
-    (files[0].clone(), header, plan)
+    std::fs::read_dir(&dir)
+        .map(|entries| entries.map(|e| e.expect("entry").path()).collect())
+        .unwrap_or_default()
+}
+
+/// The plan stored in `.varar/.cache/plans/` for `oath`: its file, header
+/// and plan (its candidates left aside).
+fn stored_plan(root: &Path, oath: &str) -> (PathBuf, String, varar_core::plan::Plan) {
+    for file in plan_files(root) {
+        let bytes = std::fs::read(&file).expect("read");
+        let end = bytes
+            .iter()
+            .position(|&b| b == b'\n')
+            .expect("a header line");
+        let header = String::from_utf8(bytes[..end].to_vec()).expect("a text header");
+        if header.ends_with(&format!(" {oath}")) {
+            let (plan, _) = varar_core::stored::decode(&bytes[end + 1..]).expect("a plan");
+            return (file, header, plan);
+        }
+    }
+    panic!("no plan stored for {oath}");
+}
+
+/// Write at `file` `header` and the stored bytes of `plan` (without
+/// candidates); return them.
+fn forge(file: &Path, header: &str, plan: &varar_core::plan::Plan) -> Vec<u8> {
+    let bytes = [
+        header.as_bytes(),
+        b"\n",
+        &varar_core::stored::encode(plan, &[]),
+    ]
+    .concat();
+    std::fs::write(file, &bytes).expect("forge");
+    bytes
+}
+
+/// `plan` with its second example's sensor expecting 3.
+fn expecting_three(plan: &varar_core::plan::Plan) -> varar_core::plan::Plan {
+    let mut forged = plan.clone();
+    let sensor = forged.examples[1].steps.last_mut().expect("its sensor");
+    sensor.args[0].value = varar_core::expression::ArgValue::Int("3".into());
+    forged
 }
 
 /// Per run record written under `root`, every item name it holds (those it
@@ -301,7 +328,8 @@ fn the_process_of_one_example_plans_its_oath_once_for_all_its_examples() {
         [(format!("[varar] {failing}"), "FAILED".into())],
         "{log}"
     );
-    let (file, header, plan) = stored_plan(&root);
+    assert_eq!(plan_files(&root).len(), 1, "only the oath it planned");
+    let (file, header, plan) = stored_plan(&root, "varar/ledger.md");
     assert_eq!(plan.examples.len(), 3, "{plan:#?}");
 
     // The next reads it back: the same items, named the same.
@@ -325,12 +353,7 @@ fn the_process_of_one_example_plans_its_oath_once_for_all_its_examples() {
 
     // Really read back: a stored plan in which the failing example expects
     // 3, the tally it reaches, makes it pass.
-    let mut forged = plan.clone();
-    let sensor = forged.examples[1].steps.last_mut().expect("its sensor");
-    sensor.args[0].value = varar_core::expression::ArgValue::Int("3".into());
-    let body = varar_core::plan::stored::encode(&forged);
-    let stored = |header: &str| [header.as_bytes(), b"\n", &body].concat();
-    std::fs::write(&file, stored(&header)).expect("forge");
+    forge(&file, &header, &expecting_three(&plan));
     let (_, log) = run(&root, &["--exact", failing]);
     assert_eq!(
         executed(&log),
@@ -346,14 +369,14 @@ fn the_process_of_one_example_plans_its_oath_once_for_all_its_examples() {
         executed(&log),
         [(format!("[varar] {failing}"), "FAILED".into())]
     );
-    let (_, new_header, replanned) = stored_plan(&root);
+    let (_, new_header, replanned) = stored_plan(&root, "varar/ledger.md");
     assert_ne!(new_header, header);
     assert_eq!(replanned, plan, "the prose is not part of the plan");
 
     // A document that may link (here to a web page) is read by the process
     // (it is new to the link index): plans are then neither used nor
     // stored.
-    std::fs::write(&file, stored(&new_header)).expect("forge again");
+    let forged = forge(&file, &new_header, &expecting_three(&plan));
     std::fs::write(
         root.join("varar/other.md"),
         "# Other\n\nSee [the guide](https://example.com/guide).\n",
@@ -365,5 +388,113 @@ fn the_process_of_one_example_plans_its_oath_once_for_all_its_examples() {
         [(format!("[varar] {failing}"), "FAILED".into())],
         "{log}"
     );
-    assert_eq!(std::fs::read(&file).expect("kept"), stored(&new_header));
+    assert_eq!(std::fs::read(&file).expect("kept"), forged);
+}
+
+/// Every result file under `.varar/`, by path.
+fn results(root: &Path) -> Vec<(String, String)> {
+    ["varar/ledger.md", "varar/tally.md"]
+        .iter()
+        .map(|oath| {
+            let path = root.join(".varar").join(format!("{oath}.json"));
+            (
+                oath.to_string(),
+                std::fs::read_to_string(path).expect("results"),
+            )
+        })
+        .collect()
+}
+
+/// The entries of `.varar/.cache/plans.pack`: its first line, then per
+/// oath its line and body.
+fn pack_entries(root: &Path) -> (String, Vec<(String, Vec<u8>)>) {
+    let bytes = std::fs::read(root.join(".varar/.cache/plans.pack")).expect("the pack");
+    let line = |from: usize| {
+        from + bytes[from..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .expect("a line")
+    };
+    let first = line(0);
+    let header = String::from_utf8(bytes[..first].to_vec()).expect("text");
+    let mut entries = Vec::new();
+    let mut at = first + 1;
+    while at < bytes.len() {
+        let end = line(at);
+        let head = String::from_utf8(bytes[at..end].to_vec()).expect("text");
+        let len: usize = head
+            .split(' ')
+            .nth(1)
+            .expect("a length")
+            .parse()
+            .expect("a number");
+        entries.push((head, bytes[end + 1..end + 1 + len].to_vec()));
+        at = end + 1 + len;
+    }
+    (header, entries)
+}
+
+#[test]
+fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
+    let (_dir, root) = project(&[("varar/ledger.md", LEDGER.as_bytes())]);
+    let failing = "[varar] varar/ledger.md::Ledger::I count 3. The tally is 4";
+    let (_, first) = run(&root, &[]);
+    // Every readable oath's plan is kept, in one pack (the unreadable oath
+    // has none), and no file per oath.
+    let (header, entries) = pack_entries(&root);
+    assert!(header.starts_with("varar plans 1 "), "{header}");
+    assert_eq!(entries.len(), 3, "{first}");
+    assert!(plan_files(&root).is_empty());
+    let lock = std::fs::read_to_string(root.join("varar.lock.json")).expect("lock");
+    let written = results(&root);
+
+    // A second run reads them back: the same outcomes, lock and results
+    // (drift's candidates come back too), and leaves the pack as it was.
+    let pack = std::fs::read(root.join(".varar/.cache/plans.pack")).expect("pack");
+    let (_, second) = run(&root, &[]);
+    assert_eq!(executed(&second), executed(&first));
+    assert_eq!(
+        std::fs::read_to_string(root.join("varar.lock.json")).expect("lock"),
+        lock
+    );
+    assert_eq!(results(&root), written);
+    assert_eq!(
+        std::fs::read(root.join(".varar/.cache/plans.pack")).expect("pack"),
+        pack
+    );
+
+    // Really read back: a forged plan in the pack is obeyed.
+    let mut forged = format!("{header}\n").into_bytes();
+    for (head, body) in &entries {
+        let body = if head.ends_with(" varar/ledger.md") {
+            let (plan, candidates) = varar_core::stored::decode(body).expect("a plan");
+            varar_core::stored::encode(&expecting_three(&plan), &candidates)
+        } else {
+            body.clone()
+        };
+        let mut fields: Vec<&str> = head.splitn(3, ' ').collect();
+        let len = body.len().to_string();
+        fields[1] = &len;
+        forged.extend_from_slice(format!("{}\n", fields.join(" ")).as_bytes());
+        forged.extend_from_slice(&body);
+    }
+    std::fs::write(root.join(".varar/.cache/plans.pack"), forged).expect("forge");
+    let (_, log) = run(&root, &[]);
+    let outcome = executed(&log).into_iter().find(|(n, _)| n == failing);
+    assert_eq!(outcome.map(|(_, o)| o), Some("ok".to_string()), "{log}");
+
+    // An edit: that oath is planned again (the document counts), the pack
+    // written again with the others as they were.
+    let edited = LEDGER.replace("Prose between.", "Prose, edited.");
+    std::fs::write(root.join("varar/ledger.md"), edited).expect("edit");
+    let (_, log) = run(&root, &[]);
+    let outcome = executed(&log).into_iter().find(|(n, _)| n == failing);
+    assert_eq!(outcome.map(|(_, o)| o), Some("FAILED".to_string()), "{log}");
+    assert_eq!(pack_entries(&root).1.len(), 3);
+
+    // A listing neither reads nor writes plans.
+    std::fs::remove_file(root.join(".varar/.cache/plans.pack")).expect("clear");
+    let (_, listed) = run(&root, &["--list"]);
+    assert!(listed.contains(failing), "{listed}");
+    assert!(!root.join(".varar/.cache/plans.pack").exists());
 }

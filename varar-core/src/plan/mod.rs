@@ -7,8 +7,7 @@
 //! into examples, and `json` writes the `plan.json` artifact. Reuse by
 //! link (spec 70) adds `reuse` (planning an oath of a workspace: consumed
 //! sections left out, reference blocks set aside) and `resolve` (a reference
-//! block's section turned into units, recursively). `stored` writes a plan
-//! as text and reads it back, for the harness's plan cache.
+//! block's section turned into units, recursively).
 
 mod grouping;
 #[cfg(feature = "serde")]
@@ -18,7 +17,6 @@ mod model;
 mod resolve;
 mod reuse;
 mod split;
-pub mod stored;
 #[cfg(test)]
 mod tests;
 mod units;

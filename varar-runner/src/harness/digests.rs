@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use varar_core::hash::{Sha256, sha256_hex, source_hash};
+use varar_core::hash::{Sha256, source_hash};
 use varar_core::record::{DocumentDigest, FileDigest};
 
 use super::documents::Texts;
@@ -50,7 +50,7 @@ pub(crate) fn document_digests<'a>(
             let text = texts.text(path)?;
             Some(DocumentDigest {
                 path: path.to_owned(),
-                sha256: sha256_hex(text.as_bytes()),
+                sha256: texts.sha256(path)?.to_owned(),
                 source_hash: source_hash(text),
             })
         })

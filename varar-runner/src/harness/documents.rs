@@ -12,14 +12,14 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
 use super::link_index::LinkIndex;
 use super::select::Selection;
 use super::stamp::Stamp;
 use crate::discovery::{OathFile, read_oath_with_metadata};
-use varar_core::hash::source_hash;
+use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::plan::{Diagnostic, Plan};
 use varar_core::results::DocumentHash;
 use varar_core::workspace::{Workspace, may_link};
@@ -31,6 +31,12 @@ pub(crate) struct Texts {
     read: Vec<(String, Result<Arc<str>, String>)>,
     /// Per entry of `read`, the file's stamp, if it can be trusted.
     stamps: Vec<Option<Stamp>>,
+    /// Per entry of `read`, whether its text may link (`may_link`), looked
+    /// for once.
+    links: Vec<bool>,
+    /// Per entry of `read`, its text's SHA-256 once asked for (the plan
+    /// cache's key, the run record's digest).
+    shas: Vec<OnceLock<String>>,
     /// Indices into `read` in path order, for lookups by binary search (no
     /// hashing of every path: discovery order is nearly that order, so
     /// sorting costs a pass).
@@ -113,6 +119,8 @@ impl Texts {
                 Ok((text, meta)) => (Ok(Arc::from(text)), Stamp::settled(&meta, read_at)),
                 Err(e) => (Err(e.to_string()), None),
             };
+            self.links.push(text.as_deref().is_ok_and(may_link));
+            self.shas.push(OnceLock::new());
             self.read.push((oath.oath_path.clone(), text));
             self.stamps.push(stamp);
         }
@@ -129,23 +137,41 @@ impl Texts {
     /// Record in `index` each oath read with a stamp to trust, and whether
     /// it may link.
     pub fn record_in(&self, index: &mut LinkIndex) {
-        for ((path, text), stamp) in self.read.iter().zip(&self.stamps) {
+        let entries = self.read.iter().zip(&self.stamps).zip(&self.links);
+        for (((path, text), stamp), &links) in entries {
             let read = match (text, stamp) {
-                (Ok(text), Some(stamp)) => Some((*stamp, may_link(text))),
+                (Ok(_), Some(stamp)) => Some((*stamp, links)),
                 _ => None,
             };
             index.record(path, read);
         }
     }
 
+    /// Whether any text that was read may link (`workspace::may_link`).
+    pub fn any_may_link(&self) -> bool {
+        self.links.contains(&true)
+    }
+
     /// The text of `oath_path`, or why it could not be read (`None` when it
     /// was not read at all).
     pub fn get(&self, oath_path: &str) -> Option<&Result<Arc<str>, String>> {
+        self.read.get(self.index(oath_path)?).map(|(_, t)| t)
+    }
+
+    /// The SHA-256 of the text of `oath_path` if it was read, computed once.
+    pub fn sha256(&self, oath_path: &str) -> Option<&str> {
+        let at = self.index(oath_path)?;
+        let text = self.read[at].1.as_ref().ok()?;
+        Some(self.shas[at].get_or_init(|| sha256_hex(text.as_bytes())))
+    }
+
+    /// Where `oath_path` is in `read`.
+    fn index(&self, oath_path: &str) -> Option<usize> {
         let at = self
             .by_path
             .binary_search_by(|&i| self.read[i as usize].0.as_str().cmp(oath_path))
             .ok()?;
-        self.read.get(self.by_path[at] as usize).map(|(_, t)| t)
+        Some(self.by_path[at] as usize)
     }
 
     /// Every oath that was read, with its text, in discovery order (those

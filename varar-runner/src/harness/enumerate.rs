@@ -193,30 +193,26 @@ fn plan_selected<'a>(
         .map(|o| o.oath_path.as_str())
         .collect();
     let mut plans = plan_in_parallel(&readable, |path| {
-        let cache = inputs.plans.zip(inputs.texts.text(path));
-        if let Some((cache, text)) = cache
-            && let Some(plan) = cache.load(path, text)
+        let text = inputs.texts.text(path)?;
+        let entry = inputs.plans.and_then(|cache| {
+            let sha = inputs.texts.sha256(path)?;
+            Some((cache, cache.entry(path, sha)))
+        });
+        if let Some((cache, entry)) = &entry
+            && let Some((plan, candidates)) = cache.load(entry)
         {
-            // Only the process of one example has a cache, and it reads no
-            // baseline: its drift has nothing to compare, no candidates.
-            return Some(Planned::new(
-                path,
-                text,
-                plan,
-                Vec::new(),
-                Source::new(text).tables(),
-            ));
+            let tables = Source::new(text).tables();
+            return Some(Planned::new(path, text, plan, candidates, tables));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
         workspace.with_document(path, |document| {
             let plan = plan_document(workspace, document, registry);
-            if let Some((cache, text)) = cache {
-                cache.store(path, text, &plan);
-            }
             let with_baseline = inputs.baseline.entry(path).is_some();
             let candidates = oath_candidates(workspace, document, &plan, registry, with_baseline);
-            let text = document.source().text();
+            if let Some((cache, entry)) = entry {
+                cache.store(entry, &plan, &candidates);
+            }
             Planned::new(path, text, plan, candidates, document.source().tables())
         })
     })

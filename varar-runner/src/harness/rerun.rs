@@ -9,7 +9,6 @@ use super::print;
 use super::record::{self, Identity, store_runs};
 use super::select::Selection;
 use super::settings::Settings;
-use varar_core::hash::sha256_hex;
 
 /// The environment variable that reruns what failed.
 pub(crate) const VARAR_RERUN: &str = "VARAR_RERUN";
@@ -41,7 +40,7 @@ pub(super) fn continue_run(
 ) -> Selection {
     let current: HashMap<String, String> = texts
         .readable()
-        .map(|(path, text)| (path.to_owned(), sha256_hex(text.as_bytes())))
+        .filter_map(|(path, _)| Some((path.to_owned(), texts.sha256(path)?.to_owned())))
         .collect();
     match record::rerun_of(store_runs(&runner.root), &identity.group(), &current) {
         Ok((run_id, continuation)) => {

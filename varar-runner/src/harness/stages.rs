@@ -21,7 +21,7 @@ use super::error::{FATAL, HarnessError};
 use super::items::ItemMeta;
 use super::libtest;
 use super::panics::install_quiet_panic_hook;
-use super::plan_cache::PlanCache;
+use super::plan_cache::{Layout, PlanCache};
 use super::pool::Pool;
 use super::print;
 use super::record::{self, EarlierRuns, Identity, Recording, Start};
@@ -43,7 +43,6 @@ use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_not
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
 use varar_core::results::{merge_results, parse_run_result};
-use varar_core::workspace::may_link;
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
@@ -62,7 +61,8 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     });
     let mut read = read(runner, args, &setup)?;
     let watch = Arc::clone(&shared.watch);
-    let mut prepared = trials(runner, args, &setup, &read, &shared);
+    let mut plans = plan_cache(runner, args, &read);
+    let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
     let (trials, kept) = prepared
         .items
@@ -102,6 +102,12 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     };
     let conclusion = libtest::run(args, trials);
     drop(watchdog);
+    if let Some(plans) = &mut plans {
+        plans.finish();
+        if read.selection == Selection::All {
+            plans.retain(&setup.oaths);
+        }
+    }
     let earlier = read.earlier.take();
     let finished = finish(
         runner,
@@ -320,27 +326,35 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
+/// Where a run that is no listing keeps its plans between runs, when no
+/// document it read may link (`plan_cache.rs`: a plan is then a function
+/// of its oath's text and the steps alone).
+fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCache> {
+    if args.list || read.texts.any_may_link() {
+        return None;
+    }
+    // Only a run of every oath plans them all: its pack replaces the last.
+    // Any other keeps one file per oath (the process of one example, every
+    // nextest test of an example, plans one).
+    let layout = if read.selection == Selection::All {
+        Layout::Pack
+    } else {
+        Layout::PerOath
+    };
+    PlanCache::open(&runner.root, runner.modules.as_deref(), layout)
+}
+
 /// Trials: every selected oath planned and turned into items, then one
 /// failing item per path discovery could not read.
 fn trials(
-    runner: &Settings,
     args: &Arguments,
     setup: &Setup,
     read: &Read,
     shared: &Arc<RunShared>,
+    plans: Option<&PlanCache>,
 ) -> Prepared {
     let workspace = read.texts.workspace();
     let planned = read.selection.oaths(&setup.oaths, &workspace);
-    // The process of one example keeps its oath's plan for the oath's
-    // other examples' processes, when no document it read may link (the
-    // plan is then the oath's own).
-    let cache = !args.list
-        && read.identity.rerun.is_none()
-        && read.selection.is_one_example()
-        && read.texts.readable().all(|(_, text)| !may_link(text));
-    let plans = cache
-        .then(|| PlanCache::open(&runner.root, runner.modules.as_deref()))
-        .flatten();
     let inputs = enumerate::Inputs {
         oaths: &planned,
         texts: &read.texts,
@@ -352,7 +366,7 @@ fn trials(
         } else {
             Purpose::Run
         },
-        plans: plans.as_ref(),
+        plans,
     };
     let mut prepared = enumerate::prepare(inputs, workspace, shared);
     // A path discovery could not read is one failing item; the rest runs.

@@ -38,7 +38,7 @@ mod tree;
 
 pub use atomic::{
     STALE_TEMPORARY, TEMP_PREFIX, create_ignored_dir, pending_path, write_atomic, write_disposable,
-    write_pending,
+    write_disposable_with, write_pending,
 };
 pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};

@@ -2,7 +2,6 @@
 //! built with `Registry::build`, on the rules no corpus golden pins.
 
 mod prefilter;
-mod stored;
 mod without_links;
 
 use super::*;
@@ -16,11 +15,6 @@ use crate::registry::{Role, Trailing};
 /// A registry of these expressions, in this order (`t.steps.rs`, line =
 /// position); shared with the reuse-by-link tests.
 pub(super) fn registry(steps: &[(&str, Role)]) -> Registry {
-    registry_with(Vec::new(), steps)
-}
-
-/// [`registry`] with custom parameter types.
-fn registry_with(params: Vec<crate::registry::ParamSpec>, steps: &[(&str, Role)]) -> Registry {
     let specs = steps
         .iter()
         .enumerate()
@@ -32,7 +26,7 @@ fn registry_with(params: Vec<crate::registry::ParamSpec>, steps: &[(&str, Role)]
             trailing: Trailing::None,
         })
         .collect();
-    match Registry::build(params, specs) {
+    match Registry::build(Vec::new(), specs) {
         Ok(r) => r,
         Err(e) => panic!("{e}"),
     }

@@ -1,6 +1,7 @@
-//! A plan as bytes, to be stored and read back: what lets the harness keep
-//! the plan of a document between processes (every `cargo nextest` test
-//! of an example plans its whole oath otherwise).
+//! A planned oath as bytes, to be stored and read back: its plan and its
+//! drift candidates, what lets the harness keep them between processes
+//! instead of parsing and planning an unchanged oath again (every `cargo
+//! nextest` test of an example plans its whole oath otherwise).
 //!
 //! The bytes are for this crate's version to read back, not a format to
 //! share: numbers in LEB128 (seven bits a byte, the high bit set on all
@@ -11,25 +12,31 @@
 //! extended, give `None` (the caller plans instead), never a panic.
 //!
 //! ```
-//! use varar_core::plan::{Plan, stored};
+//! use varar_core::plan::Plan;
+//! use varar_core::stored;
 //!
 //! let plan = Plan::default();
-//! assert_eq!(stored::decode(&stored::encode(&plan)), Some(plan));
+//! assert_eq!(stored::decode(&stored::encode(&plan, &[])), Some((plan, Vec::new())));
 //! assert_eq!(stored::decode(b"\x03garbage"), None);
 //! ```
 
 use std::sync::Arc;
 
-use super::model::{
+use crate::doc::{Table, TableRow};
+use crate::drift::CandidateInfo;
+use crate::expression::ArgValue;
+use crate::plan::{
     Diagnostic, DiagnosticCode, Expectation, Plan, PlannedArg, PlannedDocString, PlannedExample,
     PlannedStep, RowBinding, RowCheck,
 };
-use crate::doc::{Table, TableRow};
-use crate::expression::ArgValue;
 use crate::source::Span;
 
-/// `plan` as bytes that [`decode`] reads back equal.
-pub fn encode(plan: &Plan) -> Vec<u8> {
+#[cfg(test)]
+mod tests;
+
+/// An oath's `plan` and drift `candidates` as bytes that [`decode`] reads
+/// back equal.
+pub fn encode(plan: &Plan, candidates: &[CandidateInfo]) -> Vec<u8> {
     let mut w = Writer(Vec::with_capacity(4096));
     w.len(plan.examples.len());
     for example in &plan.examples {
@@ -42,11 +49,21 @@ pub fn encode(plan: &Plan) -> Vec<u8> {
         w.str(&diagnostic.message);
         w.opt_str(diagnostic.doc_path.as_deref());
     }
+    w.len(candidates.len());
+    for c in candidates {
+        w.str(&c.name);
+        w.num(c.line);
+        w.span(&c.span);
+        w.flag(c.live);
+        w.flag(c.ambiguous);
+        w.flag(c.runs_elsewhere);
+    }
     w.0
 }
 
-/// The plan `bytes` hold, if they are exactly what [`encode`] wrote.
-pub fn decode(bytes: &[u8]) -> Option<Plan> {
+/// The plan and candidates `bytes` hold, if they are exactly what
+/// [`encode`] wrote.
+pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
     let mut r = Reader { bytes, at: 0 };
     // Examples under one heading share their scope, as planning shares it.
     let mut scope: Option<Arc<[String]>> = None;
@@ -59,10 +76,21 @@ pub fn decode(bytes: &[u8]) -> Option<Plan> {
             doc_path: r.opt_string()?,
         })
     })?;
-    (r.at == bytes.len()).then_some(Plan {
+    let candidates = r.many(|r| {
+        Some(CandidateInfo {
+            name: r.string()?,
+            line: r.u32()?,
+            span: r.span()?,
+            live: r.flag()?,
+            ambiguous: r.flag()?,
+            runs_elsewhere: r.flag()?,
+        })
+    })?;
+    let plan = Plan {
         examples,
         diagnostics,
-    })
+    };
+    (r.at == bytes.len()).then_some((plan, candidates))
 }
 
 fn code_number(code: DiagnosticCode) -> u64 {

@@ -1,11 +1,13 @@
-//! A plan read back from its stored text is the plan.
+//! A planned oath read back from its stored bytes is the planned oath.
 
 use std::sync::Arc;
 
 use super::*;
-use crate::expression::ArgValue;
-use crate::plan::stored as codec;
-use crate::registry::ParamSpec;
+use crate::drift::candidates;
+use crate::parse::parse;
+use crate::registry::{ParamSpec, Registry, Role, StepSpec, Trailing};
+use crate::source::Source;
+use crate::stored as codec;
 
 /// Every part of the model: header-bound rows, a data table, a doc string,
 /// an expected failure with its message, a custom type's groups, an
@@ -41,13 +43,29 @@ fn registry_of_everything() -> Registry {
             Role::Sensor,
         ),
     ];
-    registry_with(params, &steps)
+    let specs = steps
+        .iter()
+        .enumerate()
+        .map(|(i, &(expression, role))| {
+            StepSpec::new(expression, role, "t.steps.rs", i as u32 + 1, Trailing::None)
+        })
+        .collect();
+    Registry::build(params, specs).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The plan of `text` and its drift candidates.
+fn planned(text: &str) -> (Plan, Vec<CandidateInfo>) {
+    let source = Source::new(text);
+    let doc = parse("t.md", &source);
+    let plan = crate::plan::plan(&doc, &source, &registry_of_everything());
+    let candidates = candidates(&doc, &plan);
+    (plan, candidates)
 }
 
 #[test]
 fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
-    let plan = plan_text(DOCUMENT, &registry_of_everything());
-    // The document reaches every part the text has to hold.
+    let (plan, candidates) = planned(DOCUMENT);
+    // The document reaches every part the bytes have to hold.
     let steps: Vec<&PlannedStep> = plan.examples.iter().flat_map(|e| &e.steps).collect();
     assert!(plan.examples.iter().any(|e| e.row.is_some()), "{plan:#?}");
     assert!(steps.iter().any(|s| s.data_table.is_some()), "{plan:#?}");
@@ -76,10 +94,17 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         "{plan:#?}"
     );
 
-    let bytes = codec::encode(&plan);
-    assert_eq!(codec::decode(&bytes).as_ref(), Some(&plan));
+    assert!(candidates.iter().any(|c| c.live), "{candidates:#?}");
+    assert!(candidates.iter().any(|c| c.ambiguous), "{candidates:#?}");
+    assert!(candidates.iter().any(|c| !c.live), "{candidates:#?}");
+
+    let bytes = codec::encode(&plan, &candidates);
+    assert_eq!(
+        codec::decode(&bytes),
+        Some((plan.clone(), candidates.clone()))
+    );
     // Examples under one heading share one scope again.
-    let decoded = codec::decode(&bytes).unwrap_or_default();
+    let (decoded, _) = codec::decode(&bytes).unwrap_or_default();
     let shared = decoded
         .examples
         .windows(2)
@@ -89,8 +114,8 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
 
 #[test]
 fn bytes_cut_short_or_with_anything_after_them_are_refused() {
-    let plan = plan_text(DOCUMENT, &registry_of_everything());
-    let bytes = codec::encode(&plan);
+    let (plan, candidates) = planned(DOCUMENT);
+    let bytes = codec::encode(&plan, &candidates);
     // Every proper prefix: the counts and lengths make the bytes
     // self-delimiting, so none of them is another plan.
     for end in 0..bytes.len() {
@@ -103,11 +128,8 @@ fn bytes_cut_short_or_with_anything_after_them_are_refused() {
 
 #[test]
 fn a_string_that_is_not_utf8_is_refused() {
-    let plan = plan_text(
-        "# H\n\nI fail on purpose 2 times.\n",
-        &registry_of_everything(),
-    );
-    let bytes = codec::encode(&plan);
+    let (plan, candidates) = planned("# H\n\nI fail on purpose 2 times.\n");
+    let bytes = codec::encode(&plan, &candidates);
     // The example's name: the length, then the bytes of its text.
     let name = plan.examples[0].name.as_bytes();
     let at = bytes
@@ -135,9 +157,10 @@ fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
         &too_long,
         // A diagnostic of an unknown code.
         &[0, 1, 9],
-        &[0, 0, 0],
+        // One byte more than an empty oath.
+        &[0, 0, 0, 0],
     ] {
         assert_eq!(codec::decode(bytes), None, "{bytes:?}");
     }
-    assert_eq!(codec::decode(&[0, 0]), Some(Plan::default()));
+    assert_eq!(codec::decode(&[0, 0, 0]), Some(Default::default()));
 }

@@ -1,0 +1,205 @@
+//! The pack: every oath's plan of a run of every oath, in one file
+//! (`.varar/.cache/plans.pack`). Such a run reads it whole at its start and
+//! writes it again only when a plan changed or an oath went. One file, not
+//! one per oath: a file system allocates an inode for each file created,
+//! and on one that has just deleted as many (a project's `.varar/` removed
+//! and made again), each allocation searches past the recently freed ones.
+//!
+//! `<PACK_HEADER> <steps>`, then per oath a line `<text's SHA-256> <body
+//! length> <oathPath>` and the body (`varar_core::stored`).
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::thread::JoinHandle;
+
+use varar_core::drift::CandidateInfo;
+use varar_core::plan::Plan;
+use varar_core::stored;
+
+use crate::store;
+
+/// The first words of the pack's first line, and the format's version.
+const PACK_HEADER: &str = "varar plans 1";
+
+/// The pack of a run: the one read at its start, and the thread that
+/// writes the next while the run goes on.
+#[derive(Debug)]
+pub(super) struct Packing {
+    old: Arc<Old>,
+    to_writer: Option<Sender<Kept>>,
+    writer: Option<JoinHandle<()>>,
+}
+
+/// The pack as read: its bytes, and each oath's text digest and body.
+#[derive(Debug, Default)]
+struct Old {
+    bytes: Vec<u8>,
+    entries: HashMap<String, (String, Range<usize>)>,
+}
+
+/// One oath's plan for the next pack.
+#[derive(Debug)]
+struct Kept {
+    oath_path: String,
+    text_sha: String,
+    body: Body,
+}
+
+#[derive(Debug)]
+enum Body {
+    /// The same as in the pack read.
+    Unchanged(Range<usize>),
+    /// Planned now.
+    Made(Vec<u8>),
+}
+
+impl Packing {
+    /// The pack at `path` for `steps`, and its writer.
+    pub(super) fn open(path: PathBuf, steps: &str) -> Packing {
+        let header = format!("{PACK_HEADER} {steps}");
+        let old = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| Old::read(bytes, &header))
+            .unwrap_or_default();
+        let old = Arc::new(old);
+        let (to_writer, kept) = mpsc::channel();
+        let writer = std::thread::Builder::new()
+            .name("varar-plans".to_owned())
+            .spawn({
+                let old = Arc::clone(&old);
+                move || write_pack(&path, &header, &old, kept)
+            })
+            .ok();
+        Packing {
+            old,
+            // Without a writer, nothing is kept.
+            to_writer: writer.is_some().then_some(to_writer),
+            writer,
+        }
+    }
+
+    /// The plan and candidates the pack read holds for the oath at
+    /// `oath_path` whose text has the SHA-256 `text_sha`; kept for the next
+    /// pack.
+    pub(super) fn load(
+        &self,
+        oath_path: &str,
+        text_sha: &str,
+    ) -> Option<(Plan, Vec<CandidateInfo>)> {
+        let (sha, range) = self.old.entries.get(oath_path)?;
+        if sha != text_sha {
+            return None;
+        }
+        let planned = stored::decode(self.old.bytes.get(range.clone())?)?;
+        self.keep(oath_path, text_sha, Body::Unchanged(range.clone()));
+        Some(planned)
+    }
+
+    /// Keep `body`, planned now, as that oath's.
+    pub(super) fn store(&self, oath_path: &str, text_sha: &str, body: Vec<u8>) {
+        self.keep(oath_path, text_sha, Body::Made(body));
+    }
+
+    fn keep(&self, oath_path: &str, text_sha: &str, body: Body) {
+        if let Some(to_writer) = &self.to_writer {
+            let _ = to_writer.send(Kept {
+                oath_path: oath_path.to_owned(),
+                text_sha: text_sha.to_owned(),
+                body,
+            });
+        }
+    }
+
+    /// Wait until the next pack is written, if it must be.
+    pub(super) fn finish(&mut self) {
+        drop(self.to_writer.take());
+        if let Some(writer) = self.writer.take() {
+            // The writer ignores every failure; it does not panic.
+            let _ = writer.join();
+        }
+    }
+}
+
+impl Old {
+    /// The pack `bytes` hold under `header`; `None` for another format or
+    /// other steps. A damaged entry ends it (those before it stay).
+    fn read(bytes: Vec<u8>, header: &str) -> Option<Old> {
+        let line_end = |from: usize| {
+            let rest = bytes.get(from..)?;
+            rest.iter().position(|&b| b == b'\n').map(|n| from + n)
+        };
+        let first = line_end(0)?;
+        if bytes[..first] != *header.as_bytes() {
+            return None;
+        }
+        let mut entries = HashMap::new();
+        let mut at = first + 1;
+        while let Some(end) = line_end(at) {
+            let Ok(line) = std::str::from_utf8(&bytes[at..end]) else {
+                break;
+            };
+            let mut fields = line.splitn(3, ' ');
+            let (Some(sha), Some(len), Some(oath_path)) =
+                (fields.next(), fields.next(), fields.next())
+            else {
+                break;
+            };
+            let Ok(len) = len.parse::<usize>() else {
+                break;
+            };
+            let body = end + 1..(end + 1).saturating_add(len);
+            if body.end > bytes.len() {
+                break;
+            }
+            at = body.end;
+            entries.insert(oath_path.to_owned(), (sha.to_owned(), body));
+        }
+        Some(Old { bytes, entries })
+    }
+}
+
+/// Write the next pack at `path` from what the run kept, streamed as it
+/// comes: not at all while everything is as in the pack read, which it
+/// then stays.
+fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Kept>) {
+    let mut before = Vec::new();
+    let mut first_made = None;
+    for entry in kept.iter() {
+        if matches!(entry.body, Body::Made(_)) {
+            first_made = Some(entry);
+            break;
+        }
+        before.push(entry);
+    }
+    // All as it was, and no oath gone: the pack read stays.
+    if first_made.is_none() && before.len() == old.entries.len() {
+        return;
+    }
+    let _ = store::write_disposable_with(path, |sink| {
+        writeln!(sink, "{header}")?;
+        let rest = before.into_iter().chain(first_made).chain(kept.iter());
+        for entry in rest {
+            // A path with a line break cannot be a line: it is planned
+            // every time.
+            if entry.oath_path.contains(['\n', '\r']) {
+                continue;
+            }
+            let body = match &entry.body {
+                Body::Unchanged(range) => old.bytes.get(range.clone()).unwrap_or_default(),
+                Body::Made(bytes) => bytes,
+            };
+            writeln!(
+                sink,
+                "{} {} {}",
+                entry.text_sha,
+                body.len(),
+                entry.oath_path
+            )?;
+            sink.write_all(body)?;
+        }
+        Ok(())
+    });
+}
