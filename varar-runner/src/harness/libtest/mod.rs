@@ -9,10 +9,11 @@
 //! third of a run's instructions. Here every line is formatted into one
 //! buffer and written at once.
 //!
-//! Only the common case takes this path: the pretty format, on stdout, not
-//! `--list`, `--bench` or `--ignored`, on a platform where coloured output
-//! is plain ANSI, and with item names that `anstream` would pass unchanged
-//! (no control character but whitespace). Anything else goes through
+//! Only the common case takes this path: the pretty or the terse format
+//! (`-q`), on stdout, not `--list`, `--bench` or `--ignored`, on a platform
+//! where coloured output is plain ANSI, and, in the pretty format, with item
+//! names that `anstream` would pass unchanged (no control character but
+//! whitespace). Anything else goes through
 //! `libtest_mimic::run` itself. The failures section and the summary, a
 //! small text, go through `anstream` as libtest-mimic writes them, so what
 //! it strips from a failure message is stripped here too.
@@ -87,7 +88,12 @@ enum Mode {
 /// The fast path's mode, or `None` when libtest-mimic must print.
 fn fast_mode(args: &Arguments, items: &[Trialish]) -> Option<Mode> {
     let pretty = !args.quiet && matches!(args.format, None | Some(FormatSetting::Pretty));
-    if !pretty || args.list || args.bench || args.ignored || args.logfile.is_some() {
+    if !(pretty || is_terse(args))
+        || args.list
+        || args.bench
+        || args.ignored
+        || args.logfile.is_some()
+    {
         return None;
     }
     let choice = match args.color {
@@ -101,10 +107,18 @@ fn fast_mode(args: &Arguments, items: &[Trialish]) -> Option<Mode> {
         ColorChoice::Always | ColorChoice::AlwaysAnsi if !cfg!(windows) => Mode::Ansi,
         _ => return None,
     };
-    if mode == Mode::Plain && !items.iter().all(|i| passes_unchanged(&i.name)) {
+    // The terse format prints no name but in the failures section, which
+    // goes through `anstream` as libtest-mimic writes it.
+    if mode == Mode::Plain && !is_terse(args) && !items.iter().all(|i| passes_unchanged(&i.name)) {
         return None;
     }
     Some(mode)
+}
+
+/// Whether libtest-mimic prints in its terse format (`-q`, `--format
+/// terse`): a character an item, `.` or `F`, and no line of its own.
+fn is_terse(args: &Arguments) -> bool {
+    args.quiet || matches!(args.format, Some(FormatSetting::Terse))
 }
 
 /// Whether `anstream`'s stripping passes `text` on unchanged: printable
@@ -212,22 +226,31 @@ fn run_fast(
         }
         line.push_str(" ... ");
     };
+    let terse = is_terse(args);
+    // In the terse format nothing goes before an item's outcome.
+    let prefix_into = |line: &mut String, name: &str| {
+        if !terse {
+            prefix_into(line, name);
+        }
+    };
     let prefix = |name: &str| {
         let mut line = String::with_capacity(head.len() + name_width + 16);
         prefix_into(&mut line, name);
         line
     };
     let word = |failed: bool| {
-        let (word, color) = if failed {
-            ("FAILED", AnsiColor::Red)
-        } else {
-            ("ok", AnsiColor::Green)
+        let (word, color) = match (terse, failed) {
+            (false, true) => ("FAILED", AnsiColor::Red),
+            (false, false) => ("ok", AnsiColor::Green),
+            (true, true) => ("F", AnsiColor::Red),
+            (true, false) => (".", AnsiColor::Green),
         };
+        let end = if terse { "" } else { "\n" };
         match mode {
-            Mode::Plain => format!("{word}\n"),
+            Mode::Plain => format!("{word}{end}"),
             Mode::Ansi => {
                 let style = Style::new().fg_color(Some(Color::Ansi(color)));
-                format!("{style}{word}{style:#}\n")
+                format!("{style}{word}{style:#}{end}")
             }
         }
     };
@@ -254,8 +277,10 @@ fn run_fast(
     if threads == 1 {
         for item in items {
             // The line's start before the item runs, as libtest-mimic does.
-            out.raw(prefix(&item.name).as_bytes());
-            out.flush();
+            if !terse {
+                out.raw(prefix(&item.name).as_bytes());
+                out.flush();
+            }
             let result = run_single(item.runner);
             out.raw(outcome(result.is_err()).as_bytes());
             record((item.name, result), &mut conclusion);

@@ -90,6 +90,16 @@ fn one_thread_prints_what_libtest_mimic_prints() {
         &["--test-threads", "1", "--skip", "Short"],
         &["--test-threads", "1", "--exact", "a.md::Short::passes"],
         &["--test-threads", "1", "nothing matches"],
+        &["--test-threads", "1", "-q"],
+        &["--test-threads", "1", "-q", "b.md"],
+        &[
+            "--test-threads",
+            "1",
+            "--format",
+            "terse",
+            "--skip",
+            "Short",
+        ],
     ] {
         let (text, _) = ours(extra, Mode::Plain);
         assert_eq!(
@@ -114,15 +124,18 @@ fn one_item_on_several_threads_prints_what_libtest_mimic_prints() {
         "b.md::Panics",
         "b.md::Colour::stripped",
     ] {
-        let extra = &["--test-threads", "2", "--exact", name][..];
-        for (mode, color) in [(Mode::Plain, "never"), (Mode::Ansi, "always")] {
-            let (text, conclusion) = ours(extra, mode);
-            assert_eq!(
-                normalised(&text),
-                normalised(&theirs(extra, color)),
-                "{name}"
-            );
-            assert_eq!(conclusion.num_filtered_out, 4, "{name}");
+        for quiet in [false, true] {
+            let mut extra = vec!["--test-threads", "2", "--exact", name];
+            extra.extend(quiet.then_some("-q"));
+            for (mode, color) in [(Mode::Plain, "never"), (Mode::Ansi, "always")] {
+                let (text, conclusion) = ours(&extra, mode);
+                assert_eq!(
+                    normalised(&text),
+                    normalised(&theirs(&extra, color)),
+                    "{name} {extra:?}"
+                );
+                assert_eq!(conclusion.num_filtered_out, 4, "{name}");
+            }
         }
     }
 }
@@ -143,6 +156,29 @@ fn threads_print_the_same_lines_in_completion_order() {
         (2, 3),
         "{text}"
     );
+}
+
+#[test]
+fn threads_print_the_same_terse_characters_in_completion_order() {
+    crate::harness::install_quiet_panic_hook();
+    let extra = ["--test-threads", "2", "-q"];
+    let (text, conclusion) = ours(&extra, Mode::Plain);
+    let reference = theirs(&extra, "never");
+    // The characters line: the same characters, in whatever order the items
+    // finished; every other line the same.
+    let split = |t: &str| {
+        let t = normalised(t);
+        let mut lines: Vec<String> = t.lines().map(str::to_owned).collect();
+        let mut dots: Vec<char> = lines.get(2).cloned().unwrap_or_default().chars().collect();
+        dots.sort_unstable();
+        if lines.len() > 2 {
+            lines[2] = dots.into_iter().collect();
+        }
+        lines
+    };
+    assert_eq!(split(&text), split(&reference), "{text}");
+    assert!(split(&text)[2] == "..FFF", "{text}");
+    assert_eq!((conclusion.num_passed, conclusion.num_failed), (2, 3));
 }
 
 /// Writes go to a channel as they are made.
@@ -225,10 +261,15 @@ fn names_anstream_would_change_take_libtest_mimics_path() {
         fast_mode(&args(&["--color", "always"]), &names("a.md::\u{1b}")),
         (!cfg!(windows)).then_some(Mode::Ansi)
     );
+    // The terse format prints no name but through `anstream`.
+    for terse in [&["--format", "terse"][..], &["-q"]] {
+        let mut all = vec!["--color", "never"];
+        all.extend_from_slice(terse);
+        let odd = names("a.md::\u{1b}[1mbold");
+        assert_eq!(fast_mode(&args(&all), &odd), Some(Mode::Plain), "{terse:?}");
+    }
     for other in [
         &["--list"][..],
-        &["--format", "terse"],
-        &["-q"],
         &["--format", "json", "-Z", "unstable-options"],
         &["--ignored"],
         &["--bench"],
