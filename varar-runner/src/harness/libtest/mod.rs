@@ -215,7 +215,12 @@ fn run_fast(
     // would (padding counts chars), without a formatter writing each
     // padding space on its own.
     let head = format!("test {:<kind_width$}", format!("[{KIND}] "));
+    let terse = is_terse(args);
+    // In the terse format nothing goes before an item's outcome.
     let prefix_into = |line: &mut String, name: &str| {
+        if terse {
+            return;
+        }
         line.push_str(&head);
         line.push_str(name);
         let mut pad = name_width.saturating_sub(name.chars().count());
@@ -225,13 +230,6 @@ fn run_fast(
             pad -= n;
         }
         line.push_str(" ... ");
-    };
-    let terse = is_terse(args);
-    // In the terse format nothing goes before an item's outcome.
-    let prefix_into = |line: &mut String, name: &str| {
-        if !terse {
-            prefix_into(line, name);
-        }
     };
     let prefix = |name: &str| {
         let mut line = String::with_capacity(head.len() + name_width + 16);
