@@ -163,7 +163,7 @@ pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
     if text.starts_with('\u{feff}') {
         return Err(ConfigError::Bom { path: path_buf() });
     }
-    let node: Node = serde_json::from_str(text).map_err(|source| ConfigError::InvalidJson {
+    let node: Node = json::read::node_of(text).map_err(|source| ConfigError::InvalidJson {
         path: path_buf(),
         source,
     })?;

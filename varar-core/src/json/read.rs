@@ -80,12 +80,17 @@ pub fn parse(bytes: &[u8]) -> Result<Node, ReadError> {
 
 /// Parse text into a [`Node`].
 pub fn parse_text(text: &str) -> Result<Node, ReadError> {
+    node_of(text).map_err(|source| ReadError::Json { source })
+}
+
+/// Parse text into a [`Node`], or say why serde_json cannot.
+pub(crate) fn node_of(text: &str) -> Result<Node, serde_json::Error> {
     // The byte loop reads the usual text; serde_json the rest, and names
     // every problem.
-    if let Some(node) = quick::parse(text) {
-        return Ok(node);
+    match quick::parse(text) {
+        Some(node) => Ok(node),
+        None => serde_json::from_str(text),
     }
-    serde_json::from_str(text).map_err(|source| ReadError::Json { source })
 }
 
 /// Decode `bytes` as UTF-8, or say where they are not.

@@ -135,8 +135,13 @@ impl History {
 /// Give `source` the name `target` atomically: a hard link at `temporary`,
 /// renamed over `target`. `false` (and nothing left behind) when it cannot.
 fn link_into(source: &Path, temporary: &Path, target: &Path) -> bool {
-    let _ = std::fs::remove_file(temporary);
-    if std::fs::hard_link(source, temporary).is_err() {
+    // A temporary left by a process that died between the two steps is
+    // removed only when it is in the way: the usual case costs one call.
+    let linked = std::fs::hard_link(source, temporary).is_ok() || {
+        let _ = std::fs::remove_file(temporary);
+        std::fs::hard_link(source, temporary).is_ok()
+    };
+    if !linked {
         return false;
     }
     if std::fs::rename(temporary, target).is_err() {
@@ -244,6 +249,37 @@ mod tests {
             .map(|e| e.file_name().to_string_lossy().into_owned())
             .collect();
         assert_eq!(names.len(), 2, "{names:?}");
+    }
+
+    #[test]
+    fn a_temporary_left_in_the_way_is_replaced_by_the_link() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = tmp.path().join("project");
+        std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{e}"));
+        let h = history(&tmp.path().join("h"), HistoryLimits::default());
+        let end = record("r", "p", "2026-12-01T07:00:00.000Z", true);
+        let runs_file =
+            crate::store::write_process_record(&root, &end).unwrap_or_else(|e| panic!("{e}"));
+        // What a process killed between its link and its rename leaves.
+        let dir = h.run_dir("r");
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let stale = dir.join(format!("{TEMP_PREFIX}p.link"));
+        std::fs::write(&stale, "stale").unwrap_or_else(|e| panic!("{e}"));
+        h.write_linked(&end, Some(&runs_file))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read(&dir.join("p.run")), read(&runs_file));
+        assert!(!stale.exists(), "the temporary was renamed into place");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let ino = |p: &Path| std::fs::metadata(p).map(|m| m.ino()).unwrap_or_default();
+            assert_eq!(
+                ino(&dir.join("p.run")),
+                ino(&runs_file),
+                "linked, not copied"
+            );
+        }
     }
 
     #[test]
