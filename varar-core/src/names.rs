@@ -252,11 +252,13 @@ impl UniqueNames {
 
     /// A unique name for `base`.
     pub fn claim(&mut self, base: String) -> Arc<str> {
-        if !self.taken.contains(base.as_str()) {
-            let name: Arc<str> = Arc::from(base);
-            self.taken.insert(Arc::clone(&name));
+        // Inserted at once: a name is hashed once when it is new (nearly
+        // every name is).
+        let name: Arc<str> = Arc::from(base);
+        if self.taken.insert(Arc::clone(&name)) {
             return name;
         }
+        let base = name.to_string();
         let counter = self.counters.entry(base.clone()).or_insert(0);
         loop {
             *counter += 1;

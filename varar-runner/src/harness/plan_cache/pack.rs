@@ -12,8 +12,9 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
 use std::thread::JoinHandle;
+use std::time::Duration;
 
 use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
@@ -23,6 +24,12 @@ use crate::store;
 
 /// The first words of the pack's first line, and the format's version.
 const PACK_HEADER: &str = "varar plans 1";
+
+/// How often the writer takes what the planners kept. It never waits in
+/// the channel, so a planner's send wakes no thread: a wake per oath
+/// (hundreds in a run) cost a context switch each, on a machine whose
+/// every core plans.
+const TAKE_EVERY: Duration = Duration::from_millis(5);
 
 /// The pack of a run: the one read at its start, and the thread that
 /// writes the next while the run goes on.
@@ -117,6 +124,8 @@ impl Packing {
     pub(super) fn finish(&mut self) {
         drop(self.to_writer.take());
         if let Some(writer) = self.writer.take() {
+            // Now, not at its next look.
+            writer.thread().unpark();
             // The writer ignores every failure; it does not panic.
             let _ = writer.join();
         }
@@ -165,9 +174,10 @@ impl Old {
 /// comes: not at all while everything is as in the pack read, which it
 /// then stays.
 fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Kept>) {
+    let mut kept = Taken(kept);
     let mut before = Vec::new();
     let mut first_made = None;
-    for entry in kept.iter() {
+    for entry in kept.by_ref() {
         if matches!(entry.body, Body::Made(_)) {
             first_made = Some(entry);
             break;
@@ -180,7 +190,7 @@ fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Ke
     }
     let _ = store::write_disposable_with(path, |sink| {
         writeln!(sink, "{header}")?;
-        let rest = before.into_iter().chain(first_made).chain(kept.iter());
+        let rest = before.into_iter().chain(first_made).chain(kept);
         for entry in rest {
             // A path with a line break cannot be a line: it is planned
             // every time.
@@ -202,4 +212,22 @@ fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Ke
         }
         Ok(())
     });
+}
+
+/// What the planners keep, as the writer takes it: every [`TAKE_EVERY`]
+/// (or when [`Packing::finish`] wakes it), until the run keeps no more.
+struct Taken(Receiver<Kept>);
+
+impl Iterator for Taken {
+    type Item = Kept;
+
+    fn next(&mut self) -> Option<Kept> {
+        loop {
+            match self.0.try_recv() {
+                Ok(entry) => return Some(entry),
+                Err(TryRecvError::Disconnected) => return None,
+                Err(TryRecvError::Empty) => std::thread::park_timeout(TAKE_EVERY),
+            }
+        }
+    }
 }
