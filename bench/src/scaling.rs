@@ -457,6 +457,12 @@ pub fn nextest_vs_floor(
             o.timeout,
         )?;
         let run = project.nextest("oaths", &extra, &[], o.timeout)?;
+        println!(
+            "  pair (ours / floor): {} / {} = {:.2}x",
+            run.show(),
+            floor.show(),
+            ratio(&run, &floor)
+        );
         let killed = floor.killed || run.killed;
         pairs.push((ratio(&run, &floor), run, floor));
         if killed {

@@ -20,6 +20,7 @@
 //! before its trials finished never rewrote the baseline, and the lock is
 //! held only for that short read-modify-write, never while planning.
 
+mod arguments;
 mod color;
 mod digests;
 mod discovery_cache;

@@ -98,7 +98,7 @@ impl Runner {
     /// memory is left for the process's end to reclaim.)
     pub fn run(mut self) -> ExitCode {
         self.settings.ends_process = true;
-        self.run_with(Arguments::from_args())
+        self.run_with(super::arguments::from_env())
     }
 
     /// Run with explicit libtest arguments.
