@@ -33,21 +33,106 @@ const ABBREVIATIONS: [&str; 5] = ["e.g.", "i.e.", "etc.", "cf.", "vs."];
 /// assert_eq!((s[1].start, s[1].end), (13, 18));
 /// ```
 pub fn split_sentences(text: &str) -> Vec<Sentence> {
-    let (chars, units) = indexed(text);
-    let split = Split {
-        text,
-        chars: &chars,
-        units: &units,
-    };
-    let zones = no_split_zones(&chars);
+    // ASCII text (the common case) is its own index: a char is a byte and
+    // a UTF-16 unit. Indexing it into vectors first, a byte at a time, was
+    // a tenth of planning a 10 MB prose oath in an unoptimised build.
+    if text.is_ascii() {
+        split_with(text, &Ascii(text.as_bytes()))
+    } else {
+        split_with(text, &Indexed::new(text))
+    }
+}
+
+/// The chars of a text by index (`0..len()`): each char, its byte offset
+/// and its UTF-16 offset, and those of the end at `len()`, in O(1).
+trait Chars {
+    fn len(&self) -> usize;
+    fn char(&self, i: usize) -> char;
+    fn byte(&self, i: usize) -> usize;
+    fn unit(&self, i: usize) -> u32;
+}
+
+/// An ASCII text: char `i` is byte `i` and UTF-16 unit `i`.
+struct Ascii<'a>(&'a [u8]);
+
+impl Chars for Ascii<'_> {
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn char(&self, i: usize) -> char {
+        char::from(self.0[i])
+    }
+
+    fn byte(&self, i: usize) -> usize {
+        i
+    }
+
+    fn unit(&self, i: usize) -> u32 {
+        i as u32
+    }
+}
+
+/// Any text: every char with its byte offset, and the UTF-16 offset of
+/// every char and of the end, computed once.
+struct Indexed {
+    chars: Vec<(usize, char)>,
+    units: Vec<u32>,
+    end: usize,
+}
+
+impl Indexed {
+    fn new(text: &str) -> Indexed {
+        let chars: Vec<(usize, char)> = text.char_indices().collect();
+        let mut units = Vec::with_capacity(chars.len() + 1);
+        let mut at = 0u32;
+        for &(_, c) in &chars {
+            units.push(at);
+            at += c.len_utf16() as u32;
+        }
+        units.push(at);
+        Indexed {
+            chars,
+            units,
+            end: text.len(),
+        }
+    }
+}
+
+impl Chars for Indexed {
+    fn len(&self) -> usize {
+        self.chars.len()
+    }
+
+    fn char(&self, i: usize) -> char {
+        self.chars[i].1
+    }
+
+    fn byte(&self, i: usize) -> usize {
+        self.chars.get(i).map_or(self.end, |&(b, _)| b)
+    }
+
+    fn unit(&self, i: usize) -> u32 {
+        self.units[i]
+    }
+}
+
+/// [`split_sentences`] over `chars`, the index of `text`.
+fn split_with(text: &str, chars: &impl Chars) -> Vec<Sentence> {
+    let zones = no_split_zones(chars);
+    let n = chars.len();
     let mut out = Vec::new();
-    let mut seg_start = 0usize; // index into `chars`
+    let mut seg_start = 0usize; // char index
     let mut k = 0usize;
-    while k < chars.len() {
-        if !zones[k] && is_terminator(text, &chars, k) {
-            split.emit(seg_start, k + 1, &mut out);
+    while k < n {
+        // Only these can end a sentence: the rest is skipped unexamined.
+        if matches!(chars.char(k), '\n' | '!' | '?' | '.')
+            && !zones[k]
+            && is_terminator(text, chars, k)
+        {
+            emit(text, chars, seg_start, k + 1, &mut out);
             let mut next = k + 1;
-            while next < chars.len() && matches!(chars[next].1, ' ' | '\n') {
+            while next < n && matches!(chars.char(next), ' ' | '\n') {
                 next += 1;
             }
             seg_start = next;
@@ -56,84 +141,36 @@ pub fn split_sentences(text: &str) -> Vec<Sentence> {
         }
         k += 1;
     }
-    split.emit(seg_start, chars.len(), &mut out);
+    emit(text, chars, seg_start, n, &mut out);
     out
 }
 
-/// Every char of `text` with its byte offset, and the UTF-16 offset of
-/// every char and of the end, computed once, so that each sentence's
-/// offsets cost O(1) and the whole split is one pass. ASCII text (the
-/// common case) is indexed by a byte loop: the char iterator costs a few
-/// hundred instructions a char in an unoptimised build.
-fn indexed(text: &str) -> (Vec<(usize, char)>, Vec<u32>) {
-    if text.is_ascii() {
-        let bytes = text.as_bytes();
-        let mut chars = Vec::with_capacity(bytes.len());
-        let mut units = Vec::with_capacity(bytes.len() + 1);
-        let mut i = 0;
-        while i < bytes.len() {
-            chars.push((i, char::from(bytes[i])));
-            units.push(i as u32);
-            i += 1;
-        }
-        units.push(bytes.len() as u32);
-        return (chars, units);
-    }
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut units = Vec::with_capacity(chars.len() + 1);
-    let mut at = 0u32;
-    for &(_, c) in &chars {
-        units.push(at);
-        at += c.len_utf16() as u32;
-    }
-    units.push(at);
-    (chars, units)
-}
-
-/// A text being split: its chars with their byte offsets, and the UTF-16
-/// offset of every char.
-struct Split<'a> {
-    text: &'a str,
-    chars: &'a [(usize, char)],
-    units: &'a [u32],
-}
-
-impl Split<'_> {
-    /// Trim the segment `chars[from..to]` and push it unless empty (§8 rule 4).
-    fn emit(&self, from: usize, to: usize, out: &mut Vec<Sentence>) {
-        if from >= to {
-            return;
-        }
-        let seg = &self.chars[from..to];
-        let Some(first) = seg.iter().position(|&(_, c)| !is_js_whitespace(c)) else {
-            return;
-        };
-        let last = seg
-            .iter()
-            .rposition(|&(_, c)| !is_js_whitespace(c))
-            .unwrap_or(first);
-        let start_byte = seg[first].0;
-        let end_byte = self
-            .chars
-            .get(from + last + 1)
-            .map_or(self.text.len(), |&(b, _)| b);
-        out.push(Sentence {
-            text: self.text[start_byte..end_byte].to_owned(),
-            start: self.units[from + first],
-            end: self.units[from + last + 1],
-        });
-    }
+/// Trim the segment of chars `from..to` and push it unless empty (§8 rule 4).
+fn emit(text: &str, chars: &impl Chars, from: usize, to: usize, out: &mut Vec<Sentence>) {
+    let Some(first) = (from..to).find(|&i| !is_js_whitespace(chars.char(i))) else {
+        return;
+    };
+    let last = (first..to)
+        .rev()
+        .find(|&i| !is_js_whitespace(chars.char(i)))
+        .unwrap_or(first);
+    out.push(Sentence {
+        text: text[chars.byte(first)..chars.byte(last + 1)].to_owned(),
+        start: chars.unit(first),
+        end: chars.unit(last + 1),
+    });
 }
 
 /// Mark the chars inside backtick and double-quote zones (§8 rule 1). An
 /// unmatched opener stops zone marking for the rest of the text.
-fn no_split_zones(chars: &[(usize, char)]) -> Vec<bool> {
-    let mut zones = vec![false; chars.len()];
+fn no_split_zones(chars: &impl Chars) -> Vec<bool> {
+    let n = chars.len();
+    let mut zones = vec![false; n];
     let mut i = 0;
-    while i < chars.len() {
-        let open = chars[i].1;
+    while i < n {
+        let open = chars.char(i);
         if open == '`' || open == '"' {
-            let Some(close) = (i + 1..chars.len()).find(|&j| chars[j].1 == open) else {
+            let Some(close) = (i + 1..n).find(|&j| chars.char(j) == open) else {
                 break;
             };
             for z in &mut zones[i..=close] {
@@ -148,15 +185,15 @@ fn no_split_zones(chars: &[(usize, char)]) -> Vec<bool> {
 }
 
 /// Whether the char at `k` ends a sentence (§8 rule 2).
-fn is_terminator(text: &str, chars: &[(usize, char)], k: usize) -> bool {
-    match chars[k].1 {
+fn is_terminator(text: &str, chars: &impl Chars, k: usize) -> bool {
+    match chars.char(k) {
         '\n' | '!' | '?' => true,
         '.' => {
-            let prev = k.checked_sub(1).map(|p| chars[p].1);
-            let next = chars.get(k + 1).map(|&(_, c)| c);
+            let prev = k.checked_sub(1).map(|p| chars.char(p));
+            let next = (k + 1 < chars.len()).then(|| chars.char(k + 1));
             let decimal = prev.is_some_and(|c| c.is_ascii_digit())
                 && next.is_some_and(|c| c.is_ascii_digit());
-            let upto = &text[..chars[k].0 + 1];
+            let upto = &text[..chars.byte(k) + 1];
             let abbreviation = ABBREVIATIONS.iter().any(|a| upto.ends_with(a));
             let lowercase_next = next.is_some_and(|c| c.is_ascii_lowercase());
             !(decimal || abbreviation || lowercase_next)
@@ -168,21 +205,53 @@ fn is_terminator(text: &str, chars: &[(usize, char)], k: usize) -> bool {
 #[cfg(test)]
 mod tests {
 
+    use super::*;
+
     #[test]
-    fn ascii_text_is_indexed_as_the_char_iterator_indexes_it() {
+    fn ascii_text_is_indexed_as_any_text_is() {
         for text in ["", "Ada deposits 5. Then?\nNo!", "a  b\t\r\n"] {
-            let (chars, units) = super::indexed(text);
-            let expected: Vec<(usize, char)> = text.char_indices().collect();
-            assert_eq!(chars, expected);
-            let ends: Vec<u32> = (0..=text.len() as u32).collect();
-            assert_eq!(units, ends);
+            let (ascii, any) = (Ascii(text.as_bytes()), Indexed::new(text));
+            assert_eq!(ascii.len(), any.len());
+            for i in 0..=text.len() {
+                assert_eq!(
+                    (ascii.byte(i), ascii.unit(i)),
+                    (any.byte(i), any.unit(i)),
+                    "{text:?} at {i}"
+                );
+                if i < text.len() {
+                    assert_eq!(ascii.char(i), any.char(i), "{text:?} at {i}");
+                }
+            }
         }
-        let (chars, units) = super::indexed("é.𝄞");
-        assert_eq!(chars, vec![(0, 'é'), (2, '.'), (3, '𝄞')]);
-        assert_eq!(units, vec![0, 1, 2, 4]);
+        let any = Indexed::new("é.𝄞");
+        let at = |i| (any.char(i), any.byte(i), any.unit(i));
+        assert_eq!(
+            [at(0), at(1), at(2)],
+            [('é', 0, 0), ('.', 2, 1), ('𝄞', 3, 2)]
+        );
+        assert_eq!((any.len(), any.byte(3), any.unit(3)), (3, 7, 4));
     }
 
-    use super::*;
+    #[test]
+    fn ascii_text_splits_as_any_text_does() {
+        for text in [
+            "I have 3.14 apples. Then e.g. this. Open file.txt now! Really? Yes",
+            "Say \"Hello, world!\" loudly. Run `a.b! c?` now.",
+            "An \"a\" then `b and \"c. d\" ok.",
+            "line one  \nline two\\\nline three",
+            "Wait... What?! end.Next x .5 y Use vetc. Here  \n\n  ",
+            "\"x. `y. z`",
+            "a.\tB\u{b}c. \u{c}d",
+            "",
+        ] {
+            assert!(text.is_ascii());
+            assert_eq!(
+                split_with(text, &Ascii(text.as_bytes())),
+                split_with(text, &Indexed::new(text)),
+                "{text:?}"
+            );
+        }
+    }
 
     /// (text, start, end) of every sentence.
     fn split(text: &str) -> Vec<(String, u32, u32)> {

@@ -24,10 +24,12 @@ impl Lines {
         let mut starts = vec![bom_len(text)];
         let mut ends = Vec::new();
         let bytes = text.as_bytes();
-        for (i, &b) in bytes.iter().enumerate() {
+        // Only the line breaks are visited: a byte loop over a 10 MB oath
+        // was a twentieth of planning it in an unoptimised build.
+        for i in memchr::memchr2_iter(b'\n', b'\r', bytes) {
             // A lone CR ends a line for CommonMark (and so for pulldown-cmark);
             // in CRLF the CR stays part of its line.
-            if b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n')) {
+            if bytes[i] == b'\n' || bytes.get(i + 1) != Some(&b'\n') {
                 ends.push(i);
                 starts.push(i + 1);
             }
@@ -109,6 +111,26 @@ mod tests {
             (l.terminator("a\r\nb\n", 1), l.terminator("a\r\nb\n", 2)),
             ("\n", "")
         );
+    }
+
+    #[test]
+    fn every_short_text_of_line_breaks_is_split_as_byte_by_byte() {
+        // Every text of up to six bytes from `a`, CR and LF, against the
+        // rule read a byte at a time.
+        let alphabet = [b'a', b'\r', b'\n'];
+        for len in 0..=6u32 {
+            for code in 0..3usize.pow(len) {
+                let text: String = (0..len)
+                    .map(|i| char::from(alphabet[code / 3usize.pow(i) % 3]))
+                    .collect();
+                let b = text.as_bytes();
+                let want: Vec<usize> = (0..b.len())
+                    .filter(|&i| b[i] == b'\n' || (b[i] == b'\r' && b.get(i + 1) != Some(&b'\n')))
+                    .chain([b.len()])
+                    .collect();
+                assert_eq!(Lines::new(&text).ends, want, "{text:?}");
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::time::SystemTime;
 
-use varar_core::hash::{Sha256, source_hash};
+use varar_core::hash::Sha256;
 use varar_core::record::{DocumentDigest, FileDigest};
 
 use super::documents::Texts;
@@ -47,11 +47,10 @@ pub(crate) fn document_digests<'a>(
     let mut out: Vec<DocumentDigest> = paths
         .into_iter()
         .filter_map(|path| {
-            let text = texts.text(path)?;
             Some(DocumentDigest {
                 path: path.to_owned(),
                 sha256: texts.sha256(path)?.to_owned(),
-                source_hash: source_hash(text),
+                source_hash: texts.source_hash(path)?.to_owned(),
             })
         })
         .collect();

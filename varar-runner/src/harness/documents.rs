@@ -37,6 +37,10 @@ pub(crate) struct Texts {
     /// Per entry of `read`, its text's SHA-256 once asked for (the plan
     /// cache's key, the run record's digest).
     shas: Vec<OnceLock<String>>,
+    /// Per entry of `read`, its text's `sourceHash` once asked for (the
+    /// plan's, the record's, a linking document's): a pass over the text
+    /// a byte at a time, once, not once per use.
+    source_hashes: Vec<OnceLock<String>>,
     /// Indices into `read` in path order, for lookups by binary search (no
     /// hashing of every path: discovery order is nearly that order, so
     /// sorting costs a pass).
@@ -121,6 +125,7 @@ impl Texts {
             };
             self.links.push(text.as_deref().is_ok_and(may_link));
             self.shas.push(OnceLock::new());
+            self.source_hashes.push(OnceLock::new());
             self.read.push((oath.oath_path.clone(), text));
             self.stamps.push(stamp);
         }
@@ -163,6 +168,14 @@ impl Texts {
         let at = self.index(oath_path)?;
         let text = self.read[at].1.as_ref().ok()?;
         Some(self.shas[at].get_or_init(|| sha256_hex(text.as_bytes())))
+    }
+
+    /// The `sourceHash` of the text of `oath_path` if it was read,
+    /// computed once.
+    pub fn source_hash(&self, oath_path: &str) -> Option<&str> {
+        let at = self.index(oath_path)?;
+        let text = self.read[at].1.as_ref().ok()?;
+        Some(self.source_hashes[at].get_or_init(|| source_hash(text)))
     }
 
     /// Where `oath_path` is in `read`.
@@ -224,7 +237,7 @@ impl Texts {
                 let hash = match hashes.get(path) {
                     Some(hash) => hash.clone(),
                     None => {
-                        let hash = source_hash(self.text(path)?);
+                        let hash = self.source_hash(path)?.to_owned();
                         hashes.insert(path.to_owned(), hash.clone());
                         hash
                     }

@@ -21,7 +21,6 @@ use crate::discovery::OathFile;
 use varar_core::drift::{
     CandidateInfo, detect_drift, fresh_entry, held_by_ambiguity, oath_candidates,
 };
-use varar_core::hash::source_hash;
 use varar_core::lock::{Baseline, OathRecord};
 use varar_core::names::{
     ExampleItems, ItemKind, UniqueNames, diagnostic_item, drift_item, read_error_item,
@@ -98,11 +97,11 @@ struct Planned {
 }
 
 impl Planned {
-    /// The oath at `path`, whose text is `text`, planned as `plan`, with
+    /// The oath at `path`, whose text has the `sourceHash` `hash`, planned as `plan`, with
     /// what the second pass needs beside it.
     fn new(
         path: &str,
-        text: &str,
+        hash: String,
         plan: Plan,
         candidates: Vec<CandidateInfo>,
         tables: Arc<Tables>,
@@ -110,7 +109,7 @@ impl Planned {
         let mut names = ExampleItems::new(path);
         Planned {
             candidates,
-            hash: source_hash(text),
+            hash,
             tables,
             keys: plan.examples.iter().map(ExampleKey::of).collect(),
             base_names: plan
@@ -194,6 +193,7 @@ fn plan_selected<'a>(
         .collect();
     let mut plans = plan_in_parallel(&readable, |path| {
         let text = inputs.texts.text(path)?;
+        let hash = inputs.texts.source_hash(path)?.to_owned();
         let entry = inputs.plans.and_then(|cache| {
             let sha = inputs.texts.sha256(path)?;
             Some((cache, cache.entry(path, sha)))
@@ -202,7 +202,7 @@ fn plan_selected<'a>(
             && let Some((plan, candidates)) = cache.load(entry)
         {
             let tables = Source::new(text).tables();
-            return Some(Planned::new(path, text, plan, candidates, tables));
+            return Some(Planned::new(path, hash, plan, candidates, tables));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
@@ -213,7 +213,7 @@ fn plan_selected<'a>(
             if let Some((cache, entry)) = entry {
                 cache.store(entry, &plan, &candidates);
             }
-            Planned::new(path, text, plan, candidates, document.source().tables())
+            Planned::new(path, hash, plan, candidates, document.source().tables())
         })
     })
     .into_iter();
