@@ -4,6 +4,7 @@
 //! at a time).
 
 use std::path::Path;
+use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use varar_core::hash::Sha256;
@@ -60,8 +61,14 @@ pub(crate) fn document_digests<'a>(
 
 /// The test binary's digest, cached beside it (`<binary>.varar-sha256`)
 /// so that the processes of a nextest run hash it once per build. The
-/// linker writes a binary once, so its cache is kept from the first hash.
+/// linker writes a binary once, so its cache is kept from the first hash;
+/// a process asks once (its record and its plan cache both name it).
 pub(super) fn binary_digest() -> Option<FileDigest> {
+    static DIGEST: OnceLock<Option<FileDigest>> = OnceLock::new();
+    DIGEST.get_or_init(read_binary_digest).clone()
+}
+
+fn read_binary_digest() -> Option<FileDigest> {
     let exe = std::env::current_exe().ok()?;
     let name = exe.file_name()?.to_string_lossy().into_owned();
     let mut cache = exe.clone().into_os_string();

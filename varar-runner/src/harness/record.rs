@@ -261,8 +261,9 @@ impl<'a> Recording<'a> {
             history: HistoryWriter::from_env(root),
             lock_stamp,
         };
-        recording.write();
-        prune_when_new(root, &recording.record.run_id);
+        if recording.write() {
+            prune_when_new(root, &recording.record.run_id);
+        }
         recording
     }
 
@@ -290,7 +291,7 @@ impl<'a> Recording<'a> {
         };
         self.record.complete = true;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
-        self.write();
+        let _ = self.write();
         if let Some(EarlierRuns(found)) = earlier {
             let headers = readable(found);
             store::remove_runs_before(
@@ -302,15 +303,19 @@ impl<'a> Recording<'a> {
         }
     }
 
-    fn write(&self) {
+    /// Write the record (and its history's copy); whether this created
+    /// the run's directory, as the first process of a run does.
+    fn write(&self) -> bool {
         let written = match store::write_process_record(self.root, &self.record) {
-            Ok(path) => Some(path),
+            Ok(written) => Some(written),
             Err(e) => {
                 print::warning(format_args!("the run record was not written: {e}"));
                 None
             }
         };
-        self.history.write(&self.record, written.as_deref());
+        self.history
+            .write(&self.record, written.as_ref().map(|w| w.path.as_path()));
+        written.is_some_and(|w| w.new_run)
     }
 }
 
@@ -361,7 +366,9 @@ fn prune_when_new(root: &Path, run_id: &str) {
     let own = store::file_name_of(run_id);
     let mut runs: Vec<(SystemTime, std::path::PathBuf)> = entries
         .flatten()
-        .filter(|e| e.path().is_dir() && e.file_name().to_string_lossy() != own)
+        .filter(|e| {
+            e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name().to_string_lossy() != own
+        })
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     if runs.len() < store::KEPT_RUNS {

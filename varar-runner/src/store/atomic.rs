@@ -214,3 +214,21 @@ pub fn create_ignored_dir(dir: &Path) -> Result<bool, StoreError> {
     write_disposable(&dir.join(".gitignore"), b"*\n")?;
     Ok(true)
 }
+
+/// Create the directory `dir` (and its parents), returning whether this
+/// call created it: one `mkdir` where the parent exists, so that the
+/// processes of a run, which all write into the run's directory, learn
+/// which one came first without a `stat` apiece.
+pub(crate) fn create_dir_noting_new(dir: &Path) -> Result<bool, StoreError> {
+    match std::fs::create_dir(dir) {
+        Ok(()) => Ok(true),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(false),
+        Err(_) => {
+            // A missing parent (or a race with another process creating
+            // it): what `create_dir_all` cannot make is the error.
+            let existed = dir.is_dir();
+            std::fs::create_dir_all(dir).map_err(write_err(dir))?;
+            Ok(!existed)
+        }
+    }
+}

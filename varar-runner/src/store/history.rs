@@ -17,7 +17,7 @@ use varar_core::history::{
 };
 use varar_core::record::{ProcessRecord, RECORD_EXTENSION};
 
-use super::atomic::{TEMP_PREFIX, write_disposable_with};
+use super::atomic::{TEMP_PREFIX, create_dir_noting_new, write_disposable_with};
 use super::errors::StoreError;
 use super::runs::{RecordFileError, file_name_of, read_records_under};
 
@@ -76,11 +76,7 @@ impl History {
         written: Option<&Path>,
     ) -> Result<bool, StoreError> {
         let dir = self.run_dir(&record.run_id);
-        let new = !dir.is_dir();
-        std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
-            path: dir.clone(),
-            source,
-        })?;
+        let new = create_dir_noting_new(&dir)?;
         let path = dir.join(format!(
             "{}.{RECORD_EXTENSION}",
             file_name_of(&record.process_id)
@@ -212,8 +208,8 @@ mod tests {
         let read = |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{e}"));
         let start = record("r", "p", "2026-12-01T07:00:00.000Z", false);
         let text = start.to_text().unwrap_or_default();
-        let runs_file =
-            crate::store::write_process_record(&root, &start).unwrap_or_else(|e| panic!("{e}"));
+        let runs_file = crate::store::write_process_record(&root, &start)
+            .map_or_else(|e| panic!("{e}"), |w| w.path);
         assert_eq!(read(&runs_file), text, "streamed, the same bytes");
         h.write_linked(&start, Some(&runs_file))
             .unwrap_or_else(|e| panic!("{e}"));
@@ -229,8 +225,8 @@ mod tests {
         // the start until it is given the end too.
         let end = record("r", "p", "2026-12-01T07:00:00.000Z", true);
         let end_text = end.to_text().unwrap_or_default();
-        let runs_file =
-            crate::store::write_process_record(&root, &end).unwrap_or_else(|e| panic!("{e}"));
+        let runs_file = crate::store::write_process_record(&root, &end)
+            .map_or_else(|e| panic!("{e}"), |w| w.path);
         assert_eq!(read(&kept), text);
         h.write_linked(&end, Some(&runs_file))
             .unwrap_or_else(|e| panic!("{e}"));
@@ -258,8 +254,8 @@ mod tests {
         std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{e}"));
         let h = history(&tmp.path().join("h"), HistoryLimits::default());
         let end = record("r", "p", "2026-12-01T07:00:00.000Z", true);
-        let runs_file =
-            crate::store::write_process_record(&root, &end).unwrap_or_else(|e| panic!("{e}"));
+        let runs_file = crate::store::write_process_record(&root, &end)
+            .map_or_else(|e| panic!("{e}"), |w| w.path);
         // What a process killed between its link and its rename leaves.
         let dir = h.run_dir("r");
         std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::atomic::write_disposable_with;
+use super::atomic::{create_dir_noting_new, write_disposable_with};
 use super::errors::StoreError;
 use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
 use varar_core::record::{
@@ -47,22 +47,31 @@ pub fn file_name_of(id: &str) -> String {
     }
 }
 
+/// A process record on disk: its file, and whether writing it created its
+/// run's directory (the first record of the run, which prunes the others).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WrittenRecord {
+    /// The file written.
+    pub path: PathBuf,
+    /// Whether the run's directory was created by this write.
+    pub new_run: bool,
+}
+
 /// Write a process's record (its start, or its end) atomically, streamed
-/// (a record of thousands of items is never held as text). Returns the
-/// file written.
-pub fn write_process_record(root: &Path, record: &ProcessRecord) -> Result<PathBuf, StoreError> {
+/// (a record of thousands of items is never held as text).
+pub fn write_process_record(
+    root: &Path,
+    record: &ProcessRecord,
+) -> Result<WrittenRecord, StoreError> {
     ensure_scratch_dir(root)?;
     let dir = runs_dir(root).join(file_name_of(&record.run_id));
-    std::fs::create_dir_all(&dir).map_err(|source| StoreError::Write {
-        path: dir.clone(),
-        source,
-    })?;
+    let new_run = create_dir_noting_new(&dir)?;
     let path = dir.join(format!(
         "{}.{RECORD_EXTENSION}",
         file_name_of(&record.process_id)
     ));
     write_disposable_with(&path, |sink| record.write_to(sink))?;
-    Ok(path)
+    Ok(WrittenRecord { path, new_run })
 }
 
 /// Why a record file was not read.

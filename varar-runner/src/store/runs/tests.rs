@@ -52,11 +52,16 @@ fn read_ok(root: &Path) -> Vec<ProcessRecord> {
 fn a_process_record_is_written_at_its_start_and_replaced_at_its_end() {
     let dir = tmp();
     let start = record("run-1", "p1", "2026-12-01T07:00:00.000Z", false);
-    let path = write_process_record(dir.path(), &start).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(path, dir.path().join(".varar/.runs/run-1/p1.run"));
+    let written = write_process_record(dir.path(), &start).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written.path, dir.path().join(".varar/.runs/run-1/p1.run"));
+    assert!(
+        written.new_run,
+        "the run's first record creates its directory"
+    );
     assert_eq!(read_ok(dir.path()), [start]);
     let end = record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
-    write_process_record(dir.path(), &end).unwrap_or_else(|e| panic!("{e}"));
+    let written = write_process_record(dir.path(), &end).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!written.new_run, "its end finds the run's directory");
     let back = read_ok(dir.path());
     assert_eq!(back, [end]);
     assert_eq!(back[0].items[0].outcome, Some(Outcome::Failed));
@@ -64,6 +69,19 @@ fn a_process_record_is_written_at_its_start_and_replaced_at_its_end() {
         dir.path().join(".varar/.gitignore").exists(),
         "the scratch directory is created as results create it"
     );
+}
+
+#[test]
+fn only_the_first_record_of_a_run_is_its_news() {
+    let dir = tmp();
+    let new_run = |run: &str, process: &str| {
+        let r = record(run, process, "2026-12-01T07:00:00.000Z", false);
+        write_process_record(dir.path(), &r).map_or_else(|e| panic!("{e}"), |w| w.new_run)
+    };
+    assert!(new_run("run-1", "p1"), "no .varar/ yet");
+    assert!(!new_run("run-1", "p2"), "another process of the run");
+    assert!(!new_run("run-1", "p1"), "the same process again");
+    assert!(new_run("run-2", "p1"), "another run");
 }
 
 #[test]
@@ -78,7 +96,9 @@ fn ids_from_the_environment_never_leave_their_directory() {
     );
     let dir = tmp();
     let sneaky = record("../../escape", "../p", "2026-12-01T07:00:00.000Z", false);
-    let path = write_process_record(dir.path(), &sneaky).unwrap_or_else(|e| panic!("{e}"));
+    let path = write_process_record(dir.path(), &sneaky)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .path;
     assert!(path.starts_with(runs_dir(dir.path())), "{}", path.display());
 }
 
@@ -233,7 +253,9 @@ fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
     let dir = tmp();
     let root = dir.path();
     let old = record("old", "p", "2026-12-01T06:00:00.000Z", true);
-    let path = write_process_record(root, &old).unwrap_or_else(|e| panic!("{e}"));
+    let path = write_process_record(root, &old)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .path;
     let run_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
     // What a process killed mid-write leaves: one of our temporaries, long
     // past the age at which a result file's directory sweeps it.
