@@ -57,8 +57,8 @@ pub(crate) struct Program {
     ops: Vec<Op>,
     params: usize,
     /// The literal every match starts with, if any: where a match can
-    /// start is found with a substring search.
-    prefix: Option<String>,
+    /// start is found with a substring search, built once.
+    prefix: Option<memchr::memmem::Finder<'static>>,
 }
 
 /// Where a parameter matched: the whole match and its inner span (the
@@ -102,7 +102,7 @@ impl Program {
             return None;
         }
         let prefix = match ops.first() {
-            Some(Op::Text(text)) => Some(text.clone()),
+            Some(Op::Text(text)) => Some(memchr::memmem::Finder::new(text.as_bytes()).into_owned()),
             _ => None,
         };
         Some(Program {
@@ -129,7 +129,9 @@ impl Program {
         let mut start = at;
         loop {
             if let Some(prefix) = &self.prefix {
-                match hay[start..].find(prefix.as_str()) {
+                // (`str::find` set a searcher up at every call.) A match
+                // of UTF-8 text starts on a character boundary.
+                match prefix.find(&hay.as_bytes()[start..]) {
                     Some(offset) => start += offset,
                     None => return Ok(None),
                 }

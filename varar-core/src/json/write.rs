@@ -16,59 +16,64 @@ pub fn write_string(out: &mut String, s: &str) {
     out.push('"');
     // Runs of bytes that need no escape are copied whole: only ASCII
     // bytes are ever escaped, so every run ends on a character boundary.
-    // Eight bytes are looked at a time while none needs an escape (names
-    // and paths, the bulk of every file, rarely hold one).
     let bytes = s.as_bytes();
     let mut run = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        while let Some(word) = bytes
-            .get(i..i + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-        {
-            if needs_escape(u64::from_le_bytes(word)) {
-                break;
+    while let Some(at) = first_escape(&bytes[run..]).map(|k| run + k) {
+        out.push_str(&s[run..at]);
+        match bytes[at] {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            0x08 => out.push_str("\\b"),
+            b'\t' => out.push_str("\\t"),
+            b'\n' => out.push_str("\\n"),
+            0x0c => out.push_str("\\f"),
+            b'\r' => out.push_str("\\r"),
+            b => {
+                // Writing into a String cannot fail.
+                let _ = write!(out, "\\u{:04x}", b);
             }
-            i += 8;
         }
-        let Some(&b) = bytes.get(i) else {
-            break;
-        };
-        if b < 0x20 || b == b'"' || b == b'\\' {
-            out.push_str(&s[run..i]);
-            match b {
-                b'"' => out.push_str("\\\""),
-                b'\\' => out.push_str("\\\\"),
-                0x08 => out.push_str("\\b"),
-                b'\t' => out.push_str("\\t"),
-                b'\n' => out.push_str("\\n"),
-                0x0c => out.push_str("\\f"),
-                b'\r' => out.push_str("\\r"),
-                _ => {
-                    // Writing into a String cannot fail.
-                    let _ = write!(out, "\\u{:04x}", b);
-                }
-            }
-            run = i + 1;
-        }
-        i += 1;
+        run = at + 1;
     }
     out.push_str(&s[run..]);
     out.push('"');
 }
 
-/// Whether one of the eight bytes of `word` is below 0x20, `"` or `\`
-/// (the word-at-a-time tests "has a byte less than n" and "has a zero
-/// byte", exact for whether any byte qualifies).
-fn needs_escape(word: u64) -> bool {
+/// Where the first byte of `bytes` that needs an escape is. Eight bytes
+/// are looked at a time (names and paths, the bulk of every file, rarely
+/// hold one); the lowest byte the word test flags is exact.
+fn first_escape(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut base = 0;
+    for word in &mut words {
+        let Ok(word) = <[u8; 8]>::try_from(word) else {
+            break;
+        };
+        let flags = escape_flags(u64::from_le_bytes(word));
+        if flags != 0 {
+            return Some(base + (flags.trailing_zeros() / 8) as usize);
+        }
+        base += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b < 0x20 || b == b'"' || b == b'\\')
+        .map(|k| base + k)
+}
+
+/// The high bit of each of the eight bytes of `word` that is below 0x20,
+/// `"` or `\` (the word-at-a-time tests "has a byte less than n" and "has
+/// a zero byte"): exact for the lowest such byte, and zero when there is
+/// none; a higher byte may be flagged wrongly after a true one.
+fn escape_flags(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero_in = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
     let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    (below_space
+    below_space
         | zero_in(word ^ (ONES * u64::from(b'"')))
-        | zero_in(word ^ (ONES * u64::from(b'\\'))))
-        != 0
+        | zero_in(word ^ (ONES * u64::from(b'\\')))
 }
 
 /// A writer of pretty JSON as `serde_json::to_string_pretty` (and
@@ -153,9 +158,11 @@ impl<'s> Pretty<'s> {
         }
         let depth = self.open.len();
         if let Some(first) = self.open.last_mut() {
-            self.out.push_str(if *first { "\n" } else { ",\n" });
+            if !*first {
+                self.out.push(',');
+            }
             *first = false;
-            indent(&mut self.out, depth);
+            new_line(&mut self.out, depth);
         }
         if let Some(key) = key {
             // Keys are the model's member names (ASCII letters), which
@@ -198,8 +205,7 @@ impl<'s> Pretty<'s> {
 
     fn close(&mut self, bracket: char) {
         if self.open.pop() == Some(false) {
-            self.out.push('\n');
-            indent(&mut self.out, self.open.len());
+            new_line(&mut self.out, self.open.len());
         }
         self.out.push(bracket);
     }
@@ -217,18 +223,29 @@ impl<'s> Pretty<'s> {
         let _ = write!(self.out, "{value}");
     }
 
+    /// An unsigned integer (a line, an attempt, a count), without the
+    /// formatting machinery `raw` goes through: the record of a run writes
+    /// two for each of its thousands of items.
+    pub fn uint(&mut self, key: Option<&str>, value: u64) {
+        self.next(key);
+        self.out.push_str(itoa::Buffer::new().format(value));
+    }
+
     /// A boolean.
     pub fn bool(&mut self, key: Option<&str>, value: bool) {
-        self.raw(key, if value { "true" } else { "false" });
+        self.next(key);
+        self.out.push_str(if value { "true" } else { "false" });
     }
 
     /// A floating-point number as serde_json writes it (shortest form that
     /// reads back, `1.0` rather than `1`, `null` when not finite).
     pub fn float(&mut self, key: Option<&str>, value: f64) {
         self.next(key);
-        match serde_json::to_string(&value) {
-            Ok(text) => self.out.push_str(&text),
-            Err(_) => self.out.push_str("null"),
+        if value.is_finite() {
+            // serde_json's own formatter, without a `String` per number.
+            self.out.push_str(zmij::Buffer::new().format_finite(value));
+        } else {
+            self.out.push_str("null");
         }
     }
 
@@ -255,6 +272,19 @@ pub fn to_pretty_string(value: &Value, key_order: &dyn Fn(&str, &str) -> Orderin
     write_value(&mut out, value, 0, key_order);
     out.push('\n');
     out
+}
+
+/// A line feed and the indentation of `depth`, written at once where the
+/// indentation is not deep (every member of a document starts with them).
+fn new_line(out: &mut String, depth: usize) {
+    const LINE: &str = "\n                                                                ";
+    match LINE.get(..1 + depth * 2) {
+        Some(line) => out.push_str(line),
+        None => {
+            out.push('\n');
+            indent(out, depth);
+        }
+    }
 }
 
 fn indent(out: &mut String, depth: usize) {
@@ -363,6 +393,28 @@ mod tests {
                     serde_json::to_string(&s).unwrap_or_default(),
                     "{c:?} at {at}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_side_by_side_and_in_a_short_tail_are_each_escaped() {
+        for (a, b) in [('"', '\\'), ('\n', '"'), ('\u{1}', '\u{1f}')] {
+            for first in 0..12 {
+                for second in first..12 {
+                    let s: String = (0..12)
+                        .map(|i| match i {
+                            _ if i == first => a,
+                            _ if i == second => b,
+                            _ => 'a',
+                        })
+                        .collect();
+                    assert_eq!(
+                        esc(&s),
+                        serde_json::to_string(&s).unwrap_or_default(),
+                        "{s:?}"
+                    );
+                }
             }
         }
     }

@@ -253,10 +253,18 @@ fn the_writer_writes_what_serde_json_pretty_writes() {
             item("a.md::z", 1, Some(Outcome::Passed)),
         ],
     );
-    for (i, ms) in [1.0, 0.1, 1e-7, 123_456_789.125, 0.0]
-        .into_iter()
-        .enumerate()
-    {
+    let floats = [
+        1.0,
+        0.1,
+        1e-7,
+        123_456_789.125,
+        0.0,
+        0.042_593,
+        1e16,
+        5e-324,
+        f64::MAX,
+    ];
+    for (i, ms) in floats.into_iter().enumerate() {
         let mut it = item(&format!("a.md::ms{i}"), 1, Some(Outcome::Ignored));
         it.duration_ms = Some(ms);
         r.items.push(it);

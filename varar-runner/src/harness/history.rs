@@ -41,6 +41,16 @@ impl HistoryWriter {
         }
     }
 
+    /// No history: records stay in `.varar/.runs/` only.
+    #[cfg(test)]
+    pub(crate) fn none() -> HistoryWriter {
+        HistoryWriter {
+            history: None,
+            warned: Cell::new(false),
+            pruning: RefCell::new(None),
+        }
+    }
+
     /// Write `record`, serialised as `text` (and already written to
     /// `written`, its file in `.varar/.runs/`, when given), to the history;
     /// prune when its run is new there.

@@ -31,6 +31,7 @@ mod history;
 mod items;
 mod libtest;
 mod link_index;
+mod lock_save;
 mod oath_run;
 mod panics;
 mod plan_cache;

@@ -86,6 +86,12 @@ impl OathRun {
         // A poisoned lock only means another trial panicked mid-push; the
         // vector itself is still whole.
         let mut results = self.results.lock().unwrap_or_else(|e| e.into_inner());
+        // Room for every example's result at the first (grown a push at a
+        // time, the vector was copied ever larger as they ran), and only
+        // once the oath runs: the oaths still waiting hold none.
+        if results.capacity() == 0 {
+            results.reserve_exact(self.planned.len());
+        }
         results.push((index, result));
     }
 

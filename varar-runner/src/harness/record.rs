@@ -13,17 +13,18 @@ use libtest_mimic::Arguments;
 use varar_core::config::CONFIG_FILE_NAME;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::record::{
-    DocumentDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord, RECORD_FORMAT,
-    RECORD_VERSION, RecordHeader, RerunOf, RunRecord,
+    DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
+    RECORD_FORMAT, RECORD_VERSION, RecordHeader, RerunOf, RunRecord,
 };
 use varar_core::time::rfc3339_millis;
 
 use super::digests::{binary_digest, file_digest, lock_digest};
 use super::history::HistoryWriter;
 use super::items::{ItemMeta, RunLog};
+use super::lock_save::LockSave;
 use super::print;
 use super::stamp::Stamp;
-use crate::store;
+use crate::store::{self, StoreError};
 
 /// The environment variable that names the run this process belongs to.
 pub(crate) const VARAR_RUN_ID: &str = "VARAR_RUN_ID";
@@ -272,7 +273,17 @@ impl<'a> Recording<'a> {
     /// replaces the earlier complete runs: `earlier`, what
     /// [`earlier_runs`] read of them at its start (a run still being
     /// written then is kept, even if it ends before this one).
-    pub(crate) fn finish(mut self, log: &RunLog, earlier: Option<EarlierRuns>) {
+    ///
+    /// `lock`, the lock's write when this run writes it, goes on while the
+    /// record is written: the record names the bytes being written, and is
+    /// written again naming the lock on disk if that write failed. Returns
+    /// how it ended.
+    pub(crate) fn finish(
+        mut self,
+        log: &RunLog,
+        earlier: Option<EarlierRuns>,
+        lock: Option<LockSave>,
+    ) -> Option<Result<bool, StoreError>> {
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
             if let Some(finished) = log.get(index) {
                 item.outcome = Some(finished.outcome);
@@ -283,15 +294,21 @@ impl<'a> Recording<'a> {
                 };
             }
         }
-        let unchanged = self.lock_stamp.is_some()
-            && Stamp::of_file(&self.root.join(LOCK_FILE_NAME)) == self.lock_stamp;
-        self.record.manifest.lock_after = match &self.record.manifest.lock_before {
-            Some(before) if unchanged => Some(before.clone()),
-            _ => lock_digest(self.root),
+        self.record.manifest.lock_after = match &lock {
+            Some(lock) => Some(lock.digest.clone()),
+            None => self.lock_on_disk(),
         };
         self.record.complete = true;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         let _ = self.write();
+        let saved = lock.map(|lock| {
+            let saved = lock.wait();
+            if saved.is_err() {
+                self.record.manifest.lock_after = self.lock_on_disk();
+                let _ = self.write();
+            }
+            saved
+        });
         if let Some(EarlierRuns(found)) = earlier {
             let headers = readable(found);
             store::remove_runs_before(
@@ -300,6 +317,18 @@ impl<'a> Recording<'a> {
                 &self.record.run_id,
                 &self.record.started_at,
             );
+        }
+        saved
+    }
+
+    /// The lock's digest as it is on disk: the one taken at the start
+    /// while the lock keeps its stamp.
+    fn lock_on_disk(&self) -> Option<FileDigest> {
+        let unchanged = self.lock_stamp.is_some()
+            && Stamp::of_file(&self.root.join(LOCK_FILE_NAME)) == self.lock_stamp;
+        match &self.record.manifest.lock_before {
+            Some(before) if unchanged => Some(before.clone()),
+            _ => lock_digest(self.root),
         }
     }
 
@@ -550,5 +579,45 @@ mod tests {
         let (_, later) = rerun_of(runs, "me", &current()).unwrap_or_else(|e| panic!("{e}"));
         assert!(later.items.is_empty(), "a later rerun sees it recovered");
         assert_eq!(later.previous.get("a.md::x"), Some(&2));
+    }
+
+    #[test]
+    fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let root = dir.path();
+        std::fs::write(root.join(LOCK_FILE_NAME), "{}\n").unwrap_or_else(|e| panic!("{e}"));
+        let on_disk = varar_core::hash::sha256_hex(b"{}\n");
+        let written = "b".repeat(64);
+        let failed = || StoreError::Write {
+            path: root.join(LOCK_FILE_NAME),
+            source: std::io::Error::other("disk full"),
+        };
+        for (process, lock, named) in [
+            ("wrote", LockSave::ended(&written, Ok(true)), &written),
+            ("failed", LockSave::ended(&written, Err(failed())), &on_disk),
+        ] {
+            let recording = Recording {
+                root,
+                record: record("run", process, STARTED, false),
+                selected: Vec::new(),
+                history: HistoryWriter::none(),
+                lock_stamp: None,
+            };
+            let saved = recording.finish(&RunLog::default(), None, Some(lock));
+            assert_eq!(saved.map(|s| s.is_ok()), Some(process == "wrote"));
+            let records = store::read_records(root);
+            let record = records
+                .iter()
+                .flatten()
+                .find(|r| r.process_id == process)
+                .unwrap_or_else(|| panic!("no record of {process}: {records:?}"));
+            assert!(record.complete);
+            let lock_after = record
+                .manifest
+                .lock_after
+                .as_ref()
+                .map(|l| l.sha256.as_str());
+            assert_eq!(lock_after, Some(named.as_str()), "{process}");
+        }
     }
 }

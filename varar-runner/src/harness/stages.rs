@@ -20,6 +20,7 @@ use super::enumerate::{self, OathRun, Prepared, Purpose};
 use super::error::{FATAL, HarnessError};
 use super::items::ItemMeta;
 use super::libtest;
+use super::lock_save::LockSave;
 use super::panics::install_quiet_panic_hook;
 use super::plan_cache::{Layout, PlanCache};
 use super::pool::Pool;
@@ -37,7 +38,7 @@ use crate::discovery::OathFile;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::linked::LinkedSteps;
 use crate::store::{
-    lock_baseline, read_lock, read_lock_for, reread_lock, save_lock, update_run_result,
+    StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
 };
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
@@ -109,16 +110,24 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         }
     }
     let earlier = read.earlier.take();
-    let finished = finish(
+    let update = setup.update;
+    let (finished, lock) = match finish(
         runner,
         args,
         &setup,
         read,
         (&prepared.oaths, &prepared.records),
-    );
-    if let Some(recording) = recording {
-        recording.finish(&prepared.items.log, earlier);
-    }
+    ) {
+        Ok(lock) => (Ok(()), lock),
+        Err(e) => (Err(e), None),
+    };
+    // The lock is being written; the record that names it is written
+    // meanwhile, and learns whether it was.
+    let saved = match recording {
+        Some(recording) => recording.finish(&prepared.items.log, earlier, lock),
+        None => lock.map(LockSave::wait),
+    };
+    let finished = finished.and_then(|()| lock_saved(saved, update));
     let torn_down = tear_down_resources(&shared);
     runtime.shut_down();
     for line in watch.never_returned() {
@@ -411,13 +420,13 @@ fn finish(
     setup: &Setup,
     read: Read,
     prepared: (&[Arc<OathRun>], &[OathRecord]),
-) -> Result<(), HarnessError> {
+) -> Result<Option<LockSave>, HarnessError> {
     let (oaths, records) = prepared;
     if !args.list {
         write_results(&runner.root, oaths);
     }
     if !read.records {
-        return Ok(());
+        return Ok(None);
     }
     record_baseline(
         &runner.root,
@@ -464,15 +473,16 @@ fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
 
 /// Record the baseline (spec 40 §4.5) after the trials: under the
 /// advisory lock, re-read it (another run may have written it since this
-/// one started), reconcile this run's records with it and write it.
+/// one started), reconcile this run's records with it and start writing
+/// it (the write holds the advisory lock until it is done).
 fn record_baseline(
     root: &Path,
     earlier: Baseline,
     records: &[OathRecord],
     discovered: &[String],
     update: bool,
-) -> Result<(), HarnessError> {
-    let _guard = match lock_baseline(root) {
+) -> Result<Option<LockSave>, HarnessError> {
+    let guard = match lock_baseline(root) {
         Ok(guard) => Some(guard),
         Err(e) => {
             print::warning(e);
@@ -485,24 +495,32 @@ fn record_baseline(
         Err(e) if update => return Err(e.into()),
         Err(e) => {
             print::warning(format_args!("{e}; the baseline was not recorded"));
-            return Ok(());
+            return Ok(None);
         }
     };
-    let reconciled = reconcile(&current, records, discovered, update);
-    if reconciled.write {
-        match save_lock(root, &reconciled) {
-            Ok(_) => {}
-            Err(e) if update => return Err(e.into()),
-            Err(e) => print::warning(e),
+    let mut reconciled = reconcile(&current, records, discovered, update);
+    for path in std::mem::take(&mut reconciled.pruned) {
+        print::notice(&pruned_notice(&path));
+    }
+    for path in std::mem::take(&mut reconciled.stale) {
+        print::notice(&stale_notice(&path));
+    }
+    Ok(reconciled
+        .write
+        .then(|| LockSave::start(root, reconciled, guard)))
+}
+
+/// How the lock's write ended, for the run: a failure is fatal when the
+/// user asked for it (`VARAR_UPDATE=1`), a warning otherwise.
+fn lock_saved(saved: Option<Result<bool, StoreError>>, update: bool) -> Result<(), HarnessError> {
+    match saved {
+        Some(Err(e)) if update => Err(e.into()),
+        Some(Err(e)) => {
+            print::warning(e);
+            Ok(())
         }
+        _ => Ok(()),
     }
-    for path in &reconciled.pruned {
-        print::notice(&pruned_notice(path));
-    }
-    for path in &reconciled.stale {
-        print::notice(&stale_notice(path));
-    }
-    Ok(())
 }
 
 /// Tear the run's resources down (spec 60.6), after the last example and

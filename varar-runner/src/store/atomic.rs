@@ -60,10 +60,14 @@ pub fn write_disposable_with(
 }
 
 fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<bool, StoreError> {
-    if holds_exactly(path, bytes) {
+    let existing = std::fs::metadata(path).ok();
+    if existing
+        .as_ref()
+        .is_some_and(|m| holds_exactly(path, m, bytes))
+    {
         return Ok(false);
     }
-    replace_with(path, durability, Sweep::StaleTemporaries, |tmp| {
+    replace_file(path, existing, durability, Sweep::StaleTemporaries, |tmp| {
         tmp.write_all(bytes)
     })?;
     Ok(true)
@@ -79,6 +83,18 @@ enum Sweep {
 /// Replace `path` by a temporary file that `fill` writes, then renames.
 fn replace_with(
     path: &Path,
+    durability: Durability,
+    sweep: Sweep,
+    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
+) -> Result<(), StoreError> {
+    replace_file(path, std::fs::metadata(path).ok(), durability, sweep, fill)
+}
+
+/// [`replace_with`], given what `path` is now (`existing`, looked up once
+/// by a caller that needed it too).
+fn replace_file(
+    path: &Path,
+    existing: Option<std::fs::Metadata>,
     durability: Durability,
     sweep: Sweep,
     fill: impl FnOnce(&mut File) -> std::io::Result<()>,
@@ -103,7 +119,7 @@ fn replace_with(
     }
     let mut tmp = builder.tempfile_in(dir).map_err(write_err(path))?;
     #[cfg(unix)]
-    if let Ok(meta) = std::fs::metadata(path) {
+    if let Some(meta) = existing {
         tmp.as_file()
             .set_permissions(meta.permissions())
             .map_err(write_err(path))?;
@@ -126,13 +142,12 @@ fn replace_with(
     Ok(())
 }
 
-/// Whether the file at `path` holds exactly `bytes`. A file of another
+/// Whether the file at `path` (`meta`) holds exactly `bytes`. A file of another
 /// size is not read (a run record rewritten at the end of a run, say); one
 /// that cannot be read does not (it is still replaceable by rename; the
 /// callers that must not overwrite unreadable files check before calling).
-fn holds_exactly(path: &Path, bytes: &[u8]) -> bool {
-    let same_size = std::fs::metadata(path)
-        .is_ok_and(|m| m.is_file() && u64::try_from(bytes.len()).is_ok_and(|n| n == m.len()));
+fn holds_exactly(path: &Path, meta: &std::fs::Metadata, bytes: &[u8]) -> bool {
+    let same_size = meta.is_file() && u64::try_from(bytes.len()).is_ok_and(|n| n == meta.len());
     same_size && std::fs::read(path).is_ok_and(|existing| existing == bytes)
 }
 
