@@ -20,8 +20,8 @@
 //! fail, as many as the generator planted); if not, it stops.
 //!
 //! The rows, each measured by paired, interleaved runs of the two test
-//! binaries (ours, cucumber-rs, ours, cucumber-rs…) after one untimed run
-//! of each, the median of each column and the median of the per-pair
+//! binaries (ours, cucumber-rs, ours, cucumber-rs…) after the builds are
+//! synced to disk and one untimed run of each, the median of each column and the median of the per-pair
 //! ratios shown:
 //!
 //! * dev and release, per corpus: the first run (ours with no
@@ -174,6 +174,7 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         println!("building ours, release (not timed) ...");
         let (ours, _) = Project::build(work, Profile::Release, &[], false)?;
         let theirs = Cucumber::build(work, Profile::Release)?;
+        settle();
         check(work, &ours, &theirs, o)?;
         checked = true;
         for (j, &corpus) in o.release.iter().enumerate() {
@@ -188,6 +189,7 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         println!("building ours, dev (not timed) ...");
         let (ours, _) = Project::build(work, Profile::Debug, &[], false)?;
         let theirs = Cucumber::build(work, Profile::Debug)?;
+        settle();
         if !checked {
             check(work, &ours, &theirs, o)?;
         }
@@ -220,6 +222,19 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
     table.sort_by_key(|line| line.rank);
     print_table(&table, o);
     Ok(())
+}
+
+/// Write what the builds left in the page cache to the disk (`sync`)
+/// before anything is timed: a freshly linked binary is megabytes of dirty
+/// pages, whose writeback would otherwise go on during the first timed
+/// runs and land on whichever writes files (ours: its results, lock and
+/// record). Best effort: without `sync` the rows are timed all the same.
+fn settle() {
+    let _ = Command::new("sync")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
 }
 
 /// `cargo nextest run` of each nextest corpus next to its process floor.
