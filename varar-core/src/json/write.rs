@@ -226,9 +226,9 @@ impl<'s> Pretty<'s> {
     /// An unsigned integer (a line, an attempt, a count), without the
     /// formatting machinery `raw` goes through: the record of a run writes
     /// two for each of its thousands of items.
-    pub fn uint(&mut self, key: Option<&str>, value: u64) {
+    pub fn uint(&mut self, key: Option<&str>, value: impl Into<u64>) {
         self.next(key);
-        self.out.push_str(itoa::Buffer::new().format(value));
+        self.out.push_str(itoa::Buffer::new().format(value.into()));
     }
 
     /// A boolean.

@@ -265,7 +265,7 @@ impl ProcessRecord {
 
     fn write(&self, w: &mut Pretty<'_>) {
         w.object(None);
-        w.uint(Some("version"), u64::from(self.version));
+        w.uint(Some("version"), self.version);
         w.string(Some("format"), &self.format);
         w.string(Some("varar"), &self.varar);
         w.string(Some("runId"), &self.run_id);
@@ -322,10 +322,10 @@ impl NextestRun {
         w.object(Some("nextest"));
         w.string(Some("runId"), &self.run_id);
         if let Some(attempt) = self.attempt {
-            w.uint(Some("attempt"), u64::from(attempt));
+            w.uint(Some("attempt"), attempt);
         }
         if let Some(total) = self.total_attempts {
-            w.uint(Some("totalAttempts"), u64::from(total));
+            w.uint(Some("totalAttempts"), total);
         }
         if let Some(name) = &self.test_name {
             w.string(Some("testName"), name);
@@ -373,8 +373,8 @@ impl Item {
         w.string(Some("name"), &self.name);
         w.string(Some("kind"), self.kind.as_str());
         w.string(Some("oathPath"), &self.oath_path);
-        w.uint(Some("line"), u64::from(self.line));
-        w.uint(Some("attempt"), u64::from(self.attempt));
+        w.uint(Some("line"), self.line);
+        w.uint(Some("attempt"), self.attempt);
         if let Some(outcome) = self.outcome {
             w.string(Some("outcome"), outcome.as_str());
         }

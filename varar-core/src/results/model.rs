@@ -119,7 +119,7 @@ impl OathResults {
     pub fn to_text(&self) -> Result<String, serde_json::Error> {
         let mut w = Pretty::new();
         w.object(None);
-        w.uint(Some("version"), u64::from(self.version));
+        w.uint(Some("version"), self.version);
         w.string(Some("oathPath"), &self.oath_path);
         w.string(Some("sourceHash"), &self.source_hash);
         if !self.documents.is_empty() {
@@ -155,7 +155,7 @@ impl ExampleResult {
         );
         w.array(Some("lines"));
         for line in &self.lines {
-            w.uint(None, u64::from(*line));
+            w.uint(None, *line);
         }
         w.end_array();
         if let Some(failure) = &self.failure {
@@ -168,15 +168,15 @@ impl ExampleResult {
 impl ResultFailure {
     fn write(&self, w: &mut Pretty) {
         w.object(Some("failure"));
-        w.uint(Some("line"), u64::from(self.line));
+        w.uint(Some("line"), self.line);
         w.string(Some("message"), &self.message);
         w.string(Some("stack"), &self.stack);
         if !self.cells.is_empty() {
             w.array(Some("cells"));
             for cell in &self.cells {
                 w.object(None);
-                w.uint(Some("from"), u64::from(cell.from));
-                w.uint(Some("to"), u64::from(cell.to));
+                w.uint(Some("from"), cell.from);
+                w.uint(Some("to"), cell.to);
                 w.string(Some("actual"), &cell.actual);
                 w.end_object();
             }
@@ -184,8 +184,8 @@ impl ResultFailure {
         }
         if let Some(anchor) = &self.anchor {
             w.object(Some("anchor"));
-            w.uint(Some("from"), u64::from(anchor.from));
-            w.uint(Some("to"), u64::from(anchor.to));
+            w.uint(Some("from"), anchor.from);
+            w.uint(Some("to"), anchor.to);
             w.end_object();
         }
         if let Some(doc_path) = &self.doc_path {

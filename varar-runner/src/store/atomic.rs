@@ -52,7 +52,8 @@ pub fn write_disposable_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
 ) -> Result<(), StoreError> {
-    replace_with(path, Durability::Disposable, Sweep::No, |tmp| {
+    let existing = std::fs::metadata(path).ok();
+    replace_with(path, existing, Durability::Disposable, Sweep::No, |tmp| {
         let mut buffered = std::io::BufWriter::new(tmp);
         fill(&mut buffered)?;
         buffered.flush()
@@ -67,7 +68,7 @@ fn write_replacing(path: &Path, bytes: &[u8], durability: Durability) -> Result<
     {
         return Ok(false);
     }
-    replace_file(path, existing, durability, Sweep::StaleTemporaries, |tmp| {
+    replace_with(path, existing, durability, Sweep::StaleTemporaries, |tmp| {
         tmp.write_all(bytes)
     })?;
     Ok(true)
@@ -80,19 +81,9 @@ enum Sweep {
     No,
 }
 
-/// Replace `path` by a temporary file that `fill` writes, then renames.
+/// Replace `path`, which is `existing` now (its mode is kept), by a
+/// temporary file that `fill` writes, then renames.
 fn replace_with(
-    path: &Path,
-    durability: Durability,
-    sweep: Sweep,
-    fill: impl FnOnce(&mut File) -> std::io::Result<()>,
-) -> Result<(), StoreError> {
-    replace_file(path, std::fs::metadata(path).ok(), durability, sweep, fill)
-}
-
-/// [`replace_with`], given what `path` is now (`existing`, looked up once
-/// by a caller that needed it too).
-fn replace_file(
     path: &Path,
     existing: Option<std::fs::Metadata>,
     durability: Durability,
