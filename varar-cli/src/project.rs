@@ -18,13 +18,14 @@ use std::path::{Path, PathBuf};
 
 use varar_core::hash::sha256_hex;
 use varar_core::lock::Baseline;
+use varar_core::oath_path::is_oath_path;
 use varar_core::record::{ProcessRecord, RunRecord};
 use varar_core::results::OathResults;
 use varar_runner::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
 use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
 use varar_runner::store::{
-    RecordFileError, ResultFileError, StoreError, is_plain, read_lock, read_records,
-    read_run_result, result_path_shown,
+    RecordFileError, ResultFileError, StoreError, read_lock, read_records, read_run_result,
+    result_path_shown,
 };
 
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
@@ -208,7 +209,7 @@ fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
 
 /// The text of a document a version-2 result names (spec 70 §70.4.5).
 fn read_document(root: &Path, oath_path: &str, result_path: &str, doc: &str) -> DocumentText {
-    if !is_plain(doc) {
+    if !is_oath_path(doc) {
         return DocumentText::Unreadable(
             ErrorRecord::new(
                 Code::InvalidResult,
@@ -309,7 +310,7 @@ pub(crate) fn file_now(root: &Path, rel: &str) -> FileNow {
 /// A document a run record names, as it is now: refused unless it is a
 /// plain path inside the project.
 fn document_now(root: &Path, doc: &str) -> FileNow {
-    if !is_plain(doc) {
+    if !is_oath_path(doc) {
         return FileNow::Unreadable(
             ErrorRecord::new(
                 Code::InvalidRun,

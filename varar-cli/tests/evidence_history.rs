@@ -358,3 +358,49 @@ fn issue20_a_recovered_run_is_attested_warned_and_verified_against_the_tree() {
     assert_eq!(code, Some(2), "{out}");
     assert!(out.contains("error[invalid_attestation]"), "{out}");
 }
+
+/// Issue 34: an oath whose name holds a backslash (a plain character of a
+/// Unix file name), run by the real test binary, is attested by
+/// `cargo varar attest`, verified by `cargo varar verify` (and read by the
+/// in-toto library), and has its own page in the report.
+#[cfg(unix)]
+#[test]
+fn issue34_an_oath_named_with_a_backslash_is_attested_verified_and_reported() {
+    let f = fixture();
+    for gone in ["varar/oven.md", "varar/links.md"] {
+        f.sample.remove(gone);
+    }
+    let oath = "varar/back\\slash.md";
+    std::fs::write(f.sample.root().join(oath), "# Back\n\nI bake 5 loaves.\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    f.cargo(&["test"], &[])
+        .assert_code(0, "the one example passes");
+
+    let att = f.state.path().join("attestation.json");
+    let att_arg = att.display().to_string();
+    let (code, out, err) = f.varar(&["attest", "--out", &att_arg]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(err.contains("result PASSED, 1 subject(s)"), "{err}");
+    let read = read_with_in_toto(&att);
+    let sha = varar_core::hash::sha256_hex(
+        &std::fs::read(f.sample.root().join(oath)).unwrap_or_default(),
+    );
+    assert_eq!(read["subjects"][oath], sha, "{read}");
+
+    let (code, out, err) = f.varar(&["verify", &att_arg]);
+    assert_eq!(code, Some(0), "verify agrees with attest: {out}{err}");
+    assert!(out.starts_with("verified "), "{out}");
+
+    let site = f.state.path().join("report");
+    let (code, out, err) = f.varar(&["report", "--out", &site.display().to_string()]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        site.join("oaths/varar/back\\slash.md.html").is_file(),
+        "the oath has its page"
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).unwrap_or_default();
+    assert!(
+        index.contains("href=\"oaths/varar/back%5Cslash.md.html\""),
+        "a browser reads `\\` in a link as `/`: it is percent-encoded\n{index}"
+    );
+}

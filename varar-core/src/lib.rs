@@ -48,6 +48,7 @@
 //! | the baseline `varar.lock.json` | [`lock`] | 40 §4 |
 //! | drift | [`drift`] | 40 §5, 70 §70.5 |
 //! | test item names | [`names`] | 40 §7.3–7.4 |
+//! | what an oathPath is | [`oath_path`] | 40 §0, §2.1 |
 //! | the record of a run | [`record`] | issue 19 |
 //! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
@@ -85,6 +86,7 @@ pub mod history;
 pub mod json;
 pub mod lock;
 pub mod names;
+pub mod oath_path;
 pub mod outcome;
 pub mod parse;
 pub mod plan;

@@ -170,3 +170,141 @@ fn what_is_not_a_test_result_statement_is_refused_with_the_reason() {
     let report = verify("att.json", Err(refused), &BTreeMap::new());
     assert_eq!((report.status, report.exit_code), (VerifyStatus::Error, 2));
 }
+
+/// Issue 34: `attest` and `verify` agree on every oath path a run accepts,
+/// and both refuse every path that could name a file outside the project.
+mod oath_paths {
+    use proptest::prelude::*;
+    use varar_core::oath_path::is_oath_path;
+    use varar_core::record::parse_process_record;
+    use varar_runner::config::load_config;
+    use varar_runner::discovery::discover;
+
+    use super::*;
+    use crate::project::{file_now, sources_now};
+
+    const TEXT: &str = "# T\n\nI add 2.\n";
+
+    /// One file name as a Unix file system takes it: anything but `/` and
+    /// NUL, not `.` or `..`; half the time from the characters that broke
+    /// or could break a reader (backslash, `%`, space, `#`, `?`, quotes,
+    /// control characters, Unicode, a Windows drive's `:`).
+    fn name() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[^/\u{0}]{1,8}",
+            "[a\\\\%# ?\"'\t\n\u{1b}\u{202e}ü日:.*\\[{]{1,6}",
+        ]
+        .prop_filter("`.` and `..` are no file names", |s| s != "." && s != "..")
+    }
+
+    /// A path discovery can find under `**/*.md`.
+    fn oath_path() -> impl Strategy<Value = String> {
+        (prop::collection::vec(name(), 0..3), name()).prop_map(|(dirs, file)| {
+            let mut path = dirs.join("/");
+            if !path.is_empty() {
+                path.push('/');
+            }
+            path.push_str(&file);
+            path.push_str(".md");
+            path
+        })
+    }
+
+    /// A path outside the project, made from an oath path.
+    fn outside() -> impl Strategy<Value = String> {
+        (oath_path(), 0..9usize).prop_map(|(p, how)| match how {
+            0 => format!("/{p}"),
+            1 => format!("../{p}"),
+            2 => format!("varar/../../{p}"),
+            3 => format!("varar//{p}"),
+            4 => format!("./{p}"),
+            5 => format!("{p}/"),
+            6 => format!("{p}\0"),
+            7 => format!("varar/./{p}"),
+            _ => ["", ".", ".."][p.len() % 3].to_owned(),
+        })
+    }
+
+    fn run_of(path: &str) -> RunRecord {
+        let p = process(
+            "r",
+            "p",
+            "07:00:00",
+            &[(path, TEXT)],
+            vec![item(
+                "x::T::I add 2",
+                path,
+                3,
+                1,
+                Some(Outcome::Passed),
+                None,
+            )],
+        );
+        // Through the record's own bytes, as the harness writes and the
+        // gate reads them.
+        let bytes = p.to_text().unwrap_or_else(|e| panic!("{e}"));
+        let read = parse_process_record(bytes.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+        RunRecord::of("r".to_owned(), vec![read])
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 96,
+            failure_persistence: None,
+            ..ProptestConfig::default()
+        })]
+
+        #[cfg(unix)]
+        #[test]
+        fn issue34_every_path_discovery_accepts_is_attested_and_verified(path in oath_path()) {
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let root = dir.path();
+            std::fs::write(root.join("varar.config.json"), r#"{"docs": {"include": ["**/*.md"]}}"#)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let file = root.join(&path);
+            if let Some(parent) = file.parent() {
+                std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+            }
+            std::fs::write(&file, TEXT).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+            let config = load_config(root).unwrap_or_else(|e| panic!("{e}"));
+            let found: Vec<String> = discover(root, &config)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .into_iter()
+                .map(|o| o.oath_path)
+                .collect();
+            prop_assert_eq!(&found, &[path.clone()]);
+            prop_assert!(is_oath_path(&path));
+
+            let text = statement(&run_of(&path), &[]).to_text();
+            let claimed = parse_statement(text.as_bytes());
+            prop_assert!(claimed.is_ok(), "{:?} refused: {:?}", path, claimed);
+            let claimed = claimed.unwrap_or_else(|e| panic!("{e}"));
+            let names: Vec<&str> = claimed.files.iter().map(|(_, n, _)| n.as_str()).collect();
+            prop_assert_eq!(names, [path.as_str()]);
+            let now = BTreeMap::from([(path.clone(), file_now(root, &path))]);
+            let report = verify("att.json", Ok(claimed), &now);
+            prop_assert_eq!((report.status, report.exit_code), (VerifyStatus::Verified, 0), "{:?}", report);
+        }
+
+        #[test]
+        fn issue34_a_path_outside_the_project_is_refused_by_attest_and_verify(path in outside()) {
+            prop_assert!(!is_oath_path(&path));
+            let run = run_of(&path);
+            // attest: the gate's reading of the run refuses the document.
+            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+            let now = sources_now(dir.path(), std::slice::from_ref(&run));
+            let refused = matches!(
+                now.documents.get(&path),
+                Some(FileNow::Unreadable(e)) if e.code == Code::InvalidRun
+            );
+            prop_assert!(refused, "{:?}: {:?}", path, now.documents);
+            // verify: a statement naming it is no attestation.
+            let text = statement(&run, &[]).to_text();
+            let why = parse_statement(text.as_bytes()).err().unwrap_or_default();
+            prop_assert!(
+                why.starts_with("its `subject[0].name` is not a path inside the project"),
+                "{:?}: {}", path, why
+            );
+        }
+    }
+}

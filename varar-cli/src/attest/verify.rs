@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 use serde_json::Value;
-use varar_runner::store::is_plain;
+use varar_core::oath_path::is_oath_path;
 
 use super::statement::{PREDICATE_TYPE, STATEMENT_TYPE};
 use crate::records::{Code, ErrorRecord};
@@ -86,7 +86,7 @@ fn descriptors(list: &Value, at: &str, role: Role) -> Result<Vec<(Role, String, 
         .enumerate()
         .map(|(i, d)| {
             let name = d.get("name").and_then(Value::as_str).unwrap_or("");
-            if !is_plain(name) || name.contains('\\') {
+            if !is_oath_path(name) {
                 return Err(format!(
                     "its `{at}[{i}].name` is not a path inside the project"
                 ));

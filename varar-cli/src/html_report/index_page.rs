@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::html::{State, badge, escape, escape_into, page};
-use super::links::page_path;
+use super::links::page_href;
 use super::model::{Freshness, OathSummary};
 use super::strip::flaky_section;
 
@@ -27,7 +27,7 @@ pub fn render(project: &str, oaths: &[OathSummary]) -> String {
         let _ = write!(
             out,
             "<tr class=\"varar-{k}\" data-varar-state=\"{k}\"><td><a href=\"{}\">",
-            escape(&page_path(&o.oath_path))
+            escape(&page_href(&o.oath_path))
         );
         escape_into(&mut out, &o.title);
         out.push_str("</a><br><span class=\"varar-path\">");

@@ -8,12 +8,30 @@
 
 use std::collections::BTreeSet;
 
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
+
 /// The schemes a link may have.
 const ALLOWED_SCHEMES: [&str; 3] = ["http", "https", "mailto"];
 
 /// The site path of an oath's page: `oaths/<oathPath>.html`.
 pub fn page_path(oath_path: &str) -> String {
     format!("oaths/{oath_path}.html")
+}
+
+/// What a URL path keeps as written: letters, digits, `-`, `.`, `_`, `~`
+/// and the separator `/`.
+const URL_PLAIN: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'/')
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
+
+/// [`page_path`] as a relative URL: every other byte percent-encoded, so
+/// that an oathPath's `%`, `#`, `?`, space or backslash (which a browser
+/// reads as `/`) still leads to its own page (issue 34).
+pub fn page_href(oath_path: &str) -> String {
+    utf8_percent_encode(&page_path(oath_path), URL_PLAIN).to_string()
 }
 
 /// Resolves the links of one page.
@@ -30,7 +48,7 @@ impl Links<'_> {
     pub fn page(&self, oath_path: &str) -> Option<String> {
         self.oaths.contains(oath_path).then(|| {
             let mut href = "../".repeat(page_path(self.from).matches('/').count());
-            href.push_str(&page_path(oath_path));
+            href.push_str(&page_href(oath_path));
             href
         })
     }
@@ -127,6 +145,27 @@ mod tests {
     }
 
     #[test]
+    fn issue34_a_page_href_percent_encodes_what_a_browser_would_read_otherwise() {
+        assert_eq!(
+            page_href("varar/back\\slash 100%#?.md"),
+            "oaths/varar/back%5Cslash%20100%25%23%3F.md.html"
+        );
+        assert_eq!(
+            page_href("varar/a-b_c.~d.md"),
+            "oaths/varar/a-b_c.~d.md.html"
+        );
+        let (from, oaths) = links("varar/back\\slash.md", &["varar/ü.md"]);
+        let l = Links {
+            from: &from,
+            oaths: &oaths,
+        };
+        assert_eq!(
+            l.page("varar/ü.md").as_deref(),
+            Some("../../oaths/varar/%C3%BC.md.html")
+        );
+    }
+
+    #[test]
     fn dangerous_schemes_are_dropped_however_they_are_spelled() {
         let (from, oaths) = links("varar/a.md", &[]);
         let l = Links {
@@ -184,7 +223,7 @@ mod tests {
         };
         assert_eq!(
             l.href("with%20space.md#spaced").as_deref(),
-            Some("../../oaths/varar/with space.md.html#spaced")
+            Some("../../oaths/varar/with%20space.md.html#spaced")
         );
     }
 

@@ -7,7 +7,7 @@
 use std::fmt::Write as _;
 
 use super::html::{escape, escape_into};
-use super::links::page_path;
+use super::links::page_href;
 use super::model::OathSummary;
 use crate::flaky::{FlakyItem, ItemOutcome};
 
@@ -88,7 +88,7 @@ pub fn flaky_section(out: &mut String, oaths: &[OathSummary]) {
         let _ = write!(
             out,
             "<li><a href=\"{}#L{}\">",
-            escape(&page_path(&oath.oath_path)),
+            escape(&page_href(&oath.oath_path)),
             item.line
         );
         escape_into(out, name);

@@ -20,6 +20,7 @@ use std::collections::BTreeSet;
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
+use varar_core::oath_path::is_oath_path;
 use varar_runner::store;
 
 use crate::html_report::Site;
@@ -99,12 +100,6 @@ fn write_err(path: &Path) -> impl FnOnce(std::io::Error) -> SiteError + '_ {
     }
 }
 
-/// A site path that stays inside the output directory (and, written with
-/// `/` only, names the same file on every OS).
-fn is_plain(rel: &str) -> bool {
-    !rel.contains('\\') && store::is_plain(rel)
-}
-
 /// The files a previous report lists in its marker: none when `out` is
 /// absent or empty, an error when it holds anything but a previous report.
 fn previous_files(out: &Path) -> Result<BTreeSet<String>, SiteError> {
@@ -128,7 +123,7 @@ fn previous_files(out: &Path) -> Result<BTreeSet<String>, SiteError> {
         Ok(text) if text.lines().next() == Some(MARKER_HEADER) => Ok(text
             .lines()
             .skip(1)
-            .filter(|l| is_plain(l))
+            .filter(|l| is_oath_path(l))
             .map(str::to_owned)
             .collect()),
         Ok(_) => Err(SiteError::NotAReport {
@@ -184,7 +179,7 @@ pub fn write_site(out: &Path, site: &Site) -> Result<PathBuf, SiteError> {
         .files
         .iter()
         .map(|f| f.path.clone())
-        .filter(|p| is_plain(p))
+        .filter(|p| is_oath_path(p))
         .collect();
     let union: BTreeSet<String> = previous.union(&current).cloned().collect();
     for rel in union.iter().map(String::as_str).chain([MARKER]) {
@@ -192,7 +187,7 @@ pub fn write_site(out: &Path, site: &Site) -> Result<PathBuf, SiteError> {
     }
     std::fs::create_dir_all(out).map_err(write_err(out))?;
     write_file(&out.join(MARKER), marker_text(&union).as_bytes())?;
-    for file in site.files.iter().filter(|f| is_plain(&f.path)) {
+    for file in site.files.iter().filter(|f| is_oath_path(&f.path)) {
         write_file(&out.join(&file.path), file.contents.as_bytes())?;
     }
     for gone in previous.difference(&current) {

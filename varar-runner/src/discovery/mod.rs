@@ -1,7 +1,9 @@
 //! Oath discovery (spec 40 §2). Shell: walks the project root following
 //! symlinks (with cycle protection), keeps regular files whose oathPath
 //! matches an include glob and no exclude glob, orders them segment by
-//! segment, and reads an oath as bytes then strict UTF-8.
+//! segment, and reads an oath as bytes then strict UTF-8. A file's path is
+//! an oathPath ([`varar_core::oath_path`]), the one definition every tool
+//! that reads the run's files checks, or it is no oath.
 //!
 //! Globs use the dialect of §2.2, matched with `globset`. globset agrees with
 //! that table for `*`, `?` and whole-segment `**`, but not for braces and
@@ -15,6 +17,7 @@ use std::cmp::Ordering;
 use std::path::{Path, PathBuf};
 
 use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use varar_core::oath_path::is_oath_path;
 use walkdir::WalkDir;
 
 use crate::config::Config;
@@ -408,8 +411,9 @@ pub fn discover_all(root: &Path, config: &Config) -> Result<Discovered, Discover
         if !entry.file_type().is_file() {
             continue;
         }
-        // A name that is not UTF-8 cannot be an oathPath; skip it.
-        let Some(oath_path) = oath_path_of(root, entry.path()) else {
+        // A name that is not UTF-8 cannot be an oathPath, nor can one that
+        // the tools reading the run's files would refuse; skip it.
+        let Some(oath_path) = oath_path_of(root, entry.path()).filter(|p| is_oath_path(p)) else {
             continue;
         };
         if globs.is_match(&oath_path) {

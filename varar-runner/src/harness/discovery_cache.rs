@@ -25,6 +25,7 @@ use crate::config::Config;
 use crate::discovery::{Discovered, OathFile, discover_all};
 use crate::store::{self, CACHE_DIR, SCRATCH_DIR};
 use varar_core::names::{ItemKind, ItemName};
+use varar_core::oath_path::is_oath_path;
 
 /// The cache's file, in `.varar/.cache/`.
 const CACHE_FILE: &str = "discovery";
@@ -83,7 +84,8 @@ pub(super) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>
                     return None;
                 }
             }
-            ("oath", oath_path) => oaths.push(OathFile {
+            // Only what discovery itself could have found.
+            ("oath", oath_path) if is_oath_path(oath_path) => oaths.push(OathFile {
                 oath_path: oath_path.to_owned(),
                 path: root.join(oath_path),
             }),

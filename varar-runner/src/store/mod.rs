@@ -51,7 +51,6 @@ pub use runs::{
 };
 pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir};
 pub use tree::{
-    is_plain, oath_path_of, read_run_result, read_run_result_file, read_run_result_in,
-    replace_run_result, result_files, result_path_in, result_path_shown, run_result_path,
-    update_run_result,
+    oath_path_of, read_run_result, read_run_result_file, read_run_result_in, replace_run_result,
+    result_files, result_path_in, result_path_shown, run_result_path, update_run_result,
 };

@@ -1,8 +1,8 @@
 //! The `.varar/` tree of run results (spec 30 §30.8.1, 40 §6): where
-//! `<oathPath>.json` lives, which names are plain paths that cannot leave
-//! the tree, reading a result strictly, writing one under its lock, and
-//! listing a tree's result files (a project's own, or a CI shard's
-//! downloaded copy, laid out the same way).
+//! `<oathPath>.json` lives (only for an oathPath, which cannot leave the
+//! tree: [`varar_core::oath_path`]), reading a result strictly, writing one
+//! under its lock, and listing a tree's result files (a project's own, or a
+//! CI shard's downloaded copy, laid out the same way).
 
 use std::io::ErrorKind;
 use std::path::{Component, Path, PathBuf};
@@ -11,6 +11,7 @@ use super::atomic::{write_disposable, write_pending};
 use super::errors::{ResultFileError, StoreError, write_err};
 use super::locks::acquire;
 use super::scratch::SCRATCH_DIR;
+use varar_core::oath_path::is_oath_path;
 use varar_core::results::{OathResults, parse_run_result};
 
 /// `<root>/.varar/<oathPath>.json` (spec 40 §6).
@@ -19,24 +20,14 @@ pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreErr
 }
 
 /// `<tree>/<oathPath>.json` in any results tree laid out like `.varar/` (a
-/// merged one, a CI shard's): refused for an oathPath that is not a plain
-/// relative path.
+/// merged one, a CI shard's): refused for what is not an oathPath.
 pub fn result_path_in(tree: &Path, oath_path: &str) -> Result<PathBuf, StoreError> {
-    if !is_plain(oath_path) {
+    if !is_oath_path(oath_path) {
         return Err(StoreError::BadOathPath {
             oath_path: oath_path.to_owned(),
         });
     }
     Ok(tree.join(format!("{oath_path}.json")))
-}
-
-/// Whether `oath_path` is a non-empty relative path with no `.`, `..` or
-/// root component, so it cannot point outside the tree it is joined to.
-pub fn is_plain(oath_path: &str) -> bool {
-    !oath_path.is_empty()
-        && Path::new(oath_path)
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)))
 }
 
 /// How a result file is named to people: `.varar/<oathPath>.json`, relative
@@ -59,7 +50,7 @@ pub fn oath_path_of(tree: &Path, file: &Path) -> Option<String> {
         .collect::<Option<_>>()?;
     let joined = segments.join("/");
     let oath_path = joined.strip_suffix(".json")?;
-    (!oath_path.is_empty()).then(|| oath_path.to_owned())
+    is_oath_path(oath_path).then(|| oath_path.to_owned())
 }
 
 /// Every result file under the results tree `tree`, in file-name order:
@@ -130,7 +121,7 @@ pub fn read_run_result_in(
     tree: &Path,
     oath_path: &str,
 ) -> Result<Option<OathResults>, ResultFileError> {
-    if !is_plain(oath_path) {
+    if !is_oath_path(oath_path) {
         return Err(ResultFileError::BadOathPath {
             oath_path: oath_path.to_owned(),
         });
