@@ -31,7 +31,12 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<u8, CommandError> {
     let cwd = varar_cli::root::current_dir().map_err(CommandError::CurrentDir)?;
     let invocation = Invocation::from_cli(cli, &cwd)?;
-    let output = commands::run(&invocation)?;
+    let mut notes = Vec::new();
+    let output = commands::run(&invocation, &mut notes);
+    for note in &notes {
+        eprintln!("cargo varar: {note}");
+    }
+    let output = output?;
     print(&output).map_err(CommandError::Stdout)?;
     Ok(output.exit_code)
 }

@@ -29,7 +29,7 @@ use varar_runner::store::{
 };
 
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
-use crate::records::{Code, ErrorRecord, display_path};
+use crate::records::{Code, ErrorRecord, config_warning, display_path};
 use crate::root::ProjectRoot;
 use crate::run_evidence::{FileNow, RunEvidence, SourcesNow};
 
@@ -104,14 +104,34 @@ pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
 
 /// The evidence of the project at `location`, or the one record that says
 /// why there is none (no root, an invalid config, a failed walk, a config
-/// selecting nothing): what `gate` and `junit` judge.
-pub fn read_evidence(location: &ProjectRoot) -> Result<ProjectEvidence, ErrorRecord> {
+/// selecting nothing): what `gate` and `junit` judge. The config's
+/// warnings go to `notes` either way (a key written twice may be why it
+/// selects nothing).
+pub fn read_evidence(
+    location: &ProjectRoot,
+    notes: &mut Vec<String>,
+) -> Result<ProjectEvidence, ErrorRecord> {
     let root = location.resolve().map_err(|e| ErrorRecord::root(&e))?;
     let snapshot = read_project(&root).map_err(|e| e.record(&root))?;
+    notes.extend(
+        snapshot
+            .config_warnings()
+            .into_iter()
+            .map(|w| format!("warning: {w}")),
+    );
     snapshot.into_evidence()
 }
 
 impl ProjectSnapshot {
+    /// The config's warnings, as people read them (without `warning: `).
+    pub fn config_warnings(&self) -> Vec<String> {
+        self.config
+            .warnings
+            .iter()
+            .map(|w| config_warning(w, &self.root))
+            .collect()
+    }
+
     /// The evidence `gate` and `junit` judge; a config selecting no oath is
     /// one record (`no_oaths`): there is no evidence to look at.
     pub fn into_evidence(self) -> Result<ProjectEvidence, ErrorRecord> {

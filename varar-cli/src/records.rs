@@ -16,7 +16,7 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
-use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
+use varar_runner::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
 use varar_runner::discovery::DiscoveryError;
 use varar_runner::store::{RecordFileError, ResultFileError};
 
@@ -287,6 +287,14 @@ pub fn display_path(path: &Path, base: &Path) -> String {
     }
 }
 
+/// A warning about the config under `root` (a key written twice), as
+/// people read it (`varar.config.json:3:3: …`): the path relative to the
+/// root, as in [`ErrorRecord::config`].
+pub fn config_warning(w: &ConfigWarning, root: &Path) -> String {
+    let absolute = root.join(CONFIG_FILE_NAME).display().to_string();
+    w.to_string().replacen(&absolute, CONFIG_FILE_NAME, 1)
+}
+
 /// The exit code for a set of records: 2 when there is any, else `other`.
 pub fn exit_code(errors: &[ErrorRecord], other: u8) -> u8 {
     if errors.is_empty() { other } else { 2 }
@@ -315,6 +323,20 @@ mod tests {
             r#"{"code":"conflicting_result","message":"m","example":"x","line":3}"#
         );
         assert_eq!(r.to_string(), "error[conflicting_result]: m");
+    }
+
+    #[test]
+    fn issue34_a_config_warning_names_the_config_relative_to_the_root() {
+        let config = varar_runner::config::parse_config(
+            &PathBuf::from("/shop/varar.config.json"),
+            b"{\"docs\": {}, \"docs\": {}}",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            config_warning(&config.warnings[0], Path::new("/shop")),
+            "varar.config.json:1:14: the key \"docs\" is written twice (first at line 1, column 2); \
+             the last value is used, as JSON.parse does"
+        );
     }
 
     #[test]

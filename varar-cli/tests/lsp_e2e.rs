@@ -689,3 +689,53 @@ fn issue21_a_long_analysis_never_blocks_other_documents_or_cancellation() {
     }
     assert!(client.stop().success());
 }
+
+/// Issue 34: a key `varar.config.json` writes twice is a warning on that
+/// file, at the key, until the config is mended.
+#[test]
+fn issue34_a_config_writing_a_key_twice_has_a_warning_at_the_key() {
+    let dir = bakery();
+    let root = dir.path();
+    let config = "{\n  \"docs\": {\"include\": [\"varar/*.md\"]},\n  \"docs\": {\"include\": [\"varar/**/*.md\"]}\n}\n";
+    write(root, "varar.config.json", config);
+    let config_uri = uri(&root.join("varar.config.json"));
+    let basket = uri(&root.join("varar/basket.md"));
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        json!({
+            "processId": null,
+            "rootUri": uri(root),
+            "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}
+        }),
+    );
+    client.notify("initialized", json!({}));
+    let basket_md = read(root, "varar/basket.md");
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": basket, "languageId": "markdown", "version": 1, "text": basket_md}}),
+    );
+    let d = client.diagnostics(&config_uri, |d| !d.is_empty());
+    assert_eq!(codes(&d), ["duplicate-key"]);
+    assert_eq!(d[0]["severity"], 2, "a warning: {d:?}");
+    assert_eq!(
+        d[0]["range"],
+        json!({"start": {"line": 2, "character": 2}, "end": {"line": 2, "character": 8}})
+    );
+    assert_eq!(
+        d[0]["message"],
+        "the key \"docs\" is written twice (first at line 2, column 3); the last value is used, \
+         as JSON.parse does"
+    );
+    write(
+        root,
+        "varar.config.json",
+        "{\n  \"docs\": {\"include\": [\"varar/**/*.md\"]}\n}\n",
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": config_uri, "type": 2}]}),
+    );
+    client.diagnostics(&config_uri, <[Value]>::is_empty);
+    assert!(client.stop().success());
+}

@@ -121,3 +121,46 @@ fn issue19_a_flake_under_nextest_retries_is_recovered_and_can_be_denied() {
     assert!(junit.contains("<system-out>"), "{junit}");
     assert!(!junit.contains("flakyFailure"), "{junit}");
 }
+
+/// Issue 34: a config that writes `docs` twice keeps the last value (here:
+/// it selects nothing), and the real test binary, `gate`, `junit`,
+/// `attest`, `report` and `check` each say which key and on which line.
+#[test]
+fn issue34_a_config_writing_a_key_twice_is_warned_about_by_every_tool() {
+    let (sample, state) = fixture();
+    let config = "{\n  \"docs\": { \"include\": [\"varar/**/*.md\"] },\n  \"docs\": {}\n}\n";
+    std::fs::write(sample.root().join("varar.config.json"), config)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let warning = "varar.config.json:3:3: the key \"docs\" is written twice (first at line 2, \
+                   column 3); the last value is used, as JSON.parse does";
+    let run = cargo(&sample, &state, &["test"]);
+    run.assert_code(101, "the last `docs` selects no oath");
+    assert!(
+        run.combined().contains("varar: warning: ")
+            && run.combined().contains(&format!("/{warning}")),
+        "{}",
+        run.combined()
+    );
+    for args in [
+        &["gate"][..],
+        &["junit"],
+        &["attest"],
+        &["report", "--out", "site"],
+    ] {
+        let (_, text) = varar(&sample, args);
+        assert!(
+            text.contains(&format!("cargo varar: warning: {warning}")),
+            "{args:?}: {text}"
+        );
+    }
+    let (code, text) = varar(&sample, &["gate"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains("error[no_oaths]"), "{text}");
+    let (_, text) = varar(&sample, &["check"]);
+    assert!(
+        text.contains(
+            "varar.config.json:3:3: warning[duplicate_key]: the key \"docs\" is written twice"
+        ),
+        "{text}"
+    );
+}

@@ -6,8 +6,8 @@
 use std::path::Path;
 
 pub use varar_core::config::{
-    CONFIG_FILE_NAME, Config, ConfigError, UPDATE_ENV, UpdateMode, UpdateModeError, parse_config,
-    parse_update_mode,
+    CONFIG_FILE_NAME, Config, ConfigError, ConfigWarning, UPDATE_ENV, UpdateMode, UpdateModeError,
+    parse_config, parse_update_mode,
 };
 
 /// Load `<root>/varar.config.json`. A missing file is the empty config with

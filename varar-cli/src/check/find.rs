@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use varar_core::config::{CONFIG_FILE_NAME, ConfigWarning};
 use varar_core::lock::Lock;
 use varar_core::registry::Role;
 use varar_core::source::Span;
@@ -28,6 +29,8 @@ pub struct CheckInput<'a> {
     pub index: &'a StepIndex,
     /// The committed lock, when there is one.
     pub lock: Option<&'a Lock>,
+    /// The config's warnings (keys written twice).
+    pub config: &'a [ConfigWarning],
 }
 
 /// Check the project: plan every oath, find its problems, and judge.
@@ -59,6 +62,7 @@ pub fn check(input: &CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
         unmatched_steps(a, &guesser, &named, &mut problems);
     }
     unused_steps(input, &analyses, &mut problems);
+    problems.extend(input.config.iter().map(config_problem));
     problems.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.severity, a.code)
             .cmp(&(&b.path, b.line, b.column, b.severity, b.code))
@@ -237,6 +241,25 @@ fn at(path: String, oath_path: Option<String>, span: Span) -> Problem {
         example: None,
         line: span.start_line,
         column: span.start_col,
+        item: None,
+        expression: None,
+    }
+}
+
+/// A warning about the config, as a problem at its key (line 1, column 1
+/// when the reader could not say where).
+fn config_problem(w: &ConfigWarning) -> Problem {
+    let place = w.place();
+    Problem {
+        code: ProblemCode::DuplicateKey,
+        severity: Severity::Warning,
+        message: w.reason(),
+        detail: None,
+        path: CONFIG_FILE_NAME.to_owned(),
+        oath_path: None,
+        example: None,
+        line: place.map_or(1, |p| p.line),
+        column: place.map_or(1, |p| p.column),
         item: None,
         expression: None,
     }

@@ -17,7 +17,8 @@
 //! - warnings, which it does not: a sentence no step matches that looks
 //!   like a step (it has a value to capture: the heuristic of "create the
 //!   step", [`crate::language_server::guess`]), outside the paragraphs an
-//!   error already names; and a step no oath uses.
+//!   error already names; a step no oath uses; and a key
+//!   `varar.config.json` writes twice (the last value is used).
 //!
 //! Exit 0 without errors (warnings are shown), 1 with some, 2 when an input
 //! could not be used ([`ErrorRecord`]s, as the gate's); 2 wins. The JSON

@@ -82,6 +82,8 @@ pub enum ProblemCode {
     UnusedStep,
     /// A plan diagnostic of a kind this version does not name.
     PlanDiagnostic,
+    /// `varar.config.json` writes a key twice: the last value is used.
+    DuplicateKey,
 }
 
 impl ProblemCode {
@@ -99,6 +101,7 @@ impl ProblemCode {
             ProblemCode::UnmatchedStep => "unmatched_step",
             ProblemCode::UnusedStep => "unused_step",
             ProblemCode::PlanDiagnostic => "plan_diagnostic",
+            ProblemCode::DuplicateKey => "duplicate_key",
         }
     }
 

@@ -35,6 +35,7 @@ fn run(oaths: Vec<(String, String)>, lock: Option<&Lock>) -> CheckReport {
             oaths,
             index: &index,
             lock,
+            config: &[],
         },
         Vec::new(),
     )
@@ -186,4 +187,47 @@ fn drift_a_broken_link_a_typo_and_an_unused_step_with_their_items() {
     assert_eq!(unused[0].path, "tests/steps/basket.rs");
     assert_eq!(unused[0].expression.as_deref(), Some("the receipt reads"));
     assert_eq!(unused[0].severity, Severity::Warning);
+}
+
+#[test]
+fn issue34_a_key_the_config_writes_twice_is_a_warning_at_the_key() {
+    let config = varar_core::config::parse_config(
+        Path::new("/bakery/varar.config.json"),
+        b"{\"docs\": {\"include\": [\"varar/**/*.md\"]},\n \"steps\": [], \"steps\": []}",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let index = bakery();
+    let report = check(
+        &CheckInput {
+            root: Path::new("/bakery"),
+            oaths: oaths(&[]),
+            index: &index,
+            lock: None,
+            config: &config.warnings,
+        },
+        Vec::new(),
+    );
+    let dup: Vec<&Problem> = report
+        .problems
+        .iter()
+        .filter(|p| p.code == ProblemCode::DuplicateKey)
+        .collect();
+    assert_eq!(dup.len(), 1, "{:?}", report.problems);
+    assert_eq!(
+        (
+            dup[0].path.as_str(),
+            dup[0].line,
+            dup[0].column,
+            dup[0].severity
+        ),
+        ("varar.config.json", 2, 15, Severity::Warning)
+    );
+    assert!(
+        dup[0]
+            .message
+            .starts_with("the key \"steps\" is written twice (first at line 2, column 2)"),
+        "{}",
+        dup[0].message
+    );
+    assert_eq!(report.exit_code, 0, "a warning changes no exit code");
 }

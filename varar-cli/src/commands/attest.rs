@@ -30,9 +30,9 @@ impl AttestError {
     }
 }
 
-/// Run `cargo varar attest`.
-pub fn run(run: &AttestRun) -> Result<Output, AttestError> {
-    let project = read_evidence(&run.project).map_err(ErrorRecords::from)?;
+/// Run `cargo varar attest`; the config's warnings go to `notes`.
+pub fn run(run: &AttestRun, notes: &mut Vec<String>) -> Result<Output, AttestError> {
+    let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
     let verdict = evaluate(&project, GateOptions::default());
     if verdict.exit_code == 2 {
         return Err(ErrorRecords::from(verdict.errors).into());

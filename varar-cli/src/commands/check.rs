@@ -93,6 +93,7 @@ pub fn report(project: &ProjectRoot) -> CheckReport {
         oaths,
         index: &index,
         lock: lock.as_ref(),
+        config: &config.warnings,
     };
     check(&input, errors)
 }

@@ -102,13 +102,14 @@ impl CommandError {
     }
 }
 
-/// Run `invocation`.
-pub fn run(invocation: &Invocation) -> Result<Output, CommandError> {
+/// Run `invocation`. What is worth a warning whatever the outcome (a key
+/// the config writes twice) goes to `notes`, for `main` to print first.
+pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, CommandError> {
     Ok(match invocation {
         Invocation::Report(run) => report::run(run)?,
         Invocation::GateSchema => gate::schema(),
-        Invocation::Gate(run) => gate::run(run)?,
-        Invocation::Junit(run) => junit::run(run)?,
+        Invocation::Gate(run) => gate::run(run, notes)?,
+        Invocation::Junit(run) => junit::run(run, notes)?,
         Invocation::Merge(run) => merge::run(run)?,
         Invocation::Diff(run) => diff::run(run)?,
         Invocation::CheckSchema => check::schema(),
@@ -116,7 +117,7 @@ pub fn run(invocation: &Invocation) -> Result<Output, CommandError> {
         Invocation::Lsp => lsp::run()?,
         Invocation::History(run) => history::run(run)?,
         Invocation::Flaky(run) => flaky::run(run)?,
-        Invocation::Attest(run) => attest::run(run)?,
+        Invocation::Attest(run) => attest::run(run, notes)?,
         Invocation::Verify(run) => verify::run(run)?,
     })
 }

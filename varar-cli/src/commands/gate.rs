@@ -33,12 +33,12 @@ pub fn schema() -> Output {
     }
 }
 
-/// Run `cargo varar gate`.
-pub fn run(run: &GateRun) -> Result<Output, GateError> {
+/// Run `cargo varar gate`; the config's warnings go to `notes`.
+pub fn run(run: &GateRun, notes: &mut Vec<String>) -> Result<Output, GateError> {
     let options = GateOptions {
         deny_recovered: run.deny_recovered,
     };
-    let report = verdict(&run.project, options);
+    let report = verdict(&run.project, options, notes);
     let stdout = match run.format {
         Format::Text => render_text(&report),
         Format::Json => json(&report)?,
@@ -50,9 +50,10 @@ pub fn run(run: &GateRun) -> Result<Output, GateError> {
     })
 }
 
-/// The verdict on the project at `project`.
-pub fn verdict(project: &ProjectRoot, options: GateOptions) -> GateReport {
-    match read_evidence(project) {
+/// The verdict on the project at `project`; the config's warnings go to
+/// `notes`.
+pub fn verdict(project: &ProjectRoot, options: GateOptions, notes: &mut Vec<String>) -> GateReport {
+    match read_evidence(project, notes) {
         Ok(project) => evaluate(&project, options),
         Err(error) => GateReport::unusable(error),
     }

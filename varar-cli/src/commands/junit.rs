@@ -26,9 +26,9 @@ impl JunitError {
     }
 }
 
-/// Run `cargo varar junit`.
-pub fn run(run: &JunitRun) -> Result<Output, JunitError> {
-    let project = read_evidence(&run.project).map_err(ErrorRecords::from)?;
+/// Run `cargo varar junit`; the config's warnings go to `notes`.
+pub fn run(run: &JunitRun, notes: &mut Vec<String>) -> Result<Output, JunitError> {
+    let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
     let junit = build_project(&project).map_err(ErrorRecords::from)?;
     let mut stderr: Vec<String> = junit
         .warnings

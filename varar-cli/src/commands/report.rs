@@ -60,6 +60,9 @@ pub enum InputProblem {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Warning {
+    /// The config writes a key twice (`varar.config.json:3:3: …`).
+    #[error("{0}")]
+    Config(String),
     /// The baseline could not be used: "not run" counts are unknown.
     #[error("{source}; the report cannot tell which examples did not run")]
     Lock {
@@ -166,7 +169,11 @@ pub fn outcome(run: &ReportRun) -> Result<ReportOutcome, ReportError> {
 /// baseline a warning.
 fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, Vec<Warning>) {
     let mut problems = Vec::new();
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<Warning> = snapshot
+        .config_warnings()
+        .into_iter()
+        .map(Warning::Config)
+        .collect();
     let root = &snapshot.root;
     let mut input = ProjectInput {
         name: root

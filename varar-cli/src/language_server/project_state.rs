@@ -13,7 +13,7 @@ use std::time::SystemTime;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
 use varar_core::results::OathResults;
-use varar_runner::config::{CONFIG_FILE_NAME, load_config};
+use varar_runner::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
 use varar_runner::discovery::{Globs, OathFile, discover, read_oath};
 use varar_runner::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
 
@@ -46,6 +46,9 @@ pub struct ProjectState {
     /// Which load of a project this is: unique in the process, so that
     /// work begun on an earlier load is told apart.
     pub epoch: u64,
+    /// The config's warnings (keys written twice), shown as diagnostics
+    /// on `varar.config.json`.
+    pub config_warnings: Vec<ConfigWarning>,
 }
 
 /// The loads of projects so far.
@@ -84,14 +87,18 @@ impl ProjectState {
     /// Load the project at `root`; problems go to `log`.
     pub fn load(root: &Path, log: &mut Vec<String>) -> ProjectState {
         let root = rust_sources::normalize(root);
+        let mut config_warnings = Vec::new();
         let globs = match load_config(&root) {
-            Ok(config) => match Globs::new(&config) {
-                Ok(globs) => Some(globs),
-                Err(e) => {
-                    log.push(e.to_string());
-                    None
+            Ok(config) => {
+                config_warnings.clone_from(&config.warnings);
+                match Globs::new(&config) {
+                    Ok(globs) => Some(globs),
+                    Err(e) => {
+                        log.push(e.to_string());
+                        None
+                    }
                 }
-            },
+            }
             Err(e) => {
                 log.push(e.to_string());
                 None
@@ -112,6 +119,7 @@ impl ProjectState {
             results: BTreeMap::new(),
             mtimes: HashMap::new(),
             epoch: LOADS.fetch_add(1, Ordering::Relaxed) + 1,
+            config_warnings,
             oaths: Oaths::default(),
             root,
             globs,
@@ -144,12 +152,13 @@ impl ProjectState {
     }
 
     /// Every file whose change the project notices: the oaths, the Rust
-    /// sources, the lock and the result files (directory listings, no
-    /// reading).
+    /// sources, the lock, the config and the result files (directory
+    /// listings, no reading).
     fn tracked(&self) -> Vec<PathBuf> {
         let mut files = rust_files(&self.sources);
         files.extend(self.oath_files(&mut Vec::new()).into_iter().map(|o| o.path));
         files.push(self.root.join(LOCK_FILE_NAME));
+        files.push(self.root.join(CONFIG_FILE_NAME));
         let dir = self.root.join(SCRATCH_DIR);
         if dir.is_dir() {
             files.extend(

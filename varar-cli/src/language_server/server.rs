@@ -24,8 +24,9 @@ use lsp_types::{
     ClientCapabilities, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidSaveTextDocumentParams, InitializeParams, NumberOrString, Url,
 };
+use varar_runner::config::CONFIG_FILE_NAME;
 
-use super::diagnostics::rust_diagnostics;
+use super::diagnostics::{config_diagnostics, rust_diagnostics};
 use super::handlers::Answer;
 use super::lenses::unused_hints;
 use super::project_state::{Changed, ProjectState};
@@ -406,11 +407,15 @@ impl Server {
 
     /// Publish the diagnostics of every Rust file of a project that
     /// changed: its own problems, and (once a round of usages describes
-    /// the project) a hint on each step no oath uses.
+    /// the project) a hint on each step no oath uses; and those of its
+    /// `varar.config.json` (keys written twice), kept with them.
     pub(crate) fn publish_rust(&mut self, project: usize) -> Result<(), ServerError> {
         let usages = self.fresh_usages(project);
         let p = &self.projects[project];
         let mut now = Vec::new();
+        if let Ok(uri) = Url::from_file_path(p.root.join(CONFIG_FILE_NAME)) {
+            now.push((uri, config_diagnostics(&p.config_warnings)));
+        }
         for file in p.index.files() {
             let mut diagnostics = rust_diagnostics(file, p.index.problems());
             if let Some(usages) = &usages {

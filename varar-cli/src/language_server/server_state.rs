@@ -91,7 +91,8 @@ pub(crate) struct Server {
     pub(crate) progress_created: HashMap<RequestId, u64>,
     /// The usages of each project's steps (by project index).
     pub(crate) usages: HashMap<usize, UsageState>,
-    /// Rust files with published diagnostics, with what was published.
+    /// Rust files (and configs) with published diagnostics, with what was
+    /// published.
     pub(crate) rust_diagnostics: HashMap<Url, Vec<Diagnostic>>,
 }
 

@@ -6,15 +6,18 @@
 //! The JSON is read by the one strict reader into a tree that keeps document
 //! order, because §1.3 reports the *first* unknown key in document order; a
 //! key written twice keeps its first position and its last value, as
-//! `JSON.parse` does.
+//! `JSON.parse` does, and each repeat is a [`ConfigWarning`] naming the key
+//! and where it is written (issue 34): every tool that reads the config
+//! shows them.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use crate::json::{self, Node, cmp_utf16, to_pretty_string};
+use crate::json::{self, DuplicateKey, KeyPlace, Node, cmp_utf16, to_pretty_string};
 
 /// File name of the config, in the project root (§1.1).
 pub const CONFIG_FILE_NAME: &str = "varar.config.json";
@@ -34,6 +37,9 @@ pub struct Config {
     pub path: PathBuf,
     /// Whether the file was absent, so the harness can say so (§7.2).
     pub missing: bool,
+    /// What is worth a warning but changes nothing (keys written twice), in
+    /// document order.
+    pub warnings: Vec<ConfigWarning>,
 }
 
 impl Config {
@@ -46,6 +52,7 @@ impl Config {
             snippets: BTreeMap::new(),
             path,
             missing: true,
+            warnings: Vec::new(),
         }
     }
 
@@ -153,6 +160,103 @@ pub enum ConfigError {
     },
 }
 
+/// At most this many keys written twice are warned about one by one; the
+/// rest are counted in one more warning.
+pub const MAX_DUPLICATE_WARNINGS: usize = 20;
+
+/// What a config holds that does not stop anything but is worth saying.
+/// `Display` is one line starting with the config's path, as
+/// [`ConfigError`]'s.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConfigWarning {
+    /// A key written again in the same object: the last value is used.
+    DuplicateKey {
+        /// The config path.
+        path: PathBuf,
+        /// The key and where it is written.
+        duplicate: DuplicateKey,
+    },
+    /// More keys written twice than [`MAX_DUPLICATE_WARNINGS`].
+    MoreDuplicateKeys {
+        /// The config path.
+        path: PathBuf,
+        /// How many were not warned about one by one.
+        count: usize,
+    },
+}
+
+impl ConfigWarning {
+    /// The config it is about.
+    pub fn path(&self) -> &Path {
+        match self {
+            ConfigWarning::DuplicateKey { path, .. }
+            | ConfigWarning::MoreDuplicateKeys { path, .. } => path,
+        }
+    }
+
+    /// Where in the config, when the reader could say.
+    pub fn place(&self) -> Option<KeyPlace> {
+        match self {
+            ConfigWarning::DuplicateKey { duplicate, .. } => duplicate.place,
+            ConfigWarning::MoreDuplicateKeys { .. } => None,
+        }
+    }
+
+    /// What it says, without the path and the place: a key's control and
+    /// bidi characters escaped (Rust's debug form).
+    pub fn reason(&self) -> String {
+        match self {
+            ConfigWarning::DuplicateKey { duplicate, .. } => {
+                let first = duplicate
+                    .first
+                    .map(|f| format!(" (first at line {}, column {})", f.line, f.column))
+                    .unwrap_or_default();
+                format!(
+                    "the key {:?} is written twice{first}; the last value is used, as JSON.parse \
+                     does",
+                    duplicate.path()
+                )
+            }
+            ConfigWarning::MoreDuplicateKeys { count, .. } => {
+                format!("{count} more keys are written twice; the last value of each is used")
+            }
+        }
+    }
+}
+
+impl fmt::Display for ConfigWarning {
+    /// `path[:line:column]: reason`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.path().display())?;
+        if let Some(at) = self.place() {
+            write!(f, ":{}:{}", at.line, at.column)?;
+        }
+        write!(f, ": {}", self.reason())
+    }
+}
+
+/// The warnings of these keys written twice: one each up to
+/// [`MAX_DUPLICATE_WARNINGS`], then their count.
+fn duplicate_warnings(path: &Path, duplicates: Vec<DuplicateKey>) -> Vec<ConfigWarning> {
+    let more = duplicates.len().saturating_sub(MAX_DUPLICATE_WARNINGS);
+    let mut out: Vec<ConfigWarning> = duplicates
+        .into_iter()
+        .take(MAX_DUPLICATE_WARNINGS)
+        .map(|duplicate| ConfigWarning::DuplicateKey {
+            path: path.to_path_buf(),
+            duplicate,
+        })
+        .collect();
+    if more > 0 {
+        out.push(ConfigWarning::MoreDuplicateKeys {
+            path: path.to_path_buf(),
+            count: more,
+        });
+    }
+    out
+}
+
 /// Validate config bytes in the order of §1.3. `path` only names the file.
 pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
     let path_buf = || path.to_path_buf();
@@ -163,10 +267,11 @@ pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
     if text.starts_with('\u{feff}') {
         return Err(ConfigError::Bom { path: path_buf() });
     }
-    let node: Node = json::read::node_of(text).map_err(|source| ConfigError::InvalidJson {
-        path: path_buf(),
-        source,
-    })?;
+    let (node, duplicates) =
+        json::parse_noting_duplicates(text).map_err(|source| ConfigError::InvalidJson {
+            path: path_buf(),
+            source,
+        })?;
     let Node::Object(_) = &node else {
         return Err(ConfigError::NotAnObject { path: path_buf() });
     };
@@ -185,6 +290,7 @@ pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
     }
     let mut config = Config::empty(path_buf());
     config.missing = false;
+    config.warnings = duplicate_warnings(path, duplicates);
     match get(&top, "docs") {
         None | Some(Node::Null) => {}
         Some(docs @ Node::Object(_)) => {

@@ -212,3 +212,55 @@ fn update_mode_is_a_closed_set() {
         assert!(parse_update_mode(Some(&bad)).is_err());
     }
 }
+
+#[test]
+fn issue34_a_key_written_twice_is_warned_about_with_its_line() {
+    // The second `docs` selects nothing: the config is valid, finds no
+    // oath, and says why.
+    let c = parse("{\n  \"docs\": {\"include\": [\"varar/**/*.md\"]},\n  \"docs\": {}\n}\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(c.docs_include.is_empty(), "last wins");
+    let shown: Vec<String> = c.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        shown,
+        [
+            "proj/varar.config.json:3:3: the key \"docs\" is written twice (first at line 2, \
+             column 3); the last value is used, as JSON.parse does"
+        ]
+    );
+    let ConfigWarning::DuplicateKey { duplicate, .. } = &c.warnings[0] else {
+        panic!("{:?}", c.warnings);
+    };
+    assert_eq!(
+        (duplicate.at.as_str(), duplicate.key.as_str()),
+        (json::TOP, "docs")
+    );
+    let clean = parse(r#"{"docs": {"include": ["a"]}}"#).unwrap_or_else(|e| panic!("{e}"));
+    assert!(clean.warnings.is_empty());
+}
+
+#[test]
+fn issue34_a_key_written_with_control_characters_is_shown_escaped() {
+    let c = parse("{\"snippets\": {\"\\u001b[31m\\u202e\": \"a\", \"\\u001b[31m\\u202e\": \"b\"}}")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = c.warnings[0].to_string();
+    assert!(
+        shown.contains(r#"the key "snippets.\u{1b}[31m\u{202e}" is written twice"#),
+        "{shown}"
+    );
+    assert!(!shown.contains(['\u{1b}', '\u{202e}']), "{shown}");
+}
+
+#[test]
+fn issue34_thousands_of_keys_written_twice_are_warned_about_twenty_at_most() {
+    let members: Vec<String> = (0..5000).map(|_| "\"steps\": []".to_owned()).collect();
+    let c = parse(&format!("{{{}}}", members.join(", "))).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.warnings.len(), MAX_DUPLICATE_WARNINGS + 1);
+    assert_eq!(
+        c.warnings[MAX_DUPLICATE_WARNINGS].to_string(),
+        format!(
+            "proj/varar.config.json: {} more keys are written twice; the last value of each is used",
+            4999 - MAX_DUPLICATE_WARNINGS
+        )
+    );
+}

@@ -10,32 +10,91 @@
 //! and every error, answers `None`: the caller then parses the text with
 //! serde_json, which reads it or names the problem.
 
-use super::node::Node;
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::ops::Range;
+
+use super::node::{Node, TOP, member_at};
 
 /// Nesting deeper than this is left to serde_json (whose limit is 128).
 const MAX_DEPTH: usize = 100;
 
 /// `text` as a [`Node`], or `None` when serde_json must decide.
 pub(super) fn parse(text: &str) -> Option<Node> {
+    read(text, None)
+}
+
+/// A key written again in the same object, as the byte loop met it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct Repeat {
+    /// The object's place ([`TOP`], `docs`, `x[2]`).
+    pub at: String,
+    /// The key, decoded.
+    pub key: String,
+    /// The bytes of this occurrence, quotes included.
+    pub bytes: Range<usize>,
+    /// The bytes of the first occurrence in that object.
+    pub first: Range<usize>,
+}
+
+/// [`parse`], and every key an object of `text` holds more than once (each
+/// occurrence after the first, in document order).
+pub(super) fn parse_noting_repeats(text: &str) -> Option<(Node, Vec<Repeat>)> {
+    let mut track = Track::default();
+    let node = read(text, Some(&mut track))?;
+    Some((node, track.repeats))
+}
+
+fn read(text: &str, track: Option<&mut Track>) -> Option<Node> {
     let mut reader = Reader {
         bytes: text.as_bytes(),
         text,
         at: 0,
         depth: 0,
+        track,
     };
     let node = reader.value()?;
     reader.skip_ws();
     (reader.at == reader.bytes.len()).then_some(node)
 }
 
-struct Reader<'t> {
+/// What [`parse_noting_repeats`] keeps while it reads.
+#[derive(Default)]
+struct Track {
+    /// The path to the value being read: keys and array indexes.
+    path: Vec<Step>,
+    repeats: Vec<Repeat>,
+}
+
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+impl Track {
+    /// The place of the value the path leads to, named as the reader's
+    /// errors name places.
+    fn place(&self) -> String {
+        let mut at = TOP.to_owned();
+        for step in &self.path {
+            at = match step {
+                Step::Key(key) => member_at(&at, key),
+                Step::Index(i) => format!("{at}[{i}]"),
+            };
+        }
+        at
+    }
+}
+
+struct Reader<'t, 'k> {
     text: &'t str,
     bytes: &'t [u8],
     at: usize,
     depth: usize,
+    track: Option<&'k mut Track>,
 }
 
-impl Reader<'_> {
+impl Reader<'_, '_> {
     fn skip_ws(&mut self) {
         while self.at < self.bytes.len()
             && matches!(self.bytes[self.at], b' ' | b'\n' | b'\r' | b'\t')
@@ -85,16 +144,40 @@ impl Reader<'_> {
     /// After `{`.
     fn object(&mut self) -> Option<Node> {
         let mut members = Vec::new();
+        // Where each key was first written, when repeats are noted.
+        let mut seen: HashMap<String, Range<usize>> = HashMap::new();
         self.separated(b'}', |r| {
             if r.peek()? != b'"' {
                 return None;
             }
+            let start = r.at;
             let key = r.string()?;
+            let written = start..r.at;
             if r.peek()? != b':' {
                 return None;
             }
             r.at += 1;
-            members.push((key, r.value()?));
+            let Some(track) = r.track.as_deref_mut() else {
+                members.push((key, r.value()?));
+                return Some(());
+            };
+            match seen.entry(key.clone()) {
+                Entry::Occupied(first) => track.repeats.push(Repeat {
+                    at: track.place(),
+                    key: key.clone(),
+                    bytes: written,
+                    first: first.get().clone(),
+                }),
+                Entry::Vacant(slot) => {
+                    slot.insert(written);
+                }
+            }
+            track.path.push(Step::Key(key));
+            let value = r.value();
+            let Some(Step::Key(key)) = r.track.as_deref_mut().and_then(|t| t.path.pop()) else {
+                return None;
+            };
+            members.push((key, value?));
             Some(())
         })?;
         Some(Node::Object(members))
@@ -104,7 +187,15 @@ impl Reader<'_> {
     fn array(&mut self) -> Option<Node> {
         let mut items = Vec::new();
         self.separated(b']', |r| {
-            items.push(r.value()?);
+            let index = items.len();
+            if let Some(track) = r.track.as_deref_mut() {
+                track.path.push(Step::Index(index));
+            }
+            let item = r.value();
+            if let Some(track) = r.track.as_deref_mut() {
+                track.path.pop();
+            }
+            items.push(item?);
             Some(())
         })?;
         Some(Node::Array(items))
@@ -240,8 +331,17 @@ mod tests {
     /// The contract: the quick path never disagrees with serde_json; it
     /// only declines.
     fn agrees(text: &str) -> Result<(), TestCaseError> {
+        let noting = parse_noting_repeats(text).map(|(node, _)| node);
         if let Some(quick) = parse(text) {
+            prop_assert_eq!(
+                noting,
+                Some(quick.clone()),
+                "noting repeats reads the same: {}",
+                text
+            );
             prop_assert_eq!(Some(quick), serde(text), "{}", text);
+        } else {
+            prop_assert_eq!(noting, None, "{}", text);
         }
         Ok(())
     }

@@ -10,7 +10,7 @@
 
 use std::fmt;
 
-pub use super::node::Node;
+pub use super::node::{Node, TOP, member_at};
 use super::{quick, scan};
 use serde::de::{
     self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
@@ -62,9 +62,6 @@ impl ReadError {
         }
     }
 }
-
-/// How the top level of a document is named in [`ReadError`]s.
-pub const TOP: &str = "the top level";
 
 /// Decode `bytes` as UTF-8 and parse them into a [`Node`].
 ///
@@ -119,16 +116,6 @@ pub fn first_duplicate(node: &Node, at: &str) -> Result<(), ReadError> {
             .enumerate()
             .try_for_each(|(i, item)| first_duplicate(item, &format!("{at}[{i}]"))),
         _ => Ok(()),
-    }
-}
-
-/// The place of member `key` of the object at `at`: `key` at the top level,
-/// `at.key` below it.
-pub fn member_at(at: &str, key: &str) -> String {
-    if at == TOP {
-        key.to_owned()
-    } else {
-        format!("{at}.{key}")
     }
 }
 

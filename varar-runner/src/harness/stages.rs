@@ -164,6 +164,9 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     install_quiet_panic_hook();
     let styles = color::styles(args, ColorEnv::read());
     let config = load_config(&runner.root)?;
+    for warning in &config.warnings {
+        print::warning(warning);
+    }
     let update = match runner.update {
         Some(update) => update,
         None => update_mode_from_env()?.is_update(),

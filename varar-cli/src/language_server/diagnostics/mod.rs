@@ -17,6 +17,9 @@
 //! steps stay in use), and `invalid-step` for a definition the registry
 //! refuses.
 //!
+//! On `varar.config.json`: `duplicate-key`, a warning at each key written
+//! again (the last value is used, as by every tool that reads the config).
+//!
 //! Reference diagnostics (`reference-not-found`, `reference-empty`,
 //! `ambiguous-anchor`, `reference-cycle`, spec 70) are plan diagnostics
 //! with the engine's codes and texts. A diagnostic lies in the document
@@ -29,6 +32,7 @@
 use std::collections::HashSet;
 
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
+use varar_core::config::ConfigWarning;
 use varar_core::plan::Diagnostic as PlanDiagnostic;
 use varar_core::results::{ResultFailure, Status};
 use varar_core::source::Source;
@@ -189,6 +193,29 @@ pub fn rust_diagnostics(file: &StepFile, problems: &[RefusedDefinition]) -> Vec<
             .map(|p| diagnostic(range(&p.span), "invalid-step", p.message.clone())),
     );
     out
+}
+
+/// The diagnostics of `varar.config.json`: a warning at each key it
+/// writes again (at the file's start when the reader could not say where).
+pub fn config_diagnostics(warnings: &[ConfigWarning]) -> Vec<Diagnostic> {
+    warnings
+        .iter()
+        .map(|w| {
+            // 1-based columns in UTF-16 units, as the protocol counts.
+            let (line, start, end) = w
+                .place()
+                .map_or((0, 0, 0), |p| (p.line - 1, p.column - 1, p.end_column - 1));
+            let at = |character| lsp_types::Position { line, character };
+            Diagnostic {
+                severity: Some(DiagnosticSeverity::WARNING),
+                ..diagnostic(
+                    lsp_types::Range::new(at(start), at(end)),
+                    "duplicate-key",
+                    w.reason(),
+                )
+            }
+        })
+        .collect()
 }
 
 fn diagnostic(range: lsp_types::Range, code: &str, message: String) -> Diagnostic {

@@ -211,3 +211,34 @@ fn rust_files_report_a_parse_error_once_and_refused_steps() {
         d[0].message
     );
 }
+
+#[test]
+fn issue34_a_key_written_twice_is_a_warning_over_the_key_as_written() {
+    let config = varar_core::config::parse_config(
+        std::path::Path::new("/p/varar.config.json"),
+        "{\"snippets\": {\"é\": \"1\",\n  \"\\u00e9\": \"2\"}}".as_bytes(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let d = config_diagnostics(&config.warnings);
+    assert_eq!(d.len(), 1);
+    assert_eq!(d[0].severity, Some(DiagnosticSeverity::WARNING));
+    assert_eq!(
+        d[0].code,
+        Some(NumberOrString::String("duplicate-key".into()))
+    );
+    // Line 2, the escaped key's eight characters from column 3.
+    assert_eq!(
+        d[0].range,
+        lsp_types::Range::new(
+            lsp_types::Position::new(1, 2),
+            lsp_types::Position::new(1, 10)
+        )
+    );
+    assert!(
+        d[0].message
+            .starts_with("the key \"snippets.é\" is written twice"),
+        "{}",
+        d[0].message
+    );
+    assert!(config_diagnostics(&[]).is_empty());
+}
