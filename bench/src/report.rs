@@ -18,9 +18,10 @@ use std::time::{Duration, Instant};
 use varar_cli::cli::ReportRun;
 use varar_cli::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
 use varar_cli::root::ProjectRoot;
-use varar_core::hash::source_hash;
+use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::parse::parse;
 use varar_core::plan::plan;
+use varar_core::record::DocumentDigest;
 use varar_core::results::{OathResults, Status, example_result, oath_results};
 use varar_core::source::Source;
 use varar_runner::LinkedSteps;
@@ -86,6 +87,16 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
                 oath_path: oath_path.clone(),
                 text: Ok(text.clone()),
                 results: ResultsInput::Read(r),
+                // As the run that wrote the results read the oath.
+                vouched: [(
+                    oath_path.clone(),
+                    DocumentDigest {
+                        path: oath_path.clone(),
+                        sha256: sha256_hex(text.as_bytes()),
+                        source_hash: source_hash(text),
+                    },
+                )]
+                .into(),
             })
             .collect(),
         lock: None,

@@ -31,7 +31,7 @@ use varar_runner::store::{
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
 use crate::records::{Code, ErrorRecord, config_warning, display_path};
 use crate::root::ProjectRoot;
-use crate::run_evidence::{FileNow, RunEvidence, SourcesNow};
+use crate::run_evidence::{FileNow, RunDigests, RunEvidence, SourcesNow};
 
 /// A project as read from disk at one moment.
 #[derive(Debug)]
@@ -147,10 +147,11 @@ impl ProjectSnapshot {
             .with_path(CONFIG_FILE_NAME));
         }
         let root = self.root;
+        let digests = RunDigests::of_records(&self.records);
         let oaths: Vec<OathEvidence> = self
             .oaths
             .into_iter()
-            .map(|o| oath_evidence(&root, o))
+            .map(|o| oath_evidence(&root, o, &digests))
             .collect();
         let linked_only = linked_only(&self.baseline, &oaths);
         let baselined = match &self.baseline {
@@ -196,7 +197,7 @@ fn linked_only(
     linked_only_among(texts, &without_result, lock)
 }
 
-fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
+fn oath_evidence(root: &Path, oath: OathSnapshot, digests: &RunDigests) -> OathEvidence {
     let oath_path = &oath.file.oath_path;
     let result_path = result_path_shown(oath_path);
     let text = oath.text.map_err(|e| ErrorRecord::discovery(&e, root));
@@ -217,6 +218,10 @@ fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
                 .or_insert_with(|| read_document(root, oath_path, &result_path, &doc.path));
         }
     }
+    let vouched = digests.vouched(
+        oath_path,
+        std::iter::once(oath_path.as_str()).chain(documents.keys().map(String::as_str)),
+    );
     OathEvidence {
         oath_path: oath_path.clone(),
         result_path,
@@ -224,6 +229,7 @@ fn oath_evidence(root: &Path, oath: OathSnapshot) -> OathEvidence {
         results,
         documents,
         absent_because,
+        vouched,
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::Command;
 
 use common::{
-    BASKET, Process, Project, SHELF, all_passed, files_under, item, passed_items, text,
+    BASKET, Process, Project, SHELF, all_passed, basket_run, files_under, item, passed_items, text,
     write_record,
 };
 use varar_core::hash::source_hash;
@@ -16,6 +16,7 @@ use varar_core::hash::source_hash;
 fn report_writes_the_site_under_target_and_prints_index_html() {
     let p = Project::new();
     p.basket_results();
+    basket_run(&p);
     // As cargo runs it: `cargo-varar varar report`.
     let out = p.run(&["varar", "report"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -35,6 +36,7 @@ fn report_writes_the_site_under_target_and_prints_index_html() {
     assert_eq!(
         written,
         [
+            PathBuf::from(".varar/.runs/run-1/p1.run"),
             PathBuf::from(".varar/varar/basket.md.json"),
             PathBuf::from("varar/basket.md"),
             PathBuf::from("varar/shelf.md"),
@@ -82,6 +84,7 @@ fn a_missing_varar_directory_is_not_an_error() {
 fn unreadable_results_are_named_and_the_rest_is_written_with_exit_2() {
     let p = Project::new();
     p.basket_results();
+    basket_run(&p);
     p.write(
         ".varar/varar/shelf.md.json",
         "{\"version\": 1, \"oathPath\": ",

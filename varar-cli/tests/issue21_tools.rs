@@ -349,6 +349,26 @@ fn issue21_report_draws_a_link_paragraph_as_part_of_its_example_on_a_green_run()
             "examples": [{"name": "I add 2. The total is 3", "status": "passed", "lines": [7]}]})
         .to_string(),
     );
+    // The run that wrote them, which names each text by SHA-256 (issue 34).
+    let mut items = passed_items();
+    items.push(item(
+        "varar/serving.md::Serving::I add 2. The total is 3",
+        "varar/serving.md",
+        7,
+        1,
+        Some("passed"),
+        None,
+    ));
+    let process = Process {
+        documents: &[
+            "varar/basket.md",
+            "varar/serving.md",
+            "varar/shelf.md",
+            "varar/shop.md",
+        ],
+        ..Process::of("run-1")
+    };
+    write_record(&p, ".varar", &process, &items);
     let out = p.run(&["report", "--out", "site"]);
     assert_eq!(code(&out), Some(0), "{}", text(&out.stderr));
     let index = p.read("site/index.html");

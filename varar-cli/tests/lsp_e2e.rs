@@ -7,7 +7,7 @@ mod lsp_client;
 
 use std::path::Path;
 
-use lsp_client::{Client, bakery, uri};
+use lsp_client::{Client, bakery, record_run, uri};
 use serde_json::{Value, json};
 use varar_core::hash::source_hash;
 
@@ -75,6 +75,7 @@ fn an_editor_session_on_the_bakery_sample() {
         })
         .to_string(),
     );
+    record_run(root, &["varar/basket.md"], "varar/basket.md", "failed");
     let basket = uri(&root.join("varar/basket.md"));
     let basket_rs = uri(&root.join("tests/steps/basket.rs"));
     let shelf_rs = uri(&root.join("tests/steps/shelf.rs"));
@@ -386,6 +387,12 @@ fn reuse_by_link_in_an_editor_session() {
             }]
         })
         .to_string(),
+    );
+    record_run(
+        root,
+        &["varar/checkout.md", "varar/shared.md"],
+        "varar/checkout.md",
+        "failed",
     );
     let checkout = uri(&root.join("varar/checkout.md"));
     let shared = uri(&root.join("varar/shared.md"));

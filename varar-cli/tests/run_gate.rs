@@ -164,3 +164,55 @@ fn issue34_a_config_writing_a_key_twice_is_warned_about_by_every_tool() {
         "{text}"
     );
 }
+
+/// Issue 34: after a real run that failed, an edit whose 32-bit
+/// `sourceHash` collides with the text the run read
+/// (`tests/fixtures/colliding/`) is not shown with that run's failure:
+/// the report calls the results stale and draws nothing, junit gives no
+/// excerpt of the new text, the gate does not judge it.
+#[test]
+fn issue34_a_colliding_edit_is_not_shown_as_the_old_run_s_failure() {
+    let fixtures =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/colliding");
+    let read = |name: &str| {
+        std::fs::read_to_string(fixtures.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"))
+    };
+    let (before, after) = (read("before.md"), read("after.md"));
+    assert_eq!(
+        varar_core::hash::source_hash(&before),
+        varar_core::hash::source_hash(&after),
+        "the fixture collides"
+    );
+    let (sample, state) = fixture();
+    for gone in ["varar/oven.md", "varar/links.md"] {
+        sample.remove(gone);
+    }
+    let oath = sample.root().join("varar/rising.md");
+    std::fs::write(&oath, &before).unwrap_or_else(|e| panic!("{e}"));
+    cargo(&sample, &state, &["test"]).assert_code(101, "the dough rises once, not twice");
+    let page = |sample: &Sample| {
+        let (code, text) = varar(sample, &["report", "--out", "site"]);
+        assert_eq!(code, Some(0), "{text}");
+        std::fs::read_to_string(sample.root().join("site/oaths/varar/rising.md.html"))
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    assert!(
+        page(&sample).contains("<mark "),
+        "the run's failure is drawn"
+    );
+
+    std::fs::write(&oath, &after).unwrap_or_else(|e| panic!("{e}"));
+    let edited = page(&sample);
+    assert!(
+        !edited.contains("<mark "),
+        "the old run's failure drawn on the edited text: {edited}"
+    );
+    assert!(edited.contains("These results are stale."), "{edited}");
+    let (code, text) = varar(&sample, &["junit"]);
+    assert!(
+        text.contains("rising.md.json` is stale"),
+        "{code:?}: {text}"
+    );
+    let (code, text) = varar(&sample, &["gate"]);
+    assert_eq!(code, Some(2), "{text}");
+}

@@ -18,6 +18,7 @@ use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
 use crate::project::{ProjectError, ProjectSnapshot, read_project};
 use crate::records::ErrorRecord;
 use crate::root::RootError;
+use crate::run_evidence::{RunDigests, Vouched};
 use crate::site::{SiteError, write_site};
 
 /// The default output directory, under the project root (criterion's
@@ -194,7 +195,9 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
             Err(e) => problems.push(InputProblem::Record(e)),
         }
     }
-    input.run = RunRecord::combine(records).into_iter().next();
+    let runs = RunRecord::combine(records);
+    let digests = RunDigests::new(&runs);
+    input.run = runs.into_iter().next();
     match snapshot.baseline {
         Ok(Baseline::Present { lock, .. }) => input.lock = Some(lock),
         Ok(Baseline::Unsupported { version }) => warnings.push(Warning::LockVersion { version }),
@@ -220,10 +223,19 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
                 ResultsInput::Unreadable(reason)
             }
         };
+        let vouched = match &results {
+            ResultsInput::Read(r) => digests.vouched(
+                &oath.file.oath_path,
+                std::iter::once(oath.file.oath_path.as_str())
+                    .chain(r.documents.iter().map(|d| d.path.as_str())),
+            ),
+            _ => Vouched::new(),
+        };
         input.oaths.push(OathInput {
             oath_path: oath.file.oath_path,
             text,
             results,
+            vouched,
         });
     }
     (input, problems, warnings)

@@ -9,7 +9,7 @@ use varar_core::lock::LockEntry;
 use varar_core::names::ItemKind;
 use varar_core::parse::parse;
 use varar_core::record::RunRecord;
-use varar_core::results::{OathResults, Status};
+use varar_core::results::{DocumentHash, OathResults, Status};
 use varar_core::source::Source;
 
 use super::html::{self, State};
@@ -19,7 +19,7 @@ use super::model::{
 };
 use super::overlay::{self, Foreign, ItemMark, Overlay, RunMarks};
 use super::{index_page, markdown, page};
-use crate::evidence::linked_only_among;
+use crate::evidence::{Staleness, linked_only_among, same_text};
 use crate::flaky::FlakyItem;
 use crate::run_evidence::{
     example_item, failed_items, fresh_documents, last_failure, names_example,
@@ -41,12 +41,12 @@ fn counts_of(results: &OathResults) -> Counts {
 /// Build the site.
 pub fn render_site(input: &ProjectInput) -> Site {
     let oaths: BTreeSet<String> = input.oaths.iter().map(|o| o.oath_path.clone()).collect();
-    let hashes: BTreeMap<&str, String> = input
+    let texts: BTreeMap<&str, &str> = input
         .oaths
         .iter()
-        .filter_map(|o| Some((o.oath_path.as_str(), source_hash(o.text.as_ref().ok()?))))
+        .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)))
         .collect();
-    let foreign = foreign_failures(input, &hashes);
+    let foreign = foreign_failures(input, &texts);
     let linked = linked_only(input);
     let run_fresh = run_fresh_documents(input);
     let mut files = Vec::with_capacity(input.oaths.len() + 2);
@@ -57,7 +57,7 @@ pub fn render_site(input: &ProjectInput) -> Site {
             oaths: &oaths,
         };
         let linked = linked.contains(&o.oath_path);
-        let fresh = fresh(o, &hashes);
+        let fresh = fresh(o);
         let run = input
             .run
             .as_ref()
@@ -192,15 +192,15 @@ struct Page<'a> {
 }
 
 /// Failures recorded by one oath whose offsets point into another
-/// document, by that document: drawn on its page when the result's hash of
-/// it matches its text now (spec 70 §70.4.4, §70.4.5).
+/// document, by that document: drawn on its page when the result was made
+/// from its text as it is now (spec 70 §70.4.4, §70.4.5; [`same_text`]).
 fn foreign_failures<'a>(
     input: &'a ProjectInput,
-    hashes: &BTreeMap<&str, String>,
+    texts: &BTreeMap<&str, &str>,
 ) -> BTreeMap<&'a str, Vec<Foreign<'a>>> {
     let mut foreign: BTreeMap<&str, Vec<Foreign<'_>>> = BTreeMap::new();
     for o in &input.oaths {
-        let Some(results) = fresh(o, hashes) else {
+        let Some(results) = fresh(o) else {
             continue;
         };
         for e in &results.examples {
@@ -209,7 +209,10 @@ fn foreign_failures<'a>(
                 continue;
             };
             let recorded = results.documents.iter().find(|d| d.path == doc);
-            if recorded.is_some_and(|d| hashes.get(doc) == Some(&d.source_hash)) {
+            let same = |d: &DocumentHash| {
+                same_text(doc, &d.source_hash, texts.get(doc).copied(), &o.vouched).is_ok()
+            };
+            if recorded.is_some_and(same) {
                 foreign.entry(doc).or_default().push(Foreign {
                     oath_path: &o.oath_path,
                     example: &e.name,
@@ -273,10 +276,9 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         foreign: others(foreign, o),
         source,
         doc,
-        hash,
         run,
     };
-    let (freshness, mut counts, mut overlay) = results_on(o, fresh, &parsed, linked);
+    let (freshness, mut counts, mut overlay) = results_on(o, &parsed, linked);
     let strips = strips_of(&input.history, o, fresh);
     let texts: BTreeMap<&str, &str> = input
         .oaths
@@ -347,8 +349,6 @@ fn unreadable_page(o: &OathInput, reason: &str) -> (OathSummary, String) {
 struct ParsedOath<'a> {
     source: Source<'a>,
     doc: Doc,
-    /// The hash of the text.
-    hash: String,
     /// Failures other oaths recorded in this text.
     foreign: &'a [Foreign<'a>],
     /// The lock entry, when it is of this very text.
@@ -362,7 +362,6 @@ struct ParsedOath<'a> {
 /// only against a fresh lock entry.
 fn results_on(
     o: &OathInput,
-    fresh: Option<&OathResults>,
     parsed: &ParsedOath<'_>,
     linked: bool,
 ) -> (Freshness, Counts, Overlay) {
@@ -395,8 +394,8 @@ fn results_on(
             Counts::default(),
             draw(None, None),
         ),
-        ResultsInput::Read(results) => match fresh {
-            Some(results) => {
+        ResultsInput::Read(results) => match made_from_text(o, results) {
+            Ok(results) => {
                 let overlay = draw(Some(results), parsed.lock);
                 let counts = Counts {
                     not_run: parsed.lock.map(|_| not_run(&overlay)),
@@ -404,10 +403,9 @@ fn results_on(
                 };
                 (Freshness::Fresh, counts, overlay)
             }
-            None => (
+            Err(why) => (
                 Freshness::Stale {
-                    recorded: results.source_hash.clone(),
-                    now: parsed.hash.clone(),
+                    why: why.to_string(),
                 },
                 counts_of(results),
                 draw(None, None),
@@ -435,10 +433,23 @@ fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
     }
 }
 
-/// The results of `o` if they are of its text as it is now.
-fn fresh<'a>(o: &'a OathInput, hashes: &BTreeMap<&str, String>) -> Option<&'a OathResults> {
-    match (&o.results, hashes.get(o.oath_path.as_str())) {
-        (ResultsInput::Read(r), Some(h)) if &r.source_hash == h => Some(r),
+/// The results of `o` if they were made from its text as it is now (its
+/// own: a document they name is checked where its failures are drawn), or
+/// why not ([`same_text`], the rule `gate` and `junit` judge by too).
+fn made_from_text<'a>(o: &OathInput, r: &'a OathResults) -> Result<&'a OathResults, Staleness> {
+    same_text(
+        &o.oath_path,
+        &r.source_hash,
+        o.text.as_deref().ok(),
+        &o.vouched,
+    )?;
+    Ok(r)
+}
+
+/// [`made_from_text`], for any results `o` has.
+fn fresh(o: &OathInput) -> Option<&OathResults> {
+    match &o.results {
+        ResultsInput::Read(r) => made_from_text(o, r).ok(),
         _ => None,
     }
 }

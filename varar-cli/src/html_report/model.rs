@@ -7,6 +7,7 @@ use varar_core::results::OathResults;
 
 use super::html::State;
 use crate::flaky::FlakyItem;
+use crate::run_evidence::Vouched;
 
 /// Everything the report is made of.
 #[derive(Debug, Default)]
@@ -36,6 +37,10 @@ pub struct OathInput {
     pub text: Result<String, String>,
     /// Its run results.
     pub results: ResultsInput,
+    /// The oath and the documents its results name, as the run that
+    /// wrote them read them (by SHA-256): results no run vouches for are
+    /// stale ([`crate::evidence::same_text`]).
+    pub vouched: Vouched,
 }
 
 /// What `.varar/` holds for an oath.
@@ -82,12 +87,11 @@ pub enum Freshness {
     Linked,
     /// A result file the reader refused.
     Unreadable(String),
-    /// Results of another version of the text.
+    /// Results of another version of the text, or of a text no run
+    /// record vouches for.
     Stale {
-        /// The hash the results record.
-        recorded: String,
-        /// The hash of the text now.
-        now: String,
+        /// Why, in a sentence ([`crate::evidence::Staleness`]).
+        why: String,
     },
     /// Results of this very text.
     Fresh,

@@ -99,15 +99,14 @@ pub fn render(
     let mut out = String::with_capacity(rendered.html.len() + 2048);
     header_start(&mut out, summary);
     match &summary.freshness {
-        Freshness::Stale { recorded, now } => banner(
+        Freshness::Stale { why } => banner(
             &mut out,
             State::Stale,
             "These results are stale.",
             &format!(
-                "The oath changed after the run that recorded them (results of {recorded}, \
-                 the text is now {now}), so nothing is drawn on the text: the offsets would \
-                 point at the wrong words. The counts are those of that run. Run the tests \
-                 again to refresh them."
+                "They may not be of the text as it is now ({why}), so nothing is drawn on the \
+                 text: the offsets could point at the wrong words. The counts are those of \
+                 that run. Run the tests again to refresh them."
             ),
         ),
         Freshness::Unreadable(reason) => banner(

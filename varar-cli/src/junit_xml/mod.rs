@@ -105,7 +105,7 @@ fn convert(
                 suited.insert(o.oath_path.as_str());
                 report.add_test_suite(with_items(suite(o, r, true, latest)));
             }
-            EvidenceState::Stale(r, why) => {
+            EvidenceState::Stale(r, why) | EvidenceState::Unvouched(r, why) => {
                 warnings.push(format!(
                     "`{}` is stale ({why}); its failures are shown without source excerpts",
                     o.result_path

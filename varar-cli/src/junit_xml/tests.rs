@@ -5,6 +5,7 @@ use varar_core::results::{Anchor, ExampleResult, OathResults, ResultFailure, Sta
 
 use super::*;
 use crate::records::Code;
+use crate::run_evidence::tests::vouched;
 
 const OATH: &str = "# A\n\nI add 2. The total is 3.\n";
 
@@ -22,6 +23,7 @@ fn evidence(text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvidence {
         })),
         documents: BTreeMap::new(),
         absent_because: None,
+        vouched: vouched(&[("varar/a.md", OATH)]),
     }
 }
 

@@ -15,11 +15,14 @@ use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
 use varar_core::results::OathResults;
 use varar_runner::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
 use varar_runner::discovery::{Globs, OathFile, discover, read_oath};
-use varar_runner::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
+use varar_runner::store::{
+    SCRATCH_DIR, oath_path_of, read_lock, read_records, read_run_result_file,
+};
 
 use super::oaths::Oaths;
 use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
 use super::step_index::StepIndex;
+use crate::run_evidence::RunDigests;
 
 /// A project: a directory with `varar.config.json` and its package.
 #[derive(Debug)]
@@ -49,6 +52,9 @@ pub struct ProjectState {
     /// The config's warnings (keys written twice), shown as diagnostics
     /// on `varar.config.json`.
     pub config_warnings: Vec<ConfigWarning>,
+    /// What the kept run records say each result was made from, by
+    /// SHA-256: a result they do not vouch for is not drawn.
+    pub run_digests: RunDigests,
 }
 
 /// The loads of projects so far.
@@ -120,6 +126,7 @@ impl ProjectState {
             mtimes: HashMap::new(),
             epoch: LOADS.fetch_add(1, Ordering::Relaxed) + 1,
             config_warnings,
+            run_digests: RunDigests::default(),
             oaths: Oaths::default(),
             root,
             globs,
@@ -167,7 +174,7 @@ impl ProjectState {
                     .flatten()
                     .filter(|e| e.file_type().is_file())
                     .map(walkdir::DirEntry::into_path)
-                    .filter(|p| p.extension().is_some_and(|x| x == "json")),
+                    .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "run")),
             );
         }
         files
@@ -228,6 +235,7 @@ impl ProjectState {
     }
 
     fn load_results(&mut self, log: &mut Vec<String>) {
+        self.load_run_digests();
         self.results.clear();
         let dir = self.root.join(SCRATCH_DIR);
         if !dir.is_dir() {
@@ -239,6 +247,11 @@ impl ProjectState {
                 self.read_result(path, log);
             }
         }
+    }
+
+    /// Read the run records again: which text each result was made from.
+    fn load_run_digests(&mut self) {
+        self.run_digests = RunDigests::of_records(&read_records(&self.root));
     }
 
     fn read_result(&mut self, path: &Path, log: &mut Vec<String>) {
@@ -287,6 +300,9 @@ impl ProjectState {
         } else if path.starts_with(self.root.join(SCRATCH_DIR)) {
             if path.extension().is_some_and(|x| x == "json") {
                 self.read_result(&path, log);
+                changed.evidence = true;
+            } else if path.extension().is_some_and(|x| x == "run") {
+                self.load_run_digests();
                 changed.evidence = true;
             }
         } else if is_source(&self.sources, &path) {

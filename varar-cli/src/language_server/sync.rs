@@ -381,7 +381,12 @@ impl Server {
                     (d.path.clone(), text)
                 })
                 .collect();
+            let vouched = p.run_digests.vouched(
+                oath,
+                std::iter::once(oath.as_str()).chain(documents.keys().map(String::as_str)),
+            );
             out.push(OathEvidence {
+                vouched,
                 oath_path: oath.clone(),
                 result_path: varar_runner::store::result_path_shown(oath),
                 text: self.text_of(project, oath).ok_or_else(|| {

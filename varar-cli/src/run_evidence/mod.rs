@@ -22,6 +22,9 @@
 //! An item whose last attempt failed fails the run; one that failed (or
 //! never ended) before its last attempt passed is **recovered**.
 //!
+//! Which text each result file describes is known by SHA-256 from the
+//! run that wrote it ([`RunDigests`]).
+//!
 //! The shell reads the records and the files as they are now
 //! ([`crate::project`], [`crate::tree`]); everything here is values.
 
@@ -33,6 +36,10 @@ use varar_core::results::ExampleResult;
 use varar_runner::store::{RUNS_DIR, SCRATCH_DIR, file_name_of};
 
 use crate::records::{Code, ErrorRecord};
+
+mod vouched;
+
+pub use vouched::{RunDigests, Vouched};
 
 /// The file the config digest is of.
 pub const CONFIG_PATH: &str = "varar.config.json";

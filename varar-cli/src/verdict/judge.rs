@@ -51,7 +51,7 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
     let mut expected = BTreeSet::new();
     for o in &project.oaths {
         let linked = project.linked_only.contains(&o.oath_path);
-        let (mut gate, has_examples) = judge(o, linked, &mut judged);
+        let (mut gate, has_examples) = judge(o, linked, run.is_some(), &mut judged);
         if failed_oaths.contains(o.oath_path.as_str())
             && matches!(gate.status, OathStatus::Passed | OathStatus::Linked)
         {
@@ -73,8 +73,8 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
 
 /// The verdict on one oath, and whether its fresh result has examples;
 /// its failures and problems are added to `judged`. `linked`: it needs no
-/// result of its own.
-fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> (OathGate, bool) {
+/// result of its own; `has_run`: some run record could be read.
+fn judge(o: &OathEvidence, linked: bool, has_run: bool, judged: &mut Judged) -> (OathGate, bool) {
     let mut gate = OathGate {
         path: o.oath_path.clone(),
         status: OathStatus::Missing,
@@ -104,6 +104,14 @@ fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> (OathGate, bool
             counted(&mut gate, r);
             gate.status = OathStatus::Stale;
             judged.errors.push(stale_result(o, &why));
+        }
+        EvidenceState::Unvouched(r, why) => {
+            counted(&mut gate, r);
+            gate.status = OathStatus::Stale;
+            // Without any run record, `missing_run` alone says why.
+            if has_run {
+                judged.errors.push(stale_result(o, &why));
+            }
         }
         EvidenceState::Missing if linked => gate.status = OathStatus::Linked,
         EvidenceState::Missing => judged.errors.push(missing_result(o)),

@@ -344,3 +344,54 @@ pub fn cargo_env(command: &mut Command) -> &mut Command {
         workspace_root().join("target").join("e2e"),
     )
 }
+
+/// Write `.varar/.runs/run-1/p1.run` under `root` as the harness writes it:
+/// a complete process that read `documents` as they are now and ran one
+/// item of `oath` (which ended `outcome`). It says which text the results
+/// of `oath` were made from, by SHA-256; without it the server draws no
+/// recorded failure (issue 34).
+pub fn record_run(root: &Path, documents: &[&str], oath: &str, outcome: &str) {
+    use varar_core::hash::{sha256_hex, source_hash};
+    let read = |rel: &str| std::fs::read(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"));
+    let documents: Vec<Value> = documents
+        .iter()
+        .map(|d| {
+            let bytes = read(d);
+            json!({
+                "path": d,
+                "sha256": sha256_hex(&bytes),
+                "sourceHash": source_hash(&String::from_utf8_lossy(&bytes)),
+            })
+        })
+        .collect();
+    let record = json!({
+        "version": 1,
+        "format": "varar-run-record",
+        "varar": "0.1.0",
+        "runId": "run-1",
+        "processId": "p1",
+        "complete": true,
+        "startedAt": "2026-12-01T07:00:00.000Z",
+        "endedAt": "2026-12-01T07:00:00.900Z",
+        "arguments": [],
+        "options": {"update": false, "runtime": "built-in"},
+        "manifest": {
+            "config": {"path": "varar.config.json", "sha256": sha256_hex(&read("varar.config.json"))},
+            "documents": documents,
+            "reproducible": false,
+            "limitations": []
+        },
+        "items": [{
+            "name": format!("{oath}::the example"),
+            "kind": "example",
+            "oathPath": oath,
+            "line": 1,
+            "attempt": 1,
+            "outcome": outcome,
+            "durationMs": 0.25
+        }]
+    });
+    let dir = root.join(".varar/.runs/run-1");
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(dir.join("p1.run"), record.to_string()).unwrap_or_else(|e| panic!("{e}"));
+}

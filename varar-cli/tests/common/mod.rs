@@ -307,6 +307,36 @@ pub fn passed_items() -> Vec<String> {
     ]
 }
 
+/// The record of the run that wrote [`Project::basket_results`]: it read
+/// basket.md, one example failed and one passed. Without it no record says
+/// which text the results were made from (by SHA-256), and the report
+/// calls them stale (issue 34).
+pub fn basket_run(p: &Project) {
+    let process = Process {
+        documents: &["varar/basket.md"],
+        ..Process::of("run-1")
+    };
+    let items = [
+        item(
+            "varar/basket.md::The basket::I add 2. The total is 3",
+            "varar/basket.md",
+            3,
+            1,
+            Some("failed"),
+            Some("cell 1: expected 3 but was 2"),
+        ),
+        item(
+            "varar/basket.md::The basket::I add 1. The total is 1",
+            "varar/basket.md",
+            5,
+            1,
+            Some("passed"),
+            None,
+        ),
+    ];
+    write_record(p, ".varar", &process, &items);
+}
+
 /// A complete run in `.varar/` in which every example passed.
 pub fn passing_run(p: &Project) {
     write_record(p, ".varar", &Process::of("run-1"), &passed_items());

@@ -1,7 +1,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
-use varar_core::hash::source_hash;
+use varar_core::hash::{sha256_hex, source_hash};
+use varar_core::record::DocumentDigest;
 use varar_core::results::{ExampleResult, OathResults};
 
 use crate::support::{example, item, record};
@@ -27,6 +28,16 @@ fn oath(path: &str, text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvi
         })),
         documents: BTreeMap::new(),
         absent_because: None,
+        // As the run that wrote the result read the oath.
+        vouched: [(
+            path.to_owned(),
+            DocumentDigest {
+                path: path.into(),
+                sha256: sha256_hex(text.as_bytes()),
+                source_hash: source_hash(text),
+            },
+        )]
+        .into(),
     }
 }
 

@@ -6,14 +6,18 @@ use varar_core::results::OathResults;
 
 use super::support::{CHECKOUT, SHARED, checkout_results, failed, passed, range_of, results_of};
 use crate::html_report::*;
+use crate::run_evidence::Vouched;
+use crate::run_evidence::tests::vouched;
 
 const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 
+/// An oath whose results (if any) the run that read `text` wrote.
 fn oath(path: &str, text: &str, results: ResultsInput) -> OathInput {
     OathInput {
         oath_path: path.into(),
         text: Ok(text.into()),
         results,
+        vouched: vouched(&[(path, text)]),
     }
 }
 
@@ -146,6 +150,7 @@ fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
                 oath_path: "varar/d.md".into(),
                 text: Err("cannot read `varar/d.md`: invalid UTF-8 at byte 3".into()),
                 results: ResultsInput::Missing,
+                vouched: Vouched::new(),
             },
         ],
         lock: Some(lock),
@@ -255,10 +260,13 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
     let (checkout, shared) = (CHECKOUT, SHARED);
     let build = |shared_hash: String| {
         let r = checkout_results(shared_hash);
+        let mut checkout_oath = oath("varar/checkout.md", checkout, ResultsInput::Read(r));
+        checkout_oath.vouched =
+            vouched(&[("varar/checkout.md", checkout), ("varar/shared.md", shared)]);
         render_site(&ProjectInput {
             name: "p".into(),
             oaths: vec![
-                oath("varar/checkout.md", checkout, ResultsInput::Read(r)),
+                checkout_oath,
                 oath("varar/shared.md", shared, ResultsInput::Missing),
             ],
             lock: None,
@@ -490,4 +498,62 @@ mod issue19 {
         assert!(!page.contains("recovered after"), "{page}");
         assert!(!page.contains("<mark "), "{page}");
     }
+}
+
+/// Issue 34: an edit whose 32-bit `sourceHash` collides with the text the
+/// run read is not drawn over with that run's failure: the SHA-256 the run
+/// recorded decides.
+#[test]
+fn issue34_an_edit_with_a_colliding_source_hash_is_stale_not_drawn_over() {
+    use crate::evidence::tests::{AFTER, BEFORE};
+    assert_eq!(source_hash(BEFORE), source_hash(AFTER));
+    let (from, to) = range_of(BEFORE, "2", 0);
+    let results = results_of(
+        "varar/rising.md",
+        BEFORE,
+        vec![failed(
+            "I bake 1 loaves. Then the dough rises 2 times",
+            vec![3],
+            &[(from, to, "1")],
+            Some((from, to)),
+        )],
+    );
+    let site = |text: &str| {
+        let mut o = oath("varar/rising.md", text, ResultsInput::Read(results.clone()));
+        // The run that wrote the results read the text before the edit.
+        o.vouched = vouched(&[("varar/rising.md", BEFORE)]);
+        render_site(&ProjectInput {
+            name: "p".into(),
+            oaths: vec![o],
+            lock: None,
+            run: None,
+            history: Vec::new(),
+        })
+    };
+    let before = site(BEFORE);
+    assert!(file(&before, "oaths/varar/rising.md.html").contains("<mark "));
+    let after = site(AFTER);
+    let page = file(&after, "oaths/varar/rising.md.html");
+    assert!(
+        !page.contains("<mark "),
+        "the old failure drawn on the new text: {page}"
+    );
+    assert!(page.contains("These results are stale."), "{page}");
+    assert!(page.contains("the run read sha256"), "{page}");
+    assert!(file(&after, "index.html").contains("stale results"));
+    // Without any run record the report cannot tell: stale too.
+    let mut unvouched = oath(
+        "varar/rising.md",
+        BEFORE,
+        ResultsInput::Read(results.clone()),
+    );
+    unvouched.vouched = Vouched::new();
+    let site = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![unvouched],
+        ..ProjectInput::default()
+    });
+    let page = file(&site, "oaths/varar/rising.md.html");
+    assert!(!page.contains("<mark "), "{page}");
+    assert!(page.contains("no kept run record names the text"), "{page}");
 }

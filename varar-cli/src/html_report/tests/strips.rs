@@ -66,6 +66,7 @@ fn site(history: Vec<crate::flaky::FlakyItem>) -> Site {
                     passed("I bake 2", vec![5]),
                 ],
             )),
+            vouched: crate::run_evidence::tests::vouched(&[("varar/oven.md", OVEN)]),
         }],
         lock: None,
         run: None,

@@ -5,6 +5,7 @@ use super::*;
 use crate::evidence::DocumentText;
 use crate::language_server::step_index::StepIndex;
 use crate::language_server::tests::support::{at, bakery, plan};
+use crate::run_evidence::tests::vouched;
 
 fn codes(diagnostics: &[Diagnostic]) -> Vec<(String, u32)> {
     diagnostics
@@ -64,6 +65,7 @@ fn evidence(oath: &str, text: &str, examples: Vec<ExampleResult>) -> OathEvidenc
         })),
         documents: Default::default(),
         absent_because: None,
+        vouched: vouched(&[(oath, text)]),
     }
 }
 
@@ -184,6 +186,10 @@ fn a_doc_path_failure_belongs_to_the_document_it_names() {
     }
     e.documents
         .insert("varar/shared.md".into(), DocumentText::Text(shared.into()));
+    e.vouched = vouched(&[
+        ("varar/main.md", "# Main\n\n[Fill](shared.md)\n"),
+        ("varar/shared.md", shared),
+    ]);
     assert!(recorded_failures("varar/main.md", std::slice::from_ref(&e)).is_empty());
     let recorded = recorded_failures("varar/shared.md", std::slice::from_ref(&e));
     assert_eq!(recorded.len(), 1);
@@ -241,4 +247,30 @@ fn issue34_a_key_written_twice_is_a_warning_over_the_key_as_written() {
         d[0].message
     );
     assert!(config_diagnostics(&[]).is_empty());
+}
+
+#[test]
+fn issue34_a_buffer_whose_source_hash_collides_shows_no_recorded_failure() {
+    use crate::evidence::tests::{AFTER, BEFORE};
+    let two = at(BEFORE, "2 times", 0);
+    let failure = ResultFailure {
+        line: 3,
+        message: "cell 1: expected 2 but was 1".into(),
+        stack: String::new(),
+        cells: vec![CellFailure {
+            from: two,
+            to: two + 1,
+            actual: "1".into(),
+        }],
+        anchor: None,
+        doc_path: None,
+    };
+    let mut e = evidence("varar/x.md", BEFORE, vec![failed("Rises", failure)]);
+    assert_eq!(
+        recorded_failures("varar/x.md", std::slice::from_ref(&e)).len(),
+        1
+    );
+    // The buffer now holds the edit; the run read the text before it.
+    e.text = Ok(AFTER.into());
+    assert!(recorded_failures("varar/x.md", &[e]).is_empty());
 }
