@@ -290,8 +290,41 @@ fn prose_rows(
             break;
         }
         per_mb.push(net / mbs * 1e6);
+        check_row(project, o, mbs)?;
     }
     spread("per MB (µs)", &per_mb);
+    Ok(())
+}
+
+/// `cargo varar check` of the installed project, in process, next to the
+/// test binary planning the same project (`--list`, which writes nothing):
+/// their ratio, which must stay near 1 (issue 34: `check` was quadratic on
+/// a long oath). Shown only when this bench was built with the project's
+/// profile; otherwise the two are not comparable.
+fn check_row(project: &Project, o: &ScaleOptions, mbs: f64) -> Result<(), String> {
+    let this_build = if cfg!(debug_assertions) {
+        Profile::Debug
+    } else {
+        Profile::Release
+    };
+    if project.profile != this_build {
+        return Ok(());
+    }
+    let list = project.run_oaths(&["--list"], o.timeout)?;
+    let root = varar_cli::root::ProjectRoot {
+        explicit: Some(project.dir.clone()),
+        cwd: project.dir.clone(),
+    };
+    let start = std::time::Instant::now();
+    let report = varar_cli::commands::check::report(&root);
+    let check = start.elapsed();
+    println!(
+        "  one oath of {mbs:>5.1} MB: cargo varar check {:.3} s (exit {}) / the test binary's --list {} = {:.2}x (goal <= 1.5x)",
+        check.as_secs_f64(),
+        report.exit_code,
+        list.show(),
+        check.as_secs_f64() / list.wall.as_secs_f64().max(1e-9)
+    );
     Ok(())
 }
 

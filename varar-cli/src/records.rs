@@ -232,7 +232,9 @@ impl ErrorRecord {
     /// everything else `input_error`.
     pub fn discovery(e: &DiscoveryError, base: &Path) -> Self {
         match e {
-            DiscoveryError::InvalidGlob { .. } | DiscoveryError::GlobTooComplex { .. } => {
+            DiscoveryError::InvalidGlob { .. }
+            | DiscoveryError::GlobTooComplex { .. }
+            | DiscoveryError::TooManyPatterns { .. } => {
                 ErrorRecord::new(Code::InvalidConfig, e.to_string()).with_path(CONFIG_FILE_NAME)
             }
             DiscoveryError::Read { oath_path, .. } | DiscoveryError::NotUtf8 { oath_path, .. } => {

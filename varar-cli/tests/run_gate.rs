@@ -216,3 +216,24 @@ fn issue34_a_colliding_edit_is_not_shown_as_the_old_run_s_failure() {
     let (code, text) = varar(&sample, &["gate"]);
     assert_eq!(code, Some(2), "{text}");
 }
+
+/// Issue 34: a config with more globs than the limit is refused, naming
+/// the key and the limit, by the real test binary and by `check` alike
+/// (two million of them kept both busy for minutes).
+#[test]
+fn issue34_a_config_with_too_many_globs_is_refused_by_the_test_binary_and_check() {
+    let (sample, state) = fixture();
+    let globs: Vec<String> = (0..1001)
+        .map(|i| format!("\"varar/d{i}/**/*.md\""))
+        .collect();
+    let config = format!("{{\"docs\": {{\"include\": [{}]}}}}\n", globs.join(", "));
+    std::fs::write(sample.root().join("varar.config.json"), config)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let why = "varar.config.json: \"docs.include\" holds 1001 globs; at most 1000 are accepted";
+    let run = cargo(&sample, &state, &["test"]);
+    assert_ne!(run.code, Some(0), "{}", run.combined());
+    assert!(run.combined().contains(why), "{}", run.combined());
+    let (code, text) = varar(&sample, &["check"]);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.contains(&format!("error[invalid_config]: {why}")), "{text}");
+}

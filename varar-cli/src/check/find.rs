@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use varar_core::config::{CONFIG_FILE_NAME, ConfigWarning};
+use varar_core::doc::Candidate;
 use varar_core::lock::Lock;
 use varar_core::registry::Role;
 use varar_core::source::Span;
@@ -34,42 +35,51 @@ pub struct CheckInput<'a> {
 }
 
 /// Check the project: plan every oath, find its problems, and judge.
-pub fn check(input: &CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
-    let oaths = Oaths::from_disk(input.oaths.iter().cloned());
+pub fn check(input: CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
+    let CheckInput {
+        root,
+        oaths: texts,
+        index,
+        lock,
+        config,
+    } = input;
+    let paths: Vec<String> = texts.iter().map(|(p, _)| p.clone()).collect();
+    // The texts move in: a 10 MB oath is not copied.
+    let oaths = Oaths::from_disk(texts);
     let context = PlanContext {
-        index: input.index,
-        lock: input.lock,
+        index,
+        lock,
         oaths: &oaths,
     };
-    let paths: Vec<&str> = input.oaths.iter().map(|(p, _)| p.as_str()).collect();
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut analyses = plan_documents(&context, &paths);
     give_reuses(&oaths, &mut analyses);
     let mut problems = Vec::new();
     let mut named = BTreeSet::new();
     harness_items(&analyses, &mut problems, &mut named);
-    for refused in input.index.problems() {
+    for refused in index.problems() {
         let (first, detail) = split_message(&refused.message);
         problems.push(Problem {
             code: ProblemCode::InvalidStep,
             severity: Severity::Error,
             message: first,
             detail,
-            ..at(display_path(&refused.path, input.root), None, refused.span)
+            ..at(display_path(&refused.path, root), None, refused.span)
         });
     }
-    let guesser = Guesser::new(input.index);
+    let guesser = Guesser::new(index);
     for a in &analyses {
         unmatched_steps(a, &guesser, &named, &mut problems);
     }
-    unused_steps(input, &analyses, &mut problems);
-    problems.extend(input.config.iter().map(config_problem));
+    unused_steps(index, root, &analyses, &mut problems);
+    problems.extend(config.iter().map(config_problem));
     problems.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.severity, a.code)
             .cmp(&(&b.path, b.line, b.column, b.severity, b.code))
     });
     finish(
         analyses.len(),
-        input.index.registry().steps.len(),
+        index.registry().steps.len(),
         problems,
         errors,
     )
@@ -153,20 +163,32 @@ fn unmatched_steps(
     named: &BTreeSet<(String, u32)>,
     problems: &mut Vec<Problem>,
 ) {
+    let containing = Containing::new(&a.doc.examples);
+    // The lines of this oath an error names, looked up by range.
+    let lines: BTreeSet<u32> = named
+        .range((a.oath_path.clone(), 0)..=(a.oath_path.clone(), u32::MAX))
+        .map(|(_, line)| *line)
+        .collect();
     for sentence in a.sentences.iter().filter(|s| !s.matched) {
-        let candidate = a.doc.examples.iter().find(|c| {
-            c.span.start_offset <= sentence.span.start_offset
-                && sentence.span.end_offset <= c.span.end_offset
-        });
-        let reported = candidate.is_some_and(|c| {
-            (c.span.start_line..=c.span.end_line)
-                .any(|line| named.contains(&(a.oath_path.clone(), line)))
-        });
-        let Some(text) = step_text(&sentence.text) else {
+        // Most sentences of a long oath are prose with no value: ruled
+        // out first, with one pass over their bytes.
+        if !guesser.may_have_value(&sentence.text) {
+            continue;
+        }
+        let Some(text) = step_text(&sentence.text).filter(|t| guesser.may_have_value(t)) else {
             continue;
         };
+        let reported = containing.first(sentence.span).is_some_and(|c| {
+            lines
+                .range(c.span.start_line..=c.span.end_line)
+                .next()
+                .is_some()
+        });
+        if reported {
+            continue;
+        }
         let g = guesser.guess(text);
-        if reported || !g.looks_like_step() {
+        if !g.looks_like_step() {
             continue;
         }
         let role = match g.role {
@@ -191,9 +213,61 @@ fn unmatched_steps(
     }
 }
 
+/// What [`Containing`] looks up: a block with its span.
+pub(super) trait Spanned {
+    /// Its span.
+    fn span(&self) -> Span;
+}
+
+impl Spanned for Candidate {
+    fn span(&self) -> Span {
+        self.span
+    }
+}
+
+/// The first candidate, in source order, whose span holds a span: found by
+/// binary search (issue 34: a linear search per sentence made `check`
+/// quadratic on a long oath).
+pub(super) struct Containing<'a, C> {
+    candidates: &'a [C],
+    /// The furthest end of the candidates up to each: it never decreases,
+    /// and first reaches a span's end at the first candidate that does.
+    furthest: Vec<u32>,
+}
+
+impl<'a, C: Spanned> Containing<'a, C> {
+    pub(super) fn new(candidates: &'a [C]) -> Containing<'a, C> {
+        let mut furthest = Vec::with_capacity(candidates.len());
+        let mut end = 0;
+        for c in candidates {
+            end = end.max(c.span().end_offset);
+            furthest.push(end);
+        }
+        Containing {
+            candidates,
+            furthest,
+        }
+    }
+
+    /// The first candidate (they are in source order) that starts at or
+    /// before `span` and ends at or after it.
+    pub(super) fn first(&self, span: Span) -> Option<&'a C> {
+        let started = self
+            .candidates
+            .partition_point(|c| c.span().start_offset <= span.start_offset);
+        let first = self.furthest.partition_point(|&end| end < span.end_offset);
+        (first < started).then(|| &self.candidates[first])
+    }
+}
+
 /// The steps no sentence of any oath uses.
-fn unused_steps(input: &CheckInput<'_>, analyses: &[Analysis], problems: &mut Vec<Problem>) {
-    let mut used = vec![false; input.index.registry().steps.len()];
+fn unused_steps(
+    index: &StepIndex,
+    root: &Path,
+    analyses: &[Analysis],
+    problems: &mut Vec<Problem>,
+) {
+    let mut used = vec![false; index.registry().steps.len()];
     for a in analyses {
         let steps = a.steps.iter().map(|s| s.step);
         let spliced = a.spliced.iter().map(|s| s.step.step);
@@ -204,7 +278,7 @@ fn unused_steps(input: &CheckInput<'_>, analyses: &[Analysis], problems: &mut Ve
         }
     }
     for (step, _) in used.iter().enumerate().filter(|(_, u)| !**u) {
-        let Some((file, item)) = input.index.step(step) else {
+        let Some((file, item)) = index.step(step) else {
             continue;
         };
         let role = match item.role {
@@ -220,11 +294,7 @@ fn unused_steps(input: &CheckInput<'_>, analyses: &[Analysis], problems: &mut Ve
             ),
             detail: None,
             expression: Some(item.expression.clone()),
-            ..at(
-                display_path(&file.path, input.root),
-                None,
-                item.expression_span,
-            )
+            ..at(display_path(&file.path, root), None, item.expression_span)
         });
     }
 }

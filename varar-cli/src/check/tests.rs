@@ -1,6 +1,7 @@
 use std::path::Path;
 
 use varar_core::lock::Lock;
+use varar_core::source::Span;
 
 use super::*;
 use crate::language_server::tests::support::bakery;
@@ -30,7 +31,7 @@ fn oaths(changed: &[(&str, &str)]) -> Vec<(String, String)> {
 fn run(oaths: Vec<(String, String)>, lock: Option<&Lock>) -> CheckReport {
     let index = bakery();
     check(
-        &CheckInput {
+        CheckInput {
             root: Path::new("/bakery"),
             oaths,
             index: &index,
@@ -198,7 +199,7 @@ fn issue34_a_key_the_config_writes_twice_is_a_warning_at_the_key() {
     .unwrap_or_else(|e| panic!("{e}"));
     let index = bakery();
     let report = check(
-        &CheckInput {
+        CheckInput {
             root: Path::new("/bakery"),
             oaths: oaths(&[]),
             index: &index,
@@ -230,4 +231,84 @@ fn issue34_a_key_the_config_writes_twice_is_a_warning_at_the_key() {
         dup[0].message
     );
     assert_eq!(report.exit_code, 0, "a warning changes no exit code");
+}
+
+/// A block whose span is counted each time it is read.
+struct Counted<'c> {
+    span: Span,
+    reads: &'c std::cell::Cell<usize>,
+}
+
+impl super::find::Spanned for Counted<'_> {
+    fn span(&self) -> Span {
+        self.reads.set(self.reads.get() + 1);
+        self.span
+    }
+}
+
+fn span(from: u32, to: u32) -> Span {
+    Span {
+        start_offset: from,
+        end_offset: to,
+        start_line: 1,
+        start_col: 1,
+        end_line: 1,
+        end_col: 1,
+    }
+}
+
+#[test]
+fn issue34_the_block_of_each_sentence_is_found_reading_few_blocks() {
+    // 20 000 blocks, a sentence in each: a search from the start for each
+    // sentence reads some 200 million spans; a binary search some 600 000.
+    let reads = std::cell::Cell::new(0);
+    let n: u32 = 20_000;
+    let blocks: Vec<Counted<'_>> = (0..n)
+        .map(|i| Counted {
+            span: span(i * 10, i * 10 + 8),
+            reads: &reads,
+        })
+        .collect();
+    let containing = super::find::Containing::new(&blocks);
+    for i in 0..n {
+        let found = containing.first(span(i * 10 + 2, i * 10 + 5));
+        assert_eq!(found.map(|b| b.span.start_offset), Some(i * 10));
+    }
+    assert!(containing.first(span(8, 9)).is_none(), "between two blocks");
+    let budget = 2 * n as usize * (n.ilog2() as usize + 2);
+    assert!(
+        reads.get() <= budget,
+        "{} spans read for {n} sentences (at most {budget})",
+        reads.get()
+    );
+}
+
+#[test]
+fn the_first_containing_block_is_the_outer_one_as_in_source_order() {
+    let reads = std::cell::Cell::new(0);
+    let blocks = [
+        Counted {
+            span: span(0, 100),
+            reads: &reads,
+        },
+        Counted {
+            span: span(10, 20),
+            reads: &reads,
+        },
+        Counted {
+            span: span(30, 40),
+            reads: &reads,
+        },
+        Counted {
+            span: span(200, 210),
+            reads: &reads,
+        },
+    ];
+    let containing = super::find::Containing::new(&blocks);
+    let start = |s: Span| containing.first(s).map(|b| b.span.start_offset);
+    assert_eq!(start(span(12, 15)), Some(0));
+    assert_eq!(start(span(50, 60)), Some(0));
+    assert_eq!(start(span(150, 160)), None);
+    assert_eq!(start(span(205, 210)), Some(200));
+    assert_eq!(start(span(205, 211)), None);
 }

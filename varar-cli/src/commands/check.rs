@@ -95,7 +95,7 @@ pub fn report(project: &ProjectRoot) -> CheckReport {
         lock: lock.as_ref(),
         config: &config.warnings,
     };
-    check(&input, errors)
+    check(input, errors)
 }
 
 /// The committed lock: absent is fine, unreadable is an input error.

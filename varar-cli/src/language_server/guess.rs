@@ -16,7 +16,7 @@
 //! `are`, `equals` or `reads` (the sentence states what the system shows:
 //! "the total is £2.40"), else a stimulus.
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 use varar_core::expression::CompiledExpression;
 use varar_core::registry::Role;
 
@@ -79,6 +79,9 @@ pub struct Guesser<'a> {
     index: &'a StepIndex,
     /// Each custom parameter type's regex, its name and Rust type.
     custom: Vec<(Regex, String, String)>,
+    /// The custom regexes as one set: a sentence none of them matches is
+    /// ruled out in one pass.
+    custom_set: Option<RegexSet>,
     /// The built-in value patterns, in order of precedence.
     built_in: Vec<(Regex, &'static str, &'static str)>,
 }
@@ -94,6 +97,14 @@ impl<'a> Guesser<'a> {
                 Some((re, p.name.clone(), rust_type))
             })
             .collect();
+        let custom_set = RegexSet::new(
+            index
+                .parameters()
+                .filter(|p| Regex::new(&p.regex).is_ok())
+                .map(|p| p.regex.as_str()),
+        )
+        .ok()
+        .filter(|set| !set.is_empty());
         let built_in = PATTERNS
             .iter()
             .filter_map(|(pattern, name, rust_type)| {
@@ -103,8 +114,28 @@ impl<'a> Guesser<'a> {
         Guesser {
             index,
             custom,
+            custom_set,
             built_in,
         }
+    }
+
+    /// Whether `text` may hold a value to capture: a byte every built-in
+    /// value needs (`"`, `*`, `_` or a digit) or a match of a custom
+    /// type's regex. When not, it has no parameter and is no step, and
+    /// the patterns are not run: most sentences of a long oath are prose
+    /// (issue 34).
+    pub fn may_have_value(&self, text: &str) -> bool {
+        // An index loop over a table: cheap in the unoptimised builds
+        // `cargo varar` is often run from, where iterator adapters are not.
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if VALUE_BYTE[usize::from(bytes[i])] {
+                return true;
+            }
+            i += 1;
+        }
+        self.custom_set.as_ref().is_some_and(|s| s.is_match(text))
     }
 
     /// The step `text` (a sentence without its terminator) would be.
@@ -127,6 +158,9 @@ impl<'a> Guesser<'a> {
 
     /// The expression for a sentence and the parameters it has.
     fn infer_expression(&self, text: &str) -> (String, Vec<Found>) {
+        if !self.may_have_value(text) {
+            return (render(text, &[]), Vec::new());
+        }
         let mut found: Vec<Found> = Vec::new();
         let mut add = |start: usize, end: usize, name: &str, rust_type: &str| {
             if end > start && !found.iter().any(|f| start < f.end && f.start < end) {
@@ -187,6 +221,20 @@ fn follows_a_verb_of_state(text: &str, at: usize) -> bool {
         "is" | "are" | "equals" | "reads"
     )
 }
+
+/// The bytes every built-in value needs one of: `"`, `*`, `_`, a digit.
+const VALUE_BYTE: [bool; 256] = {
+    let mut table = [false; 256];
+    table[b'"' as usize] = true;
+    table[b'*' as usize] = true;
+    table[b'_' as usize] = true;
+    let mut d = b'0';
+    while d <= b'9' {
+        table[d as usize] = true;
+        d += 1;
+    }
+    table
+};
 
 /// Values that become built-in parameters, in order of precedence.
 const PATTERNS: [(&str, &str, &str); 3] = [
@@ -265,5 +313,28 @@ mod tests {
         assert_eq!(prose.roles(), [Role::Stimulus, Role::Sensor]);
         assert_eq!(step_text("Done!"), Some("Done"));
         assert_eq!(step_text("."), None);
+    }
+
+    #[test]
+    fn issue34_a_sentence_without_a_value_is_ruled_out_before_any_pattern_runs() {
+        let index = bakery();
+        let guesser = Guesser::new(&index);
+        for prose in [
+            "Tellers like tidy books",
+            "Why keep a messy ledger",
+            "Coins are counted",
+        ] {
+            assert!(!guesser.may_have_value(prose), "{prose}");
+            assert!(!guesser.guess(prose).looks_like_step(), "{prose}");
+        }
+        for step in [
+            "I bake 3 loaves",
+            "the label reads \"Rent\"",
+            "the mood is *calm*",
+            "the total is £2.40",
+        ] {
+            assert!(guesser.may_have_value(step), "{step}");
+            assert!(guesser.guess(step).looks_like_step(), "{step}");
+        }
     }
 }

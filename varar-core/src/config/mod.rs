@@ -152,6 +152,39 @@ pub enum ConfigError {
         /// `docs.include`, `docs.exclude` or `steps`.
         key: &'static str,
     },
+    /// `docs.include` or `docs.exclude` holds more globs than
+    /// [`MAX_GLOBS`]: every tool that walks the project (the test binary,
+    /// `cargo varar`, the editor) would spend minutes compiling them.
+    #[error(
+        "{}: \"{key}\" holds {count} globs; at most {limit} are accepted",
+        path.display()
+    )]
+    TooManyGlobs {
+        /// The config path.
+        path: PathBuf,
+        /// `docs.include` or `docs.exclude`.
+        key: &'static str,
+        /// How many it holds.
+        count: usize,
+        /// [`MAX_GLOBS`].
+        limit: usize,
+    },
+    /// A glob of `docs.include` or `docs.exclude` is longer than
+    /// [`MAX_GLOB_BYTES`]: no path it could match exists.
+    #[error(
+        "{}: \"{key}\" holds a glob of {len} bytes; at most {limit} are accepted",
+        path.display()
+    )]
+    GlobTooLong {
+        /// The config path.
+        path: PathBuf,
+        /// `docs.include` or `docs.exclude`.
+        key: &'static str,
+        /// Its length in bytes.
+        len: usize,
+        /// [`MAX_GLOB_BYTES`].
+        limit: usize,
+    },
     /// `snippets` is not an object whose values are all strings.
     #[error("{}: \"snippets\" must be an object of strings", path.display())]
     SnippetsNotStrings {
@@ -159,6 +192,17 @@ pub enum ConfigError {
         path: PathBuf,
     },
 }
+
+/// At most this many globs in `docs.include`, and as many in
+/// `docs.exclude` (issue 34: two million of them kept every tool busy for
+/// minutes; a project needs a handful). One definition: the harness, every
+/// command and the language server read the config through
+/// [`parse_config`].
+pub const MAX_GLOBS: usize = 1_000;
+
+/// At most this many bytes in one glob: longer than any path a file
+/// system gives (and than its messages should quote).
+pub const MAX_GLOB_BYTES: usize = 4_096;
 
 /// At most this many keys written twice are warned about one by one; the
 /// rest are counted in one more warning.
@@ -307,8 +351,8 @@ pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
                     key: (*key).to_owned(),
                 });
             }
-            config.docs_include = string_array(path, get(&docs, "include"), "docs.include")?;
-            config.docs_exclude = string_array(path, get(&docs, "exclude"), "docs.exclude")?;
+            config.docs_include = globs(path, get(&docs, "include"), "docs.include")?;
+            config.docs_exclude = globs(path, get(&docs, "exclude"), "docs.exclude")?;
         }
         Some(_) => return Err(ConfigError::DocsNotObject { path: path_buf() }),
     }
@@ -334,6 +378,29 @@ pub fn parse_config(path: &Path, bytes: &[u8]) -> Result<Config, ConfigError> {
 
 fn get<'a>(members: &[(&str, &'a Node)], key: &str) -> Option<&'a Node> {
     members.iter().find(|(k, _)| *k == key).map(|(_, v)| *v)
+}
+
+/// [`string_array`]: at most [`MAX_GLOBS`] of them, none longer than
+/// [`MAX_GLOB_BYTES`].
+fn globs(path: &Path, value: Option<&Node>, key: &'static str) -> Result<Vec<String>, ConfigError> {
+    let globs = string_array(path, value, key)?;
+    if globs.len() > MAX_GLOBS {
+        return Err(ConfigError::TooManyGlobs {
+            path: path.to_path_buf(),
+            key,
+            count: globs.len(),
+            limit: MAX_GLOBS,
+        });
+    }
+    if let Some(long) = globs.iter().find(|g| g.len() > MAX_GLOB_BYTES) {
+        return Err(ConfigError::GlobTooLong {
+            path: path.to_path_buf(),
+            key,
+            len: long.len(),
+            limit: MAX_GLOB_BYTES,
+        });
+    }
+    Ok(globs)
 }
 
 /// Absent or `null` → empty; otherwise every element must be a string.

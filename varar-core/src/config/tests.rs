@@ -264,3 +264,37 @@ fn issue34_thousands_of_keys_written_twice_are_warned_about_twenty_at_most() {
         )
     );
 }
+
+#[test]
+fn issue34_more_globs_than_the_limit_are_refused_naming_the_key_and_the_limit() {
+    let list = |n: usize| {
+        let globs: Vec<String> = (0..n).map(|i| format!("\"d{i}/*.md\"")).collect();
+        format!("[{}]", globs.join(","))
+    };
+    let at_limit = parse(&format!(
+        r#"{{"docs": {{"include": {}}}}}"#,
+        list(MAX_GLOBS)
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(at_limit.docs_include.len(), MAX_GLOBS);
+    for key in ["include", "exclude"] {
+        let text = format!(r#"{{"docs": {{"{key}": {}}}}}"#, list(MAX_GLOBS + 1));
+        assert_eq!(
+            error(text.as_bytes()),
+            format!(
+                "proj/varar.config.json: \"docs.{key}\" holds 1001 globs; at most 1000 are accepted"
+            )
+        );
+    }
+}
+
+#[test]
+fn issue34_a_glob_longer_than_the_limit_is_refused_naming_the_key_and_the_limit() {
+    let long = "a".repeat(MAX_GLOB_BYTES + 1);
+    let ok = "a".repeat(MAX_GLOB_BYTES);
+    assert!(parse(&format!(r#"{{"docs": {{"exclude": ["{ok}"]}}}}"#)).is_ok());
+    assert_eq!(
+        error(format!(r#"{{"docs": {{"exclude": ["x", "{long}"]}}}}"#).as_bytes()),
+        "proj/varar.config.json: \"docs.exclude\" holds a glob of 4097 bytes; at most 4096 are accepted"
+    );
+}

@@ -54,6 +54,23 @@ pub enum DiscoveryError {
         /// The glob as written.
         glob: String,
     },
+    /// The globs of one key translate into more globset patterns than
+    /// [`MAX_PATTERNS`] (each `**` inside a path segment doubles a glob's).
+    #[error(
+        "{}: \"{key}\" makes {patterns} glob patterns (each `**` inside a path segment \
+         doubles a glob's); at most {limit} are compiled",
+        config.display()
+    )]
+    TooManyPatterns {
+        /// The config file the globs come from.
+        config: PathBuf,
+        /// `docs.include` or `docs.exclude`.
+        key: &'static str,
+        /// How many patterns they make.
+        patterns: usize,
+        /// [`MAX_PATTERNS`].
+        limit: usize,
+    },
     /// A directory of the project could not be listed.
     #[error("cannot list `{}` while discovering oaths: {source}", path.display())]
     Walk {
@@ -110,6 +127,13 @@ pub struct Discovered {
 
 /// At most this many globset patterns per glob (2 per odd `**` form).
 const MAX_EXPANSION: usize = 64;
+
+/// At most this many globset patterns per key (`docs.include`,
+/// `docs.exclude`), whatever the globs: compiling them costs time in
+/// proportion (issue 34; the config's own limits, `MAX_GLOBS` and
+/// `MAX_GLOB_BYTES`, bound the globs as written). One definition for the
+/// harness, every command and the editor, which all discover through here.
+pub const MAX_PATTERNS: usize = 4_096;
 
 /// One piece of a glob in the §2.2 dialect.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -255,13 +279,26 @@ pub struct Globs {
 impl Globs {
     /// Compile a config's `docs.include` and `docs.exclude`.
     pub fn new(config: &Config) -> Result<Self, DiscoveryError> {
-        let build = |globs: &[String]| -> Result<GlobSet, DiscoveryError> {
-            let mut set = GlobSetBuilder::new();
+        let build = |globs: &[String], key: &'static str| -> Result<GlobSet, DiscoveryError> {
+            let mut translated = Vec::with_capacity(globs.len());
             for glob in globs {
                 let patterns = translate(glob).ok_or_else(|| DiscoveryError::GlobTooComplex {
                     config: config.path.clone(),
                     glob: glob.clone(),
                 })?;
+                translated.push((glob, patterns));
+            }
+            let patterns = translated.iter().map(|(_, p)| p.len()).sum();
+            if patterns > MAX_PATTERNS {
+                return Err(DiscoveryError::TooManyPatterns {
+                    config: config.path.clone(),
+                    key,
+                    patterns,
+                    limit: MAX_PATTERNS,
+                });
+            }
+            let mut set = GlobSetBuilder::new();
+            for (glob, patterns) in translated {
                 for pattern in patterns {
                     let compiled = GlobBuilder::new(&pattern)
                         .literal_separator(true)
@@ -276,15 +313,16 @@ impl Globs {
                     set.add(compiled);
                 }
             }
+            // Named by its key: the globs themselves may be many.
             set.build().map_err(|source| DiscoveryError::InvalidGlob {
                 config: config.path.clone(),
-                glob: globs.join(", "),
+                glob: format!("{key} ({} globs)", globs.len()),
                 source,
             })
         };
         Ok(Globs {
-            include: build(&config.docs_include)?,
-            exclude: build(&config.docs_exclude)?,
+            include: build(&config.docs_include, "docs.include")?,
+            exclude: build(&config.docs_exclude, "docs.exclude")?,
             include_prefixes: config
                 .docs_include
                 .iter()

@@ -465,3 +465,25 @@ fn issue10_6_unreadable_paths_are_reported_and_the_rest_is_found() {
     // The all-or-nothing form refuses the tree.
     assert!(discover(root, &config(&["varar/**/*.md"], &[])).is_err());
 }
+
+#[test]
+fn issue34_globs_that_make_too_many_patterns_are_refused_naming_the_key_and_the_limit() {
+    // `**` inside a segment, five times: 32 patterns a glob.
+    let hairy: Vec<String> = (0..MAX_PATTERNS / 32 + 1)
+        .map(|i| format!("d{i}**a**b**c**d**e.md"))
+        .collect();
+    let hairy: Vec<&str> = hairy.iter().map(String::as_str).collect();
+    let err = Globs::new(&config(&["varar/**/*.md"], &hairy))
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    assert_eq!(
+        err,
+        format!(
+            "varar.config.json: \"docs.exclude\" makes {} glob patterns (each `**` inside a path \
+             segment doubles a glob's); at most {MAX_PATTERNS} are compiled",
+            (MAX_PATTERNS / 32 + 1) * 32
+        )
+    );
+    assert!(Globs::new(&config(&hairy[..MAX_PATTERNS / 32], &[])).is_ok());
+}

@@ -71,3 +71,18 @@ fn drift_against_the_committed_lock_before_running() {
     // No lock: no drift.
     assert!(plan(&index, text).drifts.is_empty());
 }
+
+#[test]
+fn issue34_spans_found_by_walking_the_lines_are_the_source_s() {
+    use varar_core::source::Source;
+    let text = "# T\n\nab\ncd é😀\n\n\nlast line";
+    let source = Source::new(text);
+    let len = varar_core::source::utf16_len(text);
+    let mut lines = super::uses::Lines::new(&source);
+    // Forward, then back again, then past the end.
+    let offsets: Vec<u32> = (0..=len).chain((0..=len).rev()).chain([len + 3]).collect();
+    for pair in offsets.windows(2) {
+        let (from, to) = (pair[0].min(pair[1]), pair[0].max(pair[1]));
+        assert_eq!(lines.span(from, to), source.span(from, to), "{from}..{to}");
+    }
+}
