@@ -235,5 +235,8 @@ fn issue34_a_config_with_too_many_globs_is_refused_by_the_test_binary_and_check(
     assert!(run.combined().contains(why), "{}", run.combined());
     let (code, text) = varar(&sample, &["check"]);
     assert_eq!(code, Some(2), "{text}");
-    assert!(text.contains(&format!("error[invalid_config]: {why}")), "{text}");
+    assert!(
+        text.contains(&format!("error[invalid_config]: {why}")),
+        "{text}"
+    );
 }

@@ -272,7 +272,7 @@ mod oath_paths {
                 .into_iter()
                 .map(|o| o.oath_path)
                 .collect();
-            prop_assert_eq!(&found, &[path.clone()]);
+            prop_assert_eq!(&found, std::slice::from_ref(&path));
             prop_assert!(is_oath_path(&path));
 
             let text = statement(&run_of(&path), &[]).to_text();
