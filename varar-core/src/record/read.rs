@@ -52,16 +52,19 @@ pub struct RecordHeader {
     pub complete: bool,
     /// When the process started (RFC 3339).
     pub started_at: String,
+    /// The project it ran ([`ProcessRecord::project`](super::ProcessRecord::project)).
+    pub project: Option<String>,
 }
 
 /// The members a [`RecordHeader`] is read from.
-const HEADER_KEYS: [&str; 6] = [
+const HEADER_KEYS: [&str; 7] = [
     "format",
     "version",
     "runId",
     "processId",
     "complete",
     "startedAt",
+    "project",
 ];
 
 /// Read a record's [`RecordHeader`]: its other members (the items, the
@@ -77,6 +80,7 @@ pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
             process_id: record.process_id,
             complete: record.complete,
             started_at: record.started_at,
+            project: record.project,
         });
     };
     json::first_duplicate(&tree, TOP)?;
@@ -87,6 +91,7 @@ pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
         process_id: string(&top, "processId")?,
         complete: boolean(&top, "complete")?,
         started_at: string(&top, "startedAt")?,
+        project: optional(&top, "project", |n, at| Ok(n.as_str(at)?.to_owned()))?,
     })
 }
 
@@ -103,6 +108,7 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
         run_id: string(&top, "runId")?,
         process_id: string(&top, "processId")?,
         complete: boolean(&top, "complete")?,
+        project: optional(&top, "project", |n, at| Ok(n.as_str(at)?.to_owned()))?,
         started_at: string(&top, "startedAt")?,
         ended_at: optional(&top, "endedAt", |n, at| Ok(n.as_str(at)?.to_owned()))?,
         arguments: strings(&top, "arguments")?,
@@ -120,6 +126,10 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
         unselected: match top.get("unselected") {
             None => Vec::new(),
             Some(_) => strings(&top, "unselected")?,
+        },
+        unwritten: match top.get("unwritten") {
+            None => Vec::new(),
+            Some(_) => strings(&top, "unwritten")?,
         },
     })
 }

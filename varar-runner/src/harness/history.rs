@@ -41,6 +41,16 @@ impl HistoryWriter {
         }
     }
 
+    /// The history `history`, limits as given.
+    #[cfg(test)]
+    pub(crate) fn at(history: History) -> HistoryWriter {
+        HistoryWriter {
+            history: Some(history),
+            warned: Cell::new(false),
+            pruning: RefCell::new(None),
+        }
+    }
+
     /// No history: records stay in `.varar/.runs/` only.
     #[cfg(test)]
     pub(crate) fn none() -> HistoryWriter {
@@ -51,12 +61,17 @@ impl HistoryWriter {
         }
     }
 
+    /// The history's directory, when there is a history.
+    pub(crate) fn dir(&self) -> Option<&Path> {
+        self.history.as_ref().map(|h| h.dir.as_path())
+    }
+
     /// Write `record`, serialised as `text` (and already written to
     /// `written`, its file in `.varar/.runs/`, when given), to the history;
-    /// prune when its run is new there.
-    pub(crate) fn write(&self, record: &ProcessRecord, written: Option<&Path>) {
+    /// prune when its run is new there. Whether the history holds it now.
+    pub(crate) fn write(&self, record: &ProcessRecord, written: Option<&Path>) -> bool {
         let Some(history) = &self.history else {
-            return;
+            return false;
         };
         match history.write_linked(record, written) {
             Ok(true) => {
@@ -70,13 +85,18 @@ impl HistoryWriter {
                     // No thread to spare: prune here.
                     Err(_) => drop(history.prune(&record.run_id, now)),
                 }
+                true
             }
-            Ok(false) => {}
-            Err(e) if !self.warned.replace(true) => print::warning(format_args!(
-                "the run history was not kept ({e}); the run goes on (set VARAR_HISTORY to \
-                 another directory, or to `off`)"
-            )),
-            Err(_) => {}
+            Ok(false) => true,
+            Err(e) => {
+                if !self.warned.replace(true) {
+                    print::warning(format_args!(
+                        "the run history was not kept ({e}); the run goes on (set VARAR_HISTORY \
+                         to another directory, or to `off`)"
+                    ));
+                }
+                false
+            }
         }
     }
 }

@@ -20,6 +20,12 @@ pub(crate) fn warning(problem: impl Display) {
     notice(&format!("varar: warning: {problem}"));
 }
 
+/// Say that something went wrong that fails the run (its tests may all
+/// have passed).
+pub(crate) fn error(problem: impl Display) {
+    notice(&format!("varar: error: {problem}"));
+}
+
 /// Say that an oath's results could not be serialised (which cannot happen
 /// for this model: strings and integers only); `false`, nothing written.
 pub(crate) fn unserialisable(oath_path: &str, error: &serde_json::Error) -> bool {

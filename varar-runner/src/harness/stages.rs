@@ -38,7 +38,7 @@ use crate::discovery::OathFile;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::linked::LinkedSteps;
 use crate::store::{
-    StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
+    self, StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
 };
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
@@ -47,7 +47,27 @@ use varar_core::results::{merge_results, parse_run_result};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
-    let setup = setup(runner, args)?;
+    // The run's directory is made before anything else is written (issue
+    // 34): a process a file-size limit kills at its first write still
+    // leaves a trace that `cargo varar gate` refuses to look past. A rerun
+    // joins the directory of the run it continues, made long ago.
+    let identity = Identity::from_env();
+    let rerun = rerun_mode()?;
+    let claimed =
+        (!args.list && rerun.is_none()).then(|| record::claim(&runner.root, &identity.run_id));
+    let setup = match setup(runner, args) {
+        Ok(setup) => setup,
+        Err(e) => {
+            // Nothing ran: the directory made for the run goes, if it is
+            // still empty (`remove_dir` removes nothing else).
+            if claimed == Some(true) {
+                let _ = std::fs::remove_dir(
+                    store::runs_dir(&runner.root).join(store::file_name_of(&identity.run_id)),
+                );
+            }
+            return Err(e);
+        }
+    };
     let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
     let shared = Arc::new(RunShared {
         resources: Arc::new(ResourceStore::new(setup.lifecycle.resources.clone())),
@@ -60,7 +80,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         styles: setup.styles.clone(),
         watch: Watch::new(),
     });
-    let mut read = read(runner, args, &setup)?;
+    let mut read = read(runner, args, &setup, identity, rerun)?;
     let watch = Arc::clone(&shared.watch);
     let mut plans = plan_cache(runner, args, &read);
     let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
@@ -91,6 +111,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 selected,
                 documents: digests::document_digests(&read.texts, used),
             },
+            claimed == Some(true),
         )
     });
     let watchdog = match (&setup.limit, args.list) {
@@ -123,9 +144,18 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     };
     // The lock is being written; the record that names it is written
     // meanwhile, and learns whether it was.
-    let saved = match recording {
-        Some(recording) => recording.finish(&prepared.items.log, earlier, lock),
-        None => lock.map(LockSave::wait),
+    let unwritten = prepared
+        .oaths
+        .iter()
+        .filter(|o| o.unwritten())
+        .map(|o| o.path.clone())
+        .collect();
+    let (saved, unrecorded) = match recording {
+        Some(recording) => {
+            let done = recording.finish(&prepared.items.log, earlier, lock, unwritten);
+            (done.lock, done.failed)
+        }
+        None => (lock.map(LockSave::wait), false),
     };
     let finished = finished.and_then(|()| lock_saved(saved, update));
     let torn_down = tear_down_resources(&shared);
@@ -139,7 +169,9 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     }
     finished?;
     // A failed resource teardown fails the run; the results are written.
-    Ok(if torn_down {
+    // So does evidence that could not be written (issue 34): the record or
+    // a result file, said when it happened.
+    Ok(if torn_down && !unrecorded {
         conclusion.exit_code()
     } else {
         ExitCode::from(FATAL)
@@ -253,7 +285,13 @@ struct Read {
 /// Read: which oaths to plan, every oath's text, the baseline. Drift is
 /// detected against the baseline as it is now; nothing is locked while
 /// planning and running.
-fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, HarnessError> {
+fn read(
+    runner: &Settings,
+    args: &Arguments,
+    setup: &Setup,
+    mut identity: Identity,
+    rerun: Option<&'static str>,
+) -> Result<Read, HarnessError> {
     // Listing has no side effects; a filtered run (nextest runs one item per
     // process) leaves the baseline to full runs, unless the user asked to
     // accept drift.
@@ -262,8 +300,6 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let selection = Selection::of(args, records);
     // A run of everything reads the lock while it reads the oaths (it
     // needs the whole of it).
-    let mut identity = Identity::from_env();
-    let rerun = rerun_mode()?;
     // A run that records the baseline, unfiltered and no rerun, sees
     // everything: it replaces the earlier runs' records, whose headers it
     // reads here, each on a thread of its own (the last record of a run of
@@ -466,7 +502,7 @@ fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
             }
         });
         if let Err(e) = written {
-            print::warning(e);
+            oath.not_written(e);
         }
     }
 }

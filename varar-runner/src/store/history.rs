@@ -15,11 +15,11 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use varar_core::history::{
     HISTORY_VAR, HistoryLimits, KeptRun, LimitError, history_dir, runs_to_prune,
 };
-use varar_core::record::{ProcessRecord, RECORD_EXTENSION};
+use varar_core::record::{ProcessRecord, RECORD_EXTENSION, RecordHeader, parse_record_header};
 
 use super::atomic::{TEMP_PREFIX, create_dir_noting_new, write_disposable_with};
 use super::errors::StoreError;
-use super::runs::{RecordFileError, file_name_of, read_records_under};
+use super::runs::{RecordFileError, file_name_of, modified_at, read_records_under};
 
 /// Where the history is kept, and how much of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,6 +145,53 @@ fn link_into(source: &Path, temporary: &Path, target: &Path) -> bool {
         return false;
     }
     true
+}
+
+/// The records the history at `dir` holds that the runs directory `runs`
+/// (a project's `.varar/.runs`) does not, of the runs whose directory
+/// changed at or after `since` (RFC 3339; every run when `None`): each
+/// file and its header. A run that wrote its record to the history and
+/// could not write it to `.varar/` (read-only, full) leaves one (issue 34).
+/// Only directory listings are read, and the headers of the files found;
+/// a file whose header cannot be read is left out.
+pub fn records_missing_from(
+    dir: &Path,
+    runs: &Path,
+    since: Option<&str>,
+) -> Vec<(PathBuf, RecordHeader)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for run in entries.flatten() {
+        let path = run.path();
+        let recent = since.is_none_or(|since| modified_at(&path).is_none_or(|m| *m >= *since));
+        if !recent || !run.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let Ok(files) = std::fs::read_dir(&path) else {
+            continue;
+        };
+        let local = runs.join(run.file_name());
+        for file in files.flatten() {
+            let file = file.path();
+            let is_record = file.extension().is_some_and(|e| e == RECORD_EXTENSION);
+            let Some(name) = file.file_name().filter(|_| is_record) else {
+                continue;
+            };
+            if local.join(name).is_file() {
+                continue;
+            }
+            let header = std::fs::read(&file)
+                .ok()
+                .and_then(|bytes| parse_record_header(&bytes).ok());
+            if let Some(header) = header {
+                found.push((file, header));
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found
 }
 
 /// Every record of the history at `dir`, read strictly, in path order.
@@ -312,5 +359,29 @@ mod tests {
         left.sort();
         assert_eq!(left, ["r2", "r3"]);
         assert!(h.kept_runs().iter().all(|r| r.bytes > 0));
+    }
+
+    #[test]
+    fn issue34_records_the_history_holds_and_varar_does_not_are_found_by_their_headers() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let h = history(&tmp.path().join("h"), HistoryLimits::default());
+        let runs = tmp.path().join(".varar/.runs");
+        let both = record("both", "p1", "2026-12-01T07:00:00.000Z", true);
+        h.write(&both).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(runs.join("both")).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(runs.join("both/p1.run"), b"{}").unwrap_or_else(|e| panic!("{e}"));
+        let only = record("only", "p2", "2026-12-01T08:00:00.000Z", false);
+        h.write(&only).unwrap_or_else(|e| panic!("{e}"));
+        let found = records_missing_from(&h.dir, &runs, None);
+        let ids: Vec<(&str, &str)> = found
+            .iter()
+            .map(|(_, h)| (h.run_id.as_str(), h.process_id.as_str()))
+            .collect();
+        assert_eq!(ids, [("only", "p2")]);
+        assert!(found[0].0.ends_with("only/p2.run"));
+        assert!(
+            records_missing_from(&h.dir, &runs, Some("9999-01-01T00:00:00.000Z")).is_empty(),
+            "only runs written since"
+        );
     }
 }

@@ -42,12 +42,13 @@ pub use atomic::{
 };
 pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};
-pub use history::{History, read_history};
+pub use history::{History, read_history, records_missing_from};
 pub use locks::FileLockGuard;
 pub use runs::{
-    KEPT_RUNS, RUNS_DIR, RecordFileError, WrittenRecord, file_name_of, prune_runs,
-    read_other_headers, read_records, read_records_in, read_records_under, record_files_in,
-    record_files_under, remove_runs_before, runs_dir, write_process_record,
+    KEPT_RUNS, RUNS_DIR, RecordFileError, RunDirectory, WrittenRecord, claim_run_dir, file_name_of,
+    modified_at, project_id, prune_runs, read_other_headers, read_records, read_records_in,
+    read_records_under, read_run_dirs_in, read_run_dirs_under, record_files_in, record_files_under,
+    remove_runs_before, runs_dir, write_process_record,
 };
 pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir};
 pub use tree::{

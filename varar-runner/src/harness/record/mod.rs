@@ -3,9 +3,10 @@
 //! the digests of its inputs, written at the start as incomplete and again
 //! at the end with every item's outcome.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -182,6 +183,18 @@ pub(crate) struct Recording<'a> {
     history: HistoryWriter,
     /// The lock's stamp when `lock_before` was taken.
     lock_stamp: Option<Stamp>,
+    /// Whether a write of the record to `.varar/.runs/` failed (issue 34):
+    /// the run then fails, whatever its items did.
+    unrecorded: Cell<bool>,
+}
+
+/// How a recorded process ended, for the run.
+pub(crate) struct Finished {
+    /// How the lock's write ended, when this run wrote it.
+    pub lock: Option<Result<bool, StoreError>>,
+    /// Whether the process's evidence is not whole (its record or a result
+    /// file could not be written): the run fails (issue 34).
+    pub failed: bool,
 }
 
 /// What the record is started from.
@@ -198,8 +211,10 @@ pub(crate) struct Start<'a> {
 }
 
 impl<'a> Recording<'a> {
-    /// Write the record of a process that starts: `complete: false`.
-    pub(crate) fn start(root: &'a Path, start: Start<'_>) -> Recording<'a> {
+    /// Write the record of a process that starts: `complete: false`. The
+    /// first process of a run (`new_run`: it made the run's directory,
+    /// [`claim`]) prunes the oldest runs once its record is written.
+    pub(crate) fn start(root: &'a Path, start: Start<'_>, new_run: bool) -> Recording<'a> {
         let Start {
             identity,
             args,
@@ -234,6 +249,7 @@ impl<'a> Recording<'a> {
             run_id: identity.run_id.clone(),
             process_id: identity.process_id.clone(),
             complete: false,
+            project: Some(store::project_id(root)),
             started_at: rfc3339_millis(identity.started_ms),
             ended_at: None,
             arguments: arguments(args),
@@ -254,6 +270,7 @@ impl<'a> Recording<'a> {
             },
             items,
             unselected,
+            unwritten: Vec::new(),
         };
         let recording = Recording {
             root,
@@ -261,9 +278,15 @@ impl<'a> Recording<'a> {
             selected,
             history: HistoryWriter::from_env(root),
             lock_stamp,
+            unrecorded: Cell::new(false),
         };
-        if recording.write() {
-            prune_when_new(root, &recording.record.run_id);
+        // Older runs are pruned only once this run's record is written: a
+        // run that cannot record itself destroys no evidence.
+        match recording.write() {
+            Some(written) if new_run || written.new_run => {
+                prune_when_new(root, &recording.record.run_id)
+            }
+            _ => {}
         }
         recording
     }
@@ -278,12 +301,16 @@ impl<'a> Recording<'a> {
     /// record is written: the record names the bytes being written, and is
     /// written again naming the lock on disk if that write failed. Returns
     /// how it ended.
+    ///
+    /// `unwritten`: the oaths whose result files could not be written; the
+    /// record then says so and stays `complete: false` (issue 34).
     pub(crate) fn finish(
         mut self,
         log: &RunLog,
         earlier: Option<EarlierRuns>,
         lock: Option<LockSave>,
-    ) -> Option<Result<bool, StoreError>> {
+        unwritten: Vec<String>,
+    ) -> Finished {
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
             if let Some(finished) = log.get(index) {
                 item.outcome = Some(finished.outcome);
@@ -298,7 +325,20 @@ impl<'a> Recording<'a> {
             Some(lock) => Some(lock.digest.clone()),
             None => self.lock_on_disk(),
         };
-        self.record.complete = true;
+        if !unwritten.is_empty() {
+            print::error(format_args!(
+                "the results of {} could not be written to `.varar/` (see the warnings above): \
+                 the files there are older than this run, and this run's record says so, so \
+                 `cargo varar gate` refuses them; this run fails",
+                unwritten
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.record.complete = unwritten.is_empty();
+        self.record.unwritten = unwritten;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         let _ = self.write();
         let saved = lock.map(|lock| {
@@ -310,15 +350,22 @@ impl<'a> Recording<'a> {
             saved
         });
         if let Some(EarlierRuns(found)) = earlier {
-            let headers = readable(found);
-            store::remove_runs_before(
-                self.root,
-                &headers,
-                &self.record.run_id,
-                &self.record.started_at,
-            );
+            let (headers, unreadable) = split_found(found);
+            // Only a run whose own record stands replaces the earlier ones.
+            if !self.unrecorded.get() {
+                store::remove_runs_before(
+                    self.root,
+                    &headers,
+                    &unreadable,
+                    &self.record.run_id,
+                    &self.record.started_at,
+                );
+            }
         }
-        saved
+        Finished {
+            lock: saved,
+            failed: self.unrecorded.get() || !self.record.unwritten.is_empty(),
+        }
     }
 
     /// The lock's digest as it is on disk: the one taken at the start
@@ -332,20 +379,56 @@ impl<'a> Recording<'a> {
         }
     }
 
-    /// Write the record (and its history's copy); whether this created
-    /// the run's directory, as the first process of a run does.
-    fn write(&self) -> bool {
-        let written = match store::write_process_record(self.root, &self.record) {
+    /// Write the record (and its history's copy). A record `.varar/.runs/`
+    /// does not take is an error, said once: the run then fails, and the
+    /// history's copy (when there is a history) is the witness that makes
+    /// `cargo varar gate` refuse the older evidence (issue 34).
+    fn write(&self) -> Option<store::WrittenRecord> {
+        let written = store::write_process_record(self.root, &self.record);
+        let kept = self.history.write(
+            &self.record,
+            written.as_ref().ok().map(|w| w.path.as_path()),
+        );
+        match written {
             Ok(written) => Some(written),
             Err(e) => {
-                print::warning(format_args!("the run record was not written: {e}"));
+                if !self.unrecorded.replace(true) {
+                    print::error(unrecorded_message(&e, self.history.dir().filter(|_| kept)));
+                }
                 None
             }
-        };
-        self.history
-            .write(&self.record, written.as_ref().map(|w| w.path.as_path()));
-        written.is_some_and(|w| w.new_run)
+        }
     }
+}
+
+/// What is said when this run's record could not be written to
+/// `.varar/.runs/`: where, why, and whether anything else witnesses the
+/// run (`history`: the run history that kept the record).
+fn unrecorded_message(e: &StoreError, history: Option<&Path>) -> String {
+    let then = match history {
+        Some(dir) => format!(
+            "the run history keeps it (`{}`), so `cargo varar gate` refuses the older evidence \
+             in `.varar/` (unrecorded_run)",
+            dir.display()
+        ),
+        None => "nothing else records this run (the run history is off or could not be \
+                 written), so `cargo varar gate` may take the older evidence in `.varar/` for \
+                 this run's: do not judge it until a run records itself"
+            .to_owned(),
+    };
+    format!(
+        "this run's record could not be written to `.varar/.runs/` ({e}): {then}; this run fails \
+         (free the disk, make `.varar/` writable, or raise the file-size limit, and run the \
+         tests again)"
+    )
+}
+
+/// Make the directory of this process's run before the run writes
+/// anything else (see [`store::claim_run_dir`]); whether this made it.
+/// A directory that cannot be made is said when the record cannot be
+/// written either.
+pub(crate) fn claim(root: &Path, run_id: &str) -> bool {
+    store::claim_run_dir(root, run_id).unwrap_or(false)
 }
 
 /// The headers of the records of the project's other runs, which a full run
@@ -359,29 +442,34 @@ pub(crate) fn earlier_runs(root: &Path, run_id: &str) -> EarlierRuns {
     EarlierRuns(store::read_other_headers(root, run_id))
 }
 
-/// Every readable run of the project; records that cannot be read are
-/// reported (and left alone), records of an unknown version skipped.
-pub(crate) fn store_runs(root: &Path) -> Vec<RunRecord> {
-    records(store::read_records(root))
+/// Every readable run of the project, and how many record files could not
+/// be read (each reported, and left alone); records of an unknown version
+/// skipped.
+pub(crate) fn store_runs(root: &Path) -> (Vec<RunRecord>, usize) {
+    let (read, unreadable) = split_found(store::read_records(root));
+    (RunRecord::combine(read), unreadable.len())
 }
 
-/// The runs of `found`, its unreadable records reported.
-fn records(found: Vec<Result<ProcessRecord, store::RecordFileError>>) -> Vec<RunRecord> {
-    RunRecord::combine(readable(found))
-}
-
-/// What of `found` could be read; the unreadable files reported, records
-/// of an unknown version skipped.
-fn readable<T>(found: Vec<Result<T, store::RecordFileError>>) -> Vec<T> {
+/// What of `found` could be read, and the files that could not (each
+/// reported as a warning naming the file and what to do: issue 34);
+/// records of an unknown version skipped.
+fn split_found<T>(found: Vec<Result<T, store::RecordFileError>>) -> (Vec<T>, Vec<PathBuf>) {
     let mut read = Vec::new();
+    let mut unreadable = Vec::new();
     for found in found {
         match found {
             Ok(record) => read.push(record),
             Err(e) if e.is_unknown_version() => {}
-            Err(e) => print::warning(e),
+            Err(e) => {
+                print::warning(format_args!(
+                    "{e}; it is left out (the first full run that starts after it was written \
+                     removes it with the earlier runs; or delete it)"
+                ));
+                unreadable.push(e.path().to_path_buf());
+            }
         }
     }
-    read
+    (read, unreadable)
 }
 
 /// The first process of a new run prunes the oldest runs, keeping
@@ -412,8 +500,11 @@ fn prune_when_new(root: &Path, run_id: &str) {
 /// What a rerun (`VARAR_RERUN=failed`) continues: the latest complete run
 /// of the current sources (`current`: every document's digest now), its
 /// processes of this invocation (`group`) left out.
+///
+/// `unreadable`: how many record files could not be read (already
+/// reported): the latest readable run is continued all the same.
 pub(crate) fn rerun_of(
-    runs: Vec<RunRecord>,
+    (runs, unreadable): (Vec<RunRecord>, usize),
     group: &str,
     current: &HashMap<String, String>,
 ) -> Result<(String, Continuation), String> {
@@ -437,7 +528,17 @@ pub(crate) fn rerun_of(
                 .all(|d| current.get(&d.path).is_some_and(|sha| *sha == d.sha256))
     };
     let Some(run) = runs.iter().find(|r| r.complete() && fresh(r)) else {
-        return Err(if runs.is_empty() {
+        return Err(if runs.is_empty() && unreadable > 0 {
+            format!(
+                "there is no readable run record in .varar/.runs/ ({} could not be read: see \
+                 the warnings above)",
+                if unreadable == 1 {
+                    "1 record file".to_owned()
+                } else {
+                    format!("{unreadable} record files")
+                }
+            )
+        } else if runs.is_empty() {
             "there is no run record in .varar/".to_owned()
         } else {
             "no complete run of the sources as they are now".to_owned()

@@ -1,4 +1,4 @@
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::*;
 use varar_core::record::Outcome;
@@ -206,7 +206,7 @@ fn a_full_run_removes_complete_runs_that_started_before_it_only() {
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
     assert_eq!(headers.len(), 5, "every process of the other runs");
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(root, &headers, &[], "new", "2026-12-01T07:00:00.000Z");
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)
@@ -275,6 +275,108 @@ fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(root, &headers, &[], "new", "2026-12-01T07:00:00.000Z");
     assert!(!run_dir.exists(), "the orphan goes with its run");
+}
+
+#[test]
+fn issue34_a_claimed_run_directory_exists_before_any_record_of_it() {
+    let dir = tmp();
+    let root = dir.path();
+    assert!(claim_run_dir(root, "run/1").unwrap_or_else(|e| panic!("{e}")));
+    assert!(runs_dir(root).join("run_1").is_dir());
+    assert!(
+        root.join(".varar/.gitignore").is_file(),
+        "made with .varar/"
+    );
+    assert!(!claim_run_dir(root, "run/1").unwrap_or_else(|e| panic!("{e}")));
+    let r = record("run/1", "p1", "2026-12-01T07:00:00.000Z", false);
+    let written = write_process_record(root, &r).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!written.new_run, "the claim made it");
+    // A `.varar/` that is a file: nothing can be claimed.
+    let blocked = tmp();
+    std::fs::write(blocked.path().join(".varar"), b"").unwrap_or_else(|e| panic!("{e}"));
+    assert!(claim_run_dir(blocked.path(), "run-1").is_err());
+}
+
+#[test]
+fn issue34_run_directories_are_read_with_their_time_their_records_and_what_else_they_hold() {
+    let dir = tmp();
+    let root = dir.path();
+    let good = record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
+    write_process_record(root, &good).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(runs_dir(root).join("run-1/p0.run"), b"{").unwrap_or_else(|e| panic!("{e}"));
+    claim_run_dir(root, "empty").unwrap_or_else(|e| panic!("{e}"));
+    let killed = runs_dir(root).join("killed");
+    std::fs::create_dir_all(&killed).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(killed.join(format!("{TEMP_PREFIX}x")), b"{\n  \"vers")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let other = runs_dir(root).join("other");
+    std::fs::create_dir_all(&other).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(other.join("notes.txt"), b"mine").unwrap_or_else(|e| panic!("{e}"));
+    let dirs = read_run_dirs_in(&root.join(SCRATCH_DIR)).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = dirs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["empty", "killed", "other", "run-1"]);
+    assert!(dirs.iter().all(|d| d.modified.is_some()));
+    let shape: Vec<(usize, usize, bool)> = dirs
+        .iter()
+        .map(|d| {
+            let ok = d.records.iter().filter(|r| r.is_ok()).count();
+            (ok, d.records.len() - ok, d.foreign)
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [(0, 0, false), (0, 0, false), (0, 0, true), (1, 1, false)],
+        "a temporary of ours is not foreign; a file of someone else's is"
+    );
+    assert!(
+        read_run_dirs_in(&root.join("nowhere"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .is_empty()
+    );
+}
+
+#[test]
+fn issue34_a_full_run_prunes_an_older_runs_unreadable_record_and_nothing_newer() {
+    use std::time::{Duration, SystemTime};
+    let dir = tmp();
+    let root = dir.path();
+    let runs = runs_dir(root);
+    let age = |path: &Path, ago: u64| {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
+        file.set_modified(SystemTime::now() - Duration::from_secs(ago))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    for (name, ago) in [("broken-old", 3600), ("broken-new", 0), ("busy", 3600)] {
+        std::fs::create_dir_all(runs.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(runs.join(name).join("p.run"), b"{\"vers").unwrap_or_else(|e| panic!("{e}"));
+        age(&runs.join(name), ago);
+    }
+    // `busy` also holds a readable record of a run still being written.
+    let busy = record("busy", "q", "2020-01-01T00:00:00.000Z", false);
+    write_process_record(root, &busy).unwrap_or_else(|e| panic!("{e}"));
+    age(&runs.join("busy"), 3600);
+    let found = read_other_headers(root, "new");
+    let (headers, unreadable): (Vec<_>, Vec<_>) = found.into_iter().partition(Result::is_ok);
+    let headers: Vec<RecordHeader> = headers.into_iter().flatten().collect();
+    let unreadable: Vec<PathBuf> = unreadable
+        .into_iter()
+        .filter_map(|e| e.err().map(|e| e.path().to_path_buf()))
+        .collect();
+    assert_eq!(unreadable.len(), 3);
+    let now = modified_at(&runs).unwrap_or_default();
+    let minute_ago = varar_core::time::rfc3339_millis(
+        u64::try_from(
+            (SystemTime::now() - Duration::from_secs(60))
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis()),
+        )
+        .unwrap_or(0),
+    );
+    assert!(minute_ago < now);
+    remove_runs_before(root, &headers, &unreadable, "new", &minute_ago);
+    assert!(!runs.join("broken-old").exists(), "older than this run");
+    assert!(runs.join("broken-new").exists(), "written after it started");
+    assert!(runs.join("busy").exists(), "a run still being written");
 }
