@@ -63,8 +63,17 @@ pub enum Code {
     /// changed or is gone since.
     StaleRun,
     /// A run record could not be read or was refused by the strict reader
-    /// (a record of an unknown version is treated as absent instead).
+    /// (a record of an unknown version is treated as absent instead), and
+    /// it is (or may be) a record of the latest run; one of an earlier run
+    /// is a warning (issue 34).
     InvalidRun,
+    /// The latest run could not record its evidence (issue 34): a run
+    /// directory in `.varar/.runs` that holds no record and was made after
+    /// the latest readable run started, a record in the run history that
+    /// `.varar/.runs` does not hold, or a result file the run says it
+    /// could not write. Whatever older evidence `.varar/` holds is not
+    /// that run's.
+    UnrecordedRun,
     /// `merge`: two trees hold a run record of the same name with
     /// different bytes.
     ConflictingRun,
@@ -98,6 +107,7 @@ impl Code {
             Code::IncompleteRun => "incomplete_run",
             Code::StaleRun => "stale_run",
             Code::InvalidRun => "invalid_run",
+            Code::UnrecordedRun => "unrecorded_run",
             Code::ConflictingRun => "conflicting_run",
             Code::TooFewRuns => "too_few_runs",
             Code::InvalidAttestation => "invalid_attestation",
@@ -334,6 +344,7 @@ mod tests {
             Code::IncompleteRun,
             Code::StaleRun,
             Code::InvalidRun,
+            Code::UnrecordedRun,
             Code::ConflictingRun,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();

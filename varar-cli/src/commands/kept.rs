@@ -1,19 +1,22 @@
 //! Reading the kept runs (shell), for `history` and `flaky`: the project's
 //! run history, or the `.varar/` trees (or history directories) given on
-//! the command line, and the sources as they are now.
+//! the command line, and the sources as they are now. Read run directory
+//! by run directory (issue 34): a run some record of which cannot be read
+//! is marked and never counted as evidence, and a run directory with no
+//! readable record is listed as such.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use varar_core::record::{ProcessRecord, RunRecord};
-use varar_runner::store::{
-    History, RUNS_DIR, RecordFileError, read_history, read_records_in, read_records_under,
-};
+use varar_runner::store::{History, RUNS_DIR, RecordFileError, RunDirectory, read_run_dirs_under};
 
-use crate::history::combine_kept;
+use crate::history::{UnjudgedRun, combine_kept};
 use crate::project::sources_now;
 use crate::records::{Code, ErrorRecord, display_path};
 use crate::root::ProjectRoot;
-use crate::run_evidence::SourcesNow;
+use crate::run_evidence::{RunDir, SourcesNow};
+use crate::standing::Standing;
 
 /// The kept runs and what could not be read.
 pub(crate) struct Kept {
@@ -21,6 +24,11 @@ pub(crate) struct Kept {
     pub shown: String,
     /// The runs, latest first.
     pub runs: Vec<RunRecord>,
+    /// The runs (by id) some record of which could not be read: never
+    /// evidence of anything.
+    pub partial: BTreeSet<String>,
+    /// The run directories without a readable record.
+    pub unjudged: Vec<UnjudgedRun>,
     /// The sources now.
     pub now: SourcesNow,
     /// Records (or directories) that could not be read.
@@ -40,7 +48,7 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                  directories of the runs to compare",
             ));
         };
-        found.extend(read_history(&history.dir));
+        found.push(read_run_dirs_under(&history.dir));
         display_path(&history.dir, &root)
     } else {
         let mut shown = Vec::new();
@@ -53,46 +61,86 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                 )
                 .with_path(s));
             }
-            found.extend(read_dir_of_runs(dir));
+            found.push(read_dir_of_runs(dir));
             shown.push(s);
         }
         shown.join(", ")
     };
-    let (records, unreadable) = split(found, &project.cwd);
-    let runs = combine_kept(records);
-    let now = sources_now(&root, &runs);
-    Ok(Kept {
-        shown,
-        runs,
-        now,
-        unreadable,
-    })
+    let mut kept = split(found, &project.cwd);
+    kept.shown = shown;
+    kept.now = sources_now(&root, &kept.runs);
+    Ok(kept)
 }
 
 /// A `.varar/` tree (its `.runs/`), or a directory laid out like one's
 /// `.runs/` (the history).
-fn read_dir_of_runs(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+fn read_dir_of_runs(dir: &Path) -> Result<Vec<RunDirectory>, RecordFileError> {
     if dir.join(RUNS_DIR).is_dir() {
-        read_records_in(dir)
+        read_run_dirs_under(&dir.join(RUNS_DIR))
     } else {
-        read_records_under(dir)
+        read_run_dirs_under(dir)
     }
 }
 
-/// The records read, and the others as `invalid_run` (a record of a
-/// version this reader does not know is left out, as absent).
-fn split(
-    found: Vec<Result<ProcessRecord, RecordFileError>>,
-    base: &Path,
-) -> (Vec<ProcessRecord>, Vec<ErrorRecord>) {
-    let mut records = Vec::new();
+/// The runs read, directory by directory: a record of a version this
+/// reader does not know is left out, as absent; one that cannot be read is
+/// a warning, and marks its run.
+fn split(found: Vec<Result<Vec<RunDirectory>, RecordFileError>>, base: &Path) -> Kept {
+    let mut records: Vec<ProcessRecord> = Vec::new();
+    let mut partial = BTreeSet::new();
+    let mut unjudged = Vec::new();
     let mut unreadable = Vec::new();
-    for r in found {
-        match r {
-            Ok(record) => records.push(record),
-            Err(e) if e.is_unknown_version() => {}
-            Err(e) => unreadable.push(ErrorRecord::record_file(&e, base)),
+    for dirs in found {
+        let dirs = match dirs {
+            Ok(dirs) => dirs,
+            Err(e) => {
+                unreadable.push(ErrorRecord::record_file(&e, base));
+                continue;
+            }
+        };
+        for d in dirs {
+            let mut dir = RunDir {
+                name: d.name,
+                modified: d.modified,
+                foreign: d.foreign,
+                ..RunDir::default()
+            };
+            for r in d.records {
+                match r {
+                    Ok(record) => {
+                        dir.run_ids.insert(record.run_id.clone());
+                        records.push(record);
+                    }
+                    Err(e) if e.is_unknown_version() => dir.unknown_version += 1,
+                    Err(e) => dir.unreadable.push(ErrorRecord::record_file(&e, base)),
+                }
+            }
+            if !dir.unreadable.is_empty() {
+                partial.extend(dir.run_ids.iter().cloned());
+            }
+            let standing = if dir.holds_nothing() {
+                Some(Standing::Unrecorded)
+            } else if dir.run_ids.is_empty() && !dir.unreadable.is_empty() {
+                Some(Standing::Unreadable)
+            } else {
+                None
+            };
+            if let Some(standing) = standing {
+                unjudged.push(UnjudgedRun {
+                    name: dir.name.clone(),
+                    modified: dir.modified.clone(),
+                    standing,
+                });
+            }
+            unreadable.append(&mut dir.unreadable);
         }
     }
-    (records, unreadable)
+    Kept {
+        shown: String::new(),
+        runs: combine_kept(records),
+        partial,
+        unjudged,
+        now: SourcesNow::default(),
+        unreadable,
+    }
 }

@@ -64,6 +64,9 @@ pub fn run(run: &MergeRun) -> Result<Output, MergeError> {
     let mut errors = Vec::new();
     for dir in &run.dirs {
         match read_tree(dir, base) {
+            // A record that cannot be read is never copied: the tree is
+            // refused for it.
+            Ok(tree) if !tree.unreadable.is_empty() => errors.extend(tree.unreadable),
             Ok(tree) => trees.push(tree),
             Err(found) => errors.extend(found),
         }

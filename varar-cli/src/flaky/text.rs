@@ -41,10 +41,14 @@ pub fn render_text(report: &FlakyReport) -> String {
         ));
     }
     let left = &report.left_out;
-    let skipped = left.incomplete + left.other_sources + left.beyond_limit;
+    let skipped = left.incomplete + left.unreadable + left.other_sources + left.beyond_limit;
     if skipped > 0 {
+        let unreadable = match left.unreadable {
+            0 => String::new(),
+            n => format!(", {n} unreadable"),
+        };
         out.push_str(&format!(
-            "left out: {} incomplete, {} of other sources, {} beyond --runs\n",
+            "left out: {} incomplete{unreadable}, {} of other sources, {} beyond --runs\n",
             left.incomplete, left.other_sources, left.beyond_limit
         ));
     }

@@ -57,7 +57,7 @@ pub fn render_site(input: &ProjectInput) -> Site {
             oaths: &oaths,
         };
         let linked = linked.contains(&o.oath_path);
-        let fresh = fresh(o, &hashes);
+        let fresh = fresh(o, &hashes).filter(|_| drawn(input, o));
         let run = input
             .run
             .as_ref()
@@ -85,7 +85,7 @@ pub fn render_site(input: &ProjectInput) -> Site {
     let mut site = vec![
         SiteFile {
             path: "index.html".to_owned(),
-            contents: index_page::render(&input.name, &summaries),
+            contents: index_page::render(&input.name, &summaries, input.standing.as_ref()),
         },
         SiteFile {
             path: "style.css".to_owned(),
@@ -94,6 +94,15 @@ pub fn render_site(input: &ProjectInput) -> Site {
     ];
     site.extend(files);
     Site { files: site }
+}
+
+/// Whether the results of `o` may be drawn as current: the latest run
+/// vouches for them (issue 34), or no standing was read.
+fn drawn(input: &ProjectInput, o: &OathInput) -> bool {
+    input
+        .standing
+        .as_ref()
+        .is_none_or(|s| s.draws_oath(&o.oath_path))
 }
 
 /// The documents the latest run read as they are now: where its items
@@ -200,7 +209,7 @@ fn foreign_failures<'a>(
 ) -> BTreeMap<&'a str, Vec<Foreign<'a>>> {
     let mut foreign: BTreeMap<&str, Vec<Foreign<'_>>> = BTreeMap::new();
     for o in &input.oaths {
-        let Some(results) = fresh(o, hashes) else {
+        let Some(results) = fresh(o, hashes).filter(|_| drawn(input, o)) else {
             continue;
         };
         for e in &results.examples {
@@ -276,7 +285,12 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         hash,
         run,
     };
-    let (freshness, mut counts, mut overlay) = results_on(o, fresh, &parsed, linked);
+    let earlier = input
+        .standing
+        .as_ref()
+        .filter(|s| !s.draws_oath(&o.oath_path))
+        .map(|s| s.headline());
+    let (freshness, mut counts, mut overlay) = results_on(o, (fresh, earlier), &parsed, linked);
     let strips = strips_of(&input.history, o, fresh);
     let texts: BTreeMap<&str, &str> = input
         .oaths
@@ -313,7 +327,7 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         flaky,
     };
     let stale_examples = match (&o.results, &summary.freshness) {
-        (ResultsInput::Read(r), Freshness::Stale { .. }) => Some(r),
+        (ResultsInput::Read(r), Freshness::Stale { .. } | Freshness::Earlier(_)) => Some(r),
         _ => None,
     };
     let body = page::render(
@@ -358,11 +372,12 @@ struct ParsedOath<'a> {
 }
 
 /// How the oath's results relate to its text, its counts, and what is
-/// drawn on it: only fresh results are drawn, and "not run" is counted
-/// only against a fresh lock entry.
+/// drawn on it: only fresh results the latest run vouches for are drawn
+/// (`earlier`: why it does not, issue 34), and "not run" is counted only
+/// against a fresh lock entry.
 fn results_on(
     o: &OathInput,
-    fresh: Option<&OathResults>,
+    (fresh, earlier): (Option<&OathResults>, Option<String>),
     parsed: &ParsedOath<'_>,
     linked: bool,
 ) -> (Freshness, Counts, Overlay) {
@@ -404,6 +419,11 @@ fn results_on(
                 };
                 (Freshness::Fresh, counts, overlay)
             }
+            None if results.source_hash == parsed.hash && earlier.is_some() => (
+                Freshness::Earlier(earlier.unwrap_or_default()),
+                counts_of(results),
+                draw(None, None),
+            ),
             None => (
                 Freshness::Stale {
                     recorded: results.source_hash.clone(),
@@ -429,6 +449,7 @@ fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
         Freshness::NoResults | Freshness::NewerFormat(_) => (State::NotRun, "not run"),
         Freshness::Linked => (State::NotRun, "runs where linked"),
         Freshness::Stale { .. } => (State::Stale, "stale results"),
+        Freshness::Earlier(_) => (State::Stale, "results of an earlier run"),
         Freshness::Fresh if counts.failed > 0 => (State::Failed, "failed"),
         Freshness::Fresh if counts.passed > 0 => (State::Passed, "passed"),
         Freshness::Fresh => (State::NotRun, "no example ran"),

@@ -7,6 +7,7 @@ use varar_core::results::OathResults;
 
 use super::html::State;
 use crate::flaky::FlakyItem;
+use crate::standing::RunStanding;
 
 /// Everything the report is made of.
 #[derive(Debug, Default)]
@@ -25,6 +26,12 @@ pub struct ProjectInput {
     /// Every item's outcomes over the kept runs of its oath as it is now
     /// (issue 20, [`crate::flaky::strips`]): each example's strip.
     pub history: Vec<FlakyItem>,
+    /// The latest run's standing, as the gate reads it (issue 34): stated
+    /// at the top of the index, and the judge of which results are drawn
+    /// as current (an oath's results that the latest run does not vouch
+    /// for are shown as an earlier run's). `None`: no standing was read,
+    /// and every fresh result is drawn.
+    pub standing: Option<RunStanding>,
 }
 
 /// One selected oath.
@@ -89,6 +96,10 @@ pub enum Freshness {
         /// The hash of the text now.
         now: String,
     },
+    /// Results of this very text, that the latest run does not vouch for
+    /// (issue 34): it did not run the oath to its end, or it cannot be
+    /// judged; why, in one line.
+    Earlier(String),
     /// Results of this very text.
     Fresh,
 }

@@ -27,9 +27,16 @@
 //!   path that could not be read), named by the item's full name, its
 //!   message the failure's text. An example that failed and then passed on
 //!   a retry passes, and says so in its `system-out` (seed 003's profile
-//!   has no `flakyFailure` or `rerunFailure`). A project without a run
-//!   record, or whose latest run is stale or incomplete, is converted
-//!   with a warning.
+//!   has no `flakyFailure` or `rerunFailure`).
+//! - A project's report is converted only from a run the gate can judge
+//!   ([`crate::standing`], issue 34): a latest run that is unreadable,
+//!   unrecorded, stale or incomplete refuses the conversion with the
+//!   gate's own records, so that a CI server never shows an earlier run's
+//!   passes as this run's. A project with no run record at all (results of
+//!   another port, or of a Varar before issue 19) has no run to contradict
+//!   its result files: they are converted, with a warning, as every other
+//!   consumer shows them (the gate and `attest` refuse to judge it). A
+//!   record of an earlier run that cannot be read is a warning.
 //! - Every text that goes into the XML (names, paths, messages) first has
 //!   each character XML 1.0 cannot hold replaced by its escape `\u{FFFE}`
 //!   ([`xml_chars`]): the file stays well-formed and nothing vanishes.
@@ -45,6 +52,7 @@ use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::failure_text;
 use crate::records::ErrorRecord;
 use crate::run_evidence::{RunEvidence, example_item, failed_items};
+use crate::standing::Standing;
 
 /// The name of the `testsuites` element.
 pub const REPORT_NAME: &str = "varar";
@@ -74,9 +82,33 @@ pub fn build_with(
 }
 
 /// The project's JUnit report: [`build_with`], with the items of the
-/// latest run (see the module docs).
+/// latest run, or the gate's records when the run cannot be judged (see
+/// the module docs).
 pub fn build_project(project: &ProjectEvidence) -> Result<Junit, Vec<ErrorRecord>> {
-    convert(&project.oaths, &project.linked_only, Some(&project.run))
+    let standing = project.standing();
+    let refused = !standing.judgeable() && standing.standing != Standing::Missing;
+    match convert(&project.oaths, &project.linked_only, Some(&project.run)) {
+        Ok(_) if refused => Err(standing.problems),
+        Ok(mut junit) => {
+            if standing.standing == Standing::Missing {
+                junit.warnings.push(format!(
+                    "there is no run record in `{}`: drift, diagnostics and read errors, which \
+                     result files do not hold, are not listed",
+                    project.run.dir
+                ));
+            }
+            junit
+                .warnings
+                .extend(standing.warnings.iter().map(|w| w.message.clone()));
+            Ok(junit)
+        }
+        Err(mut errors) => {
+            if refused {
+                errors.extend(standing.problems);
+            }
+            Err(errors)
+        }
+    }
 }
 
 fn convert(
@@ -87,11 +119,8 @@ fn convert(
     let mut report = Report::new(REPORT_NAME);
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
+    // A project's run is judged before (`build_project`): here it is whole.
     let latest = run.and_then(|r| r.latest.as_ref());
-    if let Some(run) = run {
-        errors.extend(run.invalid.iter().cloned());
-        warnings.extend(run_warnings(run));
-    }
     let mut suited = BTreeSet::new();
     for o in oaths {
         let with_items = |mut suite: TestSuite| {
@@ -142,25 +171,6 @@ fn convert(
     } else {
         Err(errors)
     }
-}
-
-/// What is worth saying about the run records: none, or a latest run that
-/// is stale or incomplete.
-fn run_warnings(run: &RunEvidence) -> Vec<String> {
-    if run.latest.is_none() {
-        if run.invalid.is_empty() {
-            return vec![format!(
-                "there is no run record in `{}`: drift, diagnostics and read errors, which \
-                 result files do not hold, are not listed",
-                run.dir
-            )];
-        }
-        return Vec::new();
-    }
-    run.problems(&BTreeSet::new())
-        .into_iter()
-        .map(|e| e.message)
-        .collect()
 }
 
 fn new_suite(oath_path: &str) -> TestSuite {

@@ -245,7 +245,10 @@ mod issue19 {
     }
 
     #[test]
-    fn issue19_without_a_run_or_with_an_incomplete_one_the_conversion_warns() {
+    fn issue34_an_incomplete_run_refuses_the_conversion_as_the_gate_does() {
+        // Issue 19 converted it with a warning; issue 34: JUnit judges the
+        // run the gate judges, and refuses with its records. Without any
+        // run record, the results are converted with a warning, as before.
         let oaths = || vec![evidence(OATH, Some(vec![passed("x")]))];
         let junit = build_project(&project(oaths(), RunEvidence::none()))
             .unwrap_or_else(|e| panic!("{e:?}"));
@@ -253,15 +256,16 @@ mod issue19 {
         assert!(junit.warnings[0].starts_with("there is no run record in `.varar/.runs`"));
         let mut exited = process("r", "p", "07:00:00", &[], vec![]);
         exited.complete = false;
-        let junit = build_project(&project(
+        let cut = project(
             oaths(),
             RunEvidence::of_runs(".varar/.runs", RunRecord::combine(vec![exited])),
-        ))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+        );
+        let errors = build_project(&cut).err().unwrap_or_default();
+        assert_eq!(errors, cut.standing().problems, "the gate's own records");
+        assert_eq!(errors[0].code, Code::IncompleteRun);
         assert!(
-            junit.warnings[0].contains("never reached its end"),
-            "{:?}",
-            junit.warnings
+            errors[0].message.contains("never reached its end"),
+            "{errors:?}"
         );
         let mut invalid = RunEvidence::none();
         invalid

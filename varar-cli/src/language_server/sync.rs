@@ -26,7 +26,10 @@ use lsp_server::{Request, RequestId};
 use lsp_types::{Diagnostic, Url};
 
 use super::analysis::{Analysis, PlanContext, plan_documents, reuses};
-use super::diagnostics::{located_diagnostics, oath_diagnostics, recorded_failures};
+use super::diagnostics::{
+    Latest, holds_earlier, located_diagnostics, oath_diagnostics, recorded_failures,
+    standing_diagnostic,
+};
 use super::events::Event;
 use super::oaths::Deps;
 use super::server_state::{Server, ServerError};
@@ -294,13 +297,28 @@ impl Server {
         replanned: &HashSet<Url>,
     ) -> Result<(), ServerError> {
         let mut now: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
+        // The latest run as the gate reads it, once for every open oath.
+        let view = if open.is_empty() {
+            None
+        } else {
+            Some(self.projects[project].run_view())
+        };
+        let latest = Latest {
+            standing: view.as_ref().and_then(|v| v.standing.as_ref()),
+            run: view.as_ref().and_then(|v| v.run.as_ref()),
+        };
         for (uri, path) in open {
             let Some(analysis) = self.analyses.get(uri) else {
                 continue;
             };
             let evidence = self.evidence(project, path);
-            let recorded = recorded_failures(path, &evidence);
-            now.insert(uri.clone(), oath_diagnostics(analysis, &recorded));
+            let recorded = recorded_failures(path, &evidence, latest);
+            let mut diagnostics: Vec<Diagnostic> =
+                standing_diagnostic(latest, holds_earlier(path, &evidence, latest))
+                    .into_iter()
+                    .collect();
+            diagnostics.extend(oath_diagnostics(analysis, &recorded));
+            now.insert(uri.clone(), diagnostics);
         }
         // Documents not open that hold a diagnostic of an open oath's plan.
         let open_analyses: Vec<&Analysis> = open

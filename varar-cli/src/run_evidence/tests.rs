@@ -25,6 +25,7 @@ pub(crate) fn process(
         run_id: run.to_owned(),
         process_id: pid.to_owned(),
         complete: true,
+        project: None,
         started_at: format!("2026-12-01T{started}.000Z"),
         ended_at: Some(format!("2026-12-01T{started}.500Z")),
         arguments: Vec::new(),
@@ -50,6 +51,7 @@ pub(crate) fn process(
         },
         items,
         unselected: Vec::new(),
+        unwritten: Vec::new(),
     }
 }
 

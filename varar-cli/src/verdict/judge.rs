@@ -11,6 +11,7 @@ use super::model::{
 use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::records::{Code, ErrorRecord, exit_code};
 use crate::run_evidence::{failed_items, recovered_items};
+use crate::standing::Standing;
 
 impl GateReport {
     /// The report of a gate that could not even find its oaths.
@@ -32,6 +33,8 @@ struct Judged {
     item_failures: Vec<ItemFailure>,
     recovered: Vec<RecoveredItem>,
     errors: Vec<ErrorRecord>,
+    warnings: Vec<ErrorRecord>,
+    standing: Option<Standing>,
 }
 
 /// Judge the project's evidence: every selected oath's result file (the
@@ -48,21 +51,21 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
         .flat_map(failed_items)
         .map(|i| i.oath_path.as_str())
         .collect();
-    let mut expected = BTreeSet::new();
     for o in &project.oaths {
         let linked = project.linked_only.contains(&o.oath_path);
-        let (mut gate, has_examples) = judge(o, linked, &mut judged);
+        let mut gate = judge(o, linked, &mut judged);
         if failed_oaths.contains(o.oath_path.as_str())
             && matches!(gate.status, OathStatus::Passed | OathStatus::Linked)
         {
             gate.status = OathStatus::Failed;
         }
-        if has_examples || project.baselined.contains(&o.oath_path) {
-            expected.insert(o.oath_path.clone());
-        }
         judged.oaths.push(gate);
     }
-    judged.errors.extend(project.run.problems(&expected));
+    // The run's standing, as every other consumer reads it (issue 34).
+    let standing = project.standing();
+    judged.errors.extend(standing.problems);
+    judged.warnings = standing.warnings;
+    judged.standing = Some(standing.standing);
     if let Some(run) = run {
         judged.run = Some(RunSummary::of(run));
         judged.item_failures = failed_items(run).map(ItemFailure::of).collect();
@@ -71,10 +74,9 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
     finish(judged)
 }
 
-/// The verdict on one oath, and whether its fresh result has examples;
-/// its failures and problems are added to `judged`. `linked`: it needs no
-/// result of its own.
-fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> (OathGate, bool) {
+/// The verdict on one oath; its failures and problems are added to
+/// `judged`. `linked`: it needs no result of its own.
+fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> OathGate {
     let mut gate = OathGate {
         path: o.oath_path.clone(),
         status: OathStatus::Missing,
@@ -87,12 +89,10 @@ fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> (OathGate, bool
         gate.failed = r.examples.iter().filter(|e| e.failure.is_some()).count();
         gate.passed = r.examples.len() - gate.failed;
     };
-    let mut has_examples = false;
     match o.state() {
         EvidenceState::Fresh(r) => {
             counted(&mut gate, r);
             gate.fresh = true;
-            has_examples = !r.examples.is_empty();
             gate.status = if gate.failed > 0 {
                 OathStatus::Failed
             } else {
@@ -116,7 +116,7 @@ fn judge(o: &OathEvidence, linked: bool, judged: &mut Judged) -> (OathGate, bool
             judged.errors.extend(found);
         }
     }
-    (gate, has_examples)
+    gate
 }
 
 /// The failures of a fresh result.
@@ -176,6 +176,9 @@ fn finish(j: Judged) -> GateReport {
         failures: j.failures,
         item_failures: j.item_failures,
         recovered: j.recovered,
+        // A gate that could not find its oaths has no run to stand on.
+        standing: j.standing.unwrap_or(Standing::Missing),
         errors: j.errors,
+        warnings: j.warnings,
     }
 }

@@ -7,8 +7,9 @@ use crate::run_evidence::{names_example, plural};
 
 /// The verdict for people: each failed example as `path:line: example`
 /// with its message indented, each other failed item as `path:line: name
-/// (kind)` with its message, each recovered item, each problem as
-/// `error[code]: message`, then one summary line.
+/// (kind)` with its message, each recovered item, each warning as
+/// `warning[code]: message`, each problem as `error[code]: message`, then
+/// one summary line.
 pub fn render_text(report: &GateReport) -> String {
     let mut out = String::new();
     for f in &report.failures {
@@ -46,6 +47,9 @@ pub fn render_text(report: &GateReport) -> String {
         if let Some(m) = &r.message {
             indented(&mut out, m.lines().next().unwrap_or(""));
         }
+    }
+    for w in &report.warnings {
+        out.push_str(&format!("warning[{}]: {}\n", w.code, w.message));
     }
     for e in &report.errors {
         out.push_str(&format!("{e}\n"));

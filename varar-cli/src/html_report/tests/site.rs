@@ -61,6 +61,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let page = file(&fresh, "oaths/varar/basket.md.html");
     assert!(page.contains("<mark "), "{page}");
@@ -79,6 +80,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let page = file(&stale, "oaths/varar/basket.md.html");
     assert!(page.contains("These results are stale."), "{page}");
@@ -151,6 +153,7 @@ fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
         lock: Some(lock),
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
@@ -232,6 +235,7 @@ fn titles_names_and_messages_are_escaped_everywhere() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     for f in &site.files {
         for banned in ["<script", "<img", "<b>", "<x>", "<q>"] {
@@ -264,6 +268,7 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
             lock: None,
             run: None,
             history: Vec::new(),
+            standing: None,
         })
     };
     let site = build(source_hash(shared));
@@ -312,6 +317,7 @@ fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
             lock,
             run: None,
             history: Vec::new(),
+            standing: None,
         })
     };
     // The last full run recorded no example of its own: it runs inside
@@ -421,6 +427,7 @@ mod issue19 {
             lock: None,
             run: Some(run),
             history: Vec::new(),
+            standing: None,
         })
     }
 
@@ -490,4 +497,60 @@ mod issue19 {
         assert!(!page.contains("recovered after"), "{page}");
         assert!(!page.contains("<mark "), "{page}");
     }
+}
+
+#[test]
+fn issue34_results_the_latest_run_does_not_vouch_for_are_an_earlier_runs_and_the_index_says_why() {
+    use crate::records::{Code, ErrorRecord};
+    use crate::standing::{Draws, RunStanding, Standing};
+    let standing = RunStanding {
+        standing: Standing::Incomplete,
+        run_id: Some("killed".to_owned()),
+        problems: vec![ErrorRecord::new(
+            Code::IncompleteRun,
+            "the latest run (`killed`) is incomplete: its process `p` never reached its end",
+        )],
+        warnings: Vec::new(),
+        draws: Draws::Ended {
+            oaths: Default::default(),
+            items: Default::default(),
+            unwritten: Default::default(),
+        },
+    };
+    let site = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![oath(
+            "varar/basket.md",
+            BASKET,
+            ResultsInput::Read(basket_results(BASKET)),
+        )],
+        lock: None,
+        run: None,
+        history: Vec::new(),
+        standing: Some(standing),
+    });
+    let page = file(&site, "oaths/varar/basket.md.html");
+    assert!(
+        page.contains("These results are of an earlier run."),
+        "{page}"
+    );
+    assert!(!page.contains("<mark "), "nothing drawn as current: {page}");
+    assert!(page.contains("results of an earlier run"), "{page}");
+    let index = file(&site, "index.html");
+    let standing = index
+        .find("data-varar-standing=\"incomplete\"")
+        .unwrap_or_else(|| panic!("{index}"));
+    assert!(
+        standing < index.find("varar-totals").unwrap_or(0),
+        "the standing comes first: {index}"
+    );
+    assert!(
+        index.contains("its process `p` never reached its end"),
+        "{index}"
+    );
+    assert!(index.contains("the latest run is incomplete"), "{index}");
+    assert!(
+        index.contains("<dt>examples failed</dt><dd>0</dd>"),
+        "an earlier run's failure is not counted as current: {index}"
+    );
 }

@@ -109,7 +109,7 @@ fn fresh_failures_at_their_cells_anchor_or_line_and_none_when_stale() {
         text,
         vec![failed("a", cell), failed("b", thrown), failed("c", lined)],
     );
-    let recorded = recorded_failures("varar/x.md", &[e]);
+    let recorded = recorded_failures("varar/x.md", &[e], Latest::default());
     assert_eq!(recorded.len(), 3);
     let d = oath_diagnostics(&plan(&index, text), &recorded);
     assert_eq!(
@@ -146,7 +146,7 @@ fn fresh_failures_at_their_cells_anchor_or_line_and_none_when_stale() {
             },
         ));
     }
-    assert!(recorded_failures("varar/x.md", &[stale]).is_empty());
+    assert!(recorded_failures("varar/x.md", &[stale], Latest::default()).is_empty());
 }
 
 #[test]
@@ -184,8 +184,14 @@ fn a_doc_path_failure_belongs_to_the_document_it_names() {
     }
     e.documents
         .insert("varar/shared.md".into(), DocumentText::Text(shared.into()));
-    assert!(recorded_failures("varar/main.md", std::slice::from_ref(&e)).is_empty());
-    let recorded = recorded_failures("varar/shared.md", std::slice::from_ref(&e));
+    assert!(
+        recorded_failures("varar/main.md", std::slice::from_ref(&e), Latest::default()).is_empty()
+    );
+    let recorded = recorded_failures(
+        "varar/shared.md",
+        std::slice::from_ref(&e),
+        Latest::default(),
+    );
     assert_eq!(recorded.len(), 1);
     assert_eq!(recorded[0].oath_path, "varar/main.md");
     // The shared document changed: the result is stale everywhere.
@@ -193,7 +199,7 @@ fn a_doc_path_failure_belongs_to_the_document_it_names() {
         "varar/shared.md".into(),
         DocumentText::Text(format!("{shared}x")),
     );
-    assert!(recorded_failures("varar/shared.md", &[e]).is_empty());
+    assert!(recorded_failures("varar/shared.md", &[e], Latest::default()).is_empty());
 }
 
 #[test]
