@@ -216,18 +216,18 @@ impl RunStanding {
 }
 
 impl ProjectEvidence {
-    /// The oaths that must have items in the latest run: those whose fresh
-    /// result has examples, and those the lock records examples of.
+    /// The oaths that must have items in the latest run: the selected
+    /// oaths whose fresh result has examples or that the lock records
+    /// examples of.
     pub fn expected_oaths(&self) -> BTreeSet<String> {
-        let mut expected = self.baselined.clone();
-        for o in &self.oaths {
-            if let EvidenceState::Fresh(r) = o.state()
-                && !r.examples.is_empty()
-            {
-                expected.insert(o.oath_path.clone());
-            }
-        }
-        expected
+        self.oaths
+            .iter()
+            .filter(|o| {
+                self.baselined.contains(&o.oath_path)
+                    || matches!(o.state(), EvidenceState::Fresh(r) if !r.examples.is_empty())
+            })
+            .map(|o| o.oath_path.clone())
+            .collect()
     }
 
     /// The project's run standing: what every consumer shows.

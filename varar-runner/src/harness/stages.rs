@@ -25,7 +25,7 @@ use super::panics::install_quiet_panic_hook;
 use super::plan_cache::{Layout, PlanCache};
 use super::pool::Pool;
 use super::print;
-use super::record::{self, EarlierRuns, Identity, Recording, Start};
+use super::record::{self, Claim, EarlierRuns, Identity, Recording, Start};
 use super::rerun::{continue_run, rerun_mode};
 use super::runtime::Runtime;
 use super::select::Selection;
@@ -38,7 +38,7 @@ use crate::discovery::OathFile;
 use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
 use crate::linked::LinkedSteps;
 use crate::store::{
-    self, StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
+    StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
 };
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
@@ -47,27 +47,13 @@ use varar_core::results::{merge_results, parse_run_result};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
-    // The run's directory is made before anything else is written (issue
-    // 34): a process a file-size limit kills at its first write still
-    // leaves a trace that `cargo varar gate` refuses to look past. A rerun
-    // joins the directory of the run it continues, made long ago.
+    // The run's directory is made before anything is written (issue 34):
+    // see `setup`. A rerun joins the directory of the run it continues,
+    // made long ago.
     let identity = Identity::from_env();
     let rerun = rerun_mode()?;
-    let claimed =
-        (!args.list && rerun.is_none()).then(|| record::claim(&runner.root, &identity.run_id));
-    let setup = match setup(runner, args) {
-        Ok(setup) => setup,
-        Err(e) => {
-            // Nothing ran: the directory made for the run goes, if it is
-            // still empty (`remove_dir` removes nothing else).
-            if claimed == Some(true) {
-                let _ = std::fs::remove_dir(
-                    store::runs_dir(&runner.root).join(store::file_name_of(&identity.run_id)),
-                );
-            }
-            return Err(e);
-        }
-    };
+    let claim_for = (!args.list && rerun.is_none()).then_some(identity.run_id.as_str());
+    let (setup, claim) = setup(runner, args, claim_for)?;
     let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
     let shared = Arc::new(RunShared {
         resources: Arc::new(ResourceStore::new(setup.lifecycle.resources.clone())),
@@ -111,7 +97,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 selected,
                 documents: digests::document_digests(&read.texts, used),
             },
-            claimed == Some(true),
+            claim.is_some_and(Claim::keep),
         )
     });
     let watchdog = match (&setup.limit, args.list) {
@@ -192,7 +178,16 @@ struct Setup {
 }
 
 /// Setup: settings, steps and discovery. Nothing is read but the config.
-fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
+/// Once the settings are valid, and before discovery writes its cache, the
+/// directory of run `claim_for` is made (issue 34): a process a file-size
+/// limit kills at its first write still leaves a trace that `cargo varar
+/// gate` refuses to look past, and a run stopped by its settings leaves
+/// none.
+fn setup<'a>(
+    runner: &'a Settings,
+    args: &Arguments,
+    claim_for: Option<&str>,
+) -> Result<(Setup, Option<Claim<'a>>), HarnessError> {
     install_quiet_panic_hook();
     let styles = color::styles(args, ColorEnv::read());
     let config = load_config(&runner.root)?;
@@ -202,6 +197,9 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     };
     let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
     let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
+    // Given back, if still empty, when the run stops before it records
+    // itself.
+    let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
     let found = discovery_cache::discover(&runner.root, &config, args, update)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
         return Err(nothing_discovered(&config, &runner.root));
@@ -209,7 +207,7 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     if steps.is_empty() {
         print::no_steps();
     }
-    Ok(Setup {
+    let setup = Setup {
         styles,
         update,
         limit,
@@ -221,7 +219,8 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
             .into_iter()
             .map(|(path, error)| (path, error.to_string()))
             .collect(),
-    })
+    };
+    Ok((setup, claim))
 }
 
 /// The steps `inventory` collected from the modules `modules` selects (all

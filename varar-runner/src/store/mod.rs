@@ -48,7 +48,7 @@ pub use runs::{
     KEPT_RUNS, RUNS_DIR, RecordFileError, RunDirectory, WrittenRecord, claim_run_dir, file_name_of,
     modified_at, project_id, prune_runs, read_other_headers, read_records, read_records_in,
     read_records_under, read_run_dirs_in, read_run_dirs_under, record_files_in, record_files_under,
-    remove_runs_before, runs_dir, write_process_record,
+    release_run_dir, remove_runs_before, runs_dir, write_process_record,
 };
 pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir};
 pub use tree::{

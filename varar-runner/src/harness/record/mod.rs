@@ -213,7 +213,7 @@ pub(crate) struct Start<'a> {
 impl<'a> Recording<'a> {
     /// Write the record of a process that starts: `complete: false`. The
     /// first process of a run (`new_run`: it made the run's directory,
-    /// [`claim`]) prunes the oldest runs once its record is written.
+    /// [`Claim`]) prunes the oldest runs once its record is written.
     pub(crate) fn start(root: &'a Path, start: Start<'_>, new_run: bool) -> Recording<'a> {
         let Start {
             identity,
@@ -423,12 +423,40 @@ fn unrecorded_message(e: &StoreError, history: Option<&Path>) -> String {
     )
 }
 
-/// Make the directory of this process's run before the run writes
-/// anything else (see [`store::claim_run_dir`]); whether this made it.
-/// A directory that cannot be made is said when the record cannot be
-/// written either.
-pub(crate) fn claim(root: &Path, run_id: &str) -> bool {
-    store::claim_run_dir(root, run_id).unwrap_or(false)
+/// The directory of this process's run, made before the run writes
+/// anything else (see [`store::claim_run_dir`]; one that cannot be made is
+/// said when the record cannot be written either). Dropped before the run
+/// records itself (it stopped early, with an error), the directory this
+/// made goes again if it is still empty; kept, it is the run's.
+pub(crate) struct Claim<'a> {
+    root: &'a Path,
+    run_id: String,
+    made: bool,
+}
+
+impl<'a> Claim<'a> {
+    /// Make the directory of run `run_id`.
+    pub(crate) fn new(root: &'a Path, run_id: &str) -> Claim<'a> {
+        Claim {
+            root,
+            run_id: run_id.to_owned(),
+            made: store::claim_run_dir(root, run_id).unwrap_or(false),
+        }
+    }
+
+    /// Keep the directory for the run; whether this made it (the run is
+    /// new).
+    pub(crate) fn keep(mut self) -> bool {
+        std::mem::take(&mut self.made)
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if self.made {
+            store::release_run_dir(self.root, &self.run_id);
+        }
+    }
 }
 
 /// The headers of the records of the project's other runs, which a full run

@@ -216,3 +216,16 @@ fn issue34_result_files_that_could_not_be_written_leave_the_record_incomplete() 
     assert!(records[0].ended_at.is_some() && records[0].ended());
     assert_eq!(records[0].unwritten, ["a.md"]);
 }
+
+#[test]
+fn issue34_a_claim_is_given_back_when_the_run_stops_before_it_records_itself() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path();
+    let run_dir = store::runs_dir(root).join("stopped");
+    drop(Claim::new(root, "stopped"));
+    assert!(!run_dir.exists(), "an early error leaves no unrecorded run");
+    assert!(Claim::new(root, "kept").keep(), "the first process made it");
+    assert!(store::runs_dir(root).join("kept").is_dir());
+    assert!(!Claim::new(root, "kept").keep(), "a later process did not");
+    assert!(store::runs_dir(root).join("kept").is_dir());
+}

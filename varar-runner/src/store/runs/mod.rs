@@ -94,6 +94,13 @@ pub fn claim_run_dir(root: &Path, run_id: &str) -> Result<bool, StoreError> {
     Ok(new)
 }
 
+/// Remove the directory of run `run_id` if it is empty: what
+/// [`claim_run_dir`] made for a run that stopped before it wrote anything
+/// (`remove_dir` removes nothing else).
+pub fn release_run_dir(root: &Path, run_id: &str) {
+    let _ = std::fs::remove_dir(runs_dir(root).join(file_name_of(run_id)));
+}
+
 /// The project's identity in its records ([`ProcessRecord::project`]):
 /// the lowercase hexadecimal SHA-256 of the canonical path of `root` (as
 /// it is, when it cannot be made canonical). The harness and the commands
