@@ -86,6 +86,7 @@ pub mod json;
 pub mod lock;
 pub mod names;
 pub mod outcome;
+pub mod owned;
 pub mod parse;
 pub mod plan;
 pub mod record;

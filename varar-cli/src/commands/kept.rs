@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 
 use varar_core::record::{ProcessRecord, RunRecord};
 use varar_runner::store::{
-    History, RUNS_DIR, RecordFileError, read_history, read_records_in, read_records_under,
+    History, RUNS_DIR, RecordFileError, StoreError, check_history_dir, read_history,
+    read_records_in, read_records_under,
 };
 
 use crate::history::combine_kept;
@@ -40,8 +41,19 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                  directories of the runs to compare",
             ));
         };
+        let shown = display_path(&history.dir, &root);
+        // The harness's own refusal (issue 34): a directory varar did not
+        // make is not read as a history.
+        history.check_readable().map_err(|e| {
+            not_a_history(
+                &e,
+                &shown,
+                "point VARAR_HISTORY at the history varar writes, or give the `.varar/` \
+                 directories of the runs to compare",
+            )
+        })?;
         found.extend(read_history(&history.dir));
-        display_path(&history.dir, &root)
+        shown
     } else {
         let mut shown = Vec::new();
         for dir in dirs {
@@ -53,7 +65,10 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                 )
                 .with_path(s));
             }
-            found.extend(read_dir_of_runs(dir));
+            let runs = read_dir_of_runs(dir).map_err(|e| {
+                not_a_history(&e, &s, "give a `.varar/` tree or a history varar wrote")
+            })?;
+            found.extend(runs);
             shown.push(s);
         }
         shown.join(", ")
@@ -70,13 +85,26 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
 }
 
 /// A `.varar/` tree (its `.runs/`), or a directory laid out like one's
-/// `.runs/` (the history).
-fn read_dir_of_runs(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+/// `.runs/` (a history), which must be one (see [`check_history_dir`]).
+fn read_dir_of_runs(dir: &Path) -> Result<Vec<Result<ProcessRecord, RecordFileError>>, StoreError> {
     if dir.join(RUNS_DIR).is_dir() {
-        read_records_in(dir)
+        Ok(read_records_in(dir))
     } else {
-        read_records_under(dir)
+        check_history_dir(dir)?;
+        Ok(read_records_under(dir))
     }
+}
+
+/// The error of a directory not read as a history, named as `shown`, with
+/// what to do instead (`fix`).
+fn not_a_history(e: &StoreError, shown: &str, fix: &str) -> ErrorRecord {
+    let why = match e {
+        StoreError::HistoryRefused { reason, .. } => {
+            format!("`{shown}` is not read as a run history: {reason}; {fix}")
+        }
+        other => format!("`{shown}` cannot be read as a run history: {other}"),
+    };
+    ErrorRecord::new(Code::InputError, why).with_path(shown)
 }
 
 /// The records read, and the others as `invalid_run` (a record of a

@@ -132,6 +132,8 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
             selected: Vec::new(),
             history: HistoryWriter::none(),
             lock_stamp: None,
+            orphans: store::Orphans::since_ms(0),
+            tidying: None,
         };
         let saved = recording.finish(&RunLog::default(), None, Some(lock));
         assert_eq!(saved.map(|s| s.is_ok()), Some(process == "wrote"));

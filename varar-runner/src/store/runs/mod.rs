@@ -8,9 +8,11 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::SystemTime;
 
 use super::atomic::{create_dir_noting_new, write_disposable_with};
 use super::errors::StoreError;
+use super::removal::{Orphans, is_real_dir, remove_run_dir};
 use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
 use varar_core::record::{
     ProcessRecord, RECORD_EXTENSION, RecordError, RecordHeader, RunRecord, parse_process_record,
@@ -221,11 +223,30 @@ pub fn read_other_headers(root: &Path, run_id: &str) -> Vec<Result<RecordHeader,
     )
 }
 
+/// `<root>/.varar/.runs` when it, and `.varar/`, are real directories:
+/// runs are pruned only there, never through a link.
+fn own_runs_dir(root: &Path) -> Option<PathBuf> {
+    let scratch = root.join(SCRATCH_DIR);
+    let runs = scratch.join(RUNS_DIR);
+    (is_real_dir(&scratch) && is_real_dir(&runs)).then_some(runs)
+}
+
 /// Remove the directories of the runs of `headers` that started before
 /// `started_at` and are complete (every process of theirs ended: a run
 /// still being written, by a concurrent process, is never removed), except
-/// `keep`. Best effort: what cannot be removed stays.
-pub fn remove_runs_before(root: &Path, headers: &[RecordHeader], keep: &str, started_at: &str) {
+/// `keep`. Only what we wrote goes (see [`remove_run_dir`]: records and
+/// `orphans`), never through a link. Best effort: what cannot be removed
+/// stays.
+pub fn remove_runs_before(
+    root: &Path,
+    headers: &[RecordHeader],
+    keep: &str,
+    started_at: &str,
+    orphans: &Orphans,
+) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
     let mut runs: BTreeMap<&str, (bool, &str)> = BTreeMap::new();
     for h in headers {
         let run = runs
@@ -236,18 +257,48 @@ pub fn remove_runs_before(root: &Path, headers: &[RecordHeader], keep: &str, sta
     }
     for (run_id, (complete, started)) in runs {
         if run_id != keep && complete && started < started_at {
-            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(run_id)));
+            remove_run_dir(&dir.join(file_name_of(run_id)), orphans);
         }
     }
 }
 
 /// Keep the newest [`KEPT_RUNS`] complete runs of `runs` (latest first, as
-/// [`RunRecord::combine`] orders them) and `keep`; remove the others.
-pub fn prune_runs(root: &Path, runs: &[RunRecord], keep: &str) {
+/// [`RunRecord::combine`] orders them) and `keep`; remove the others (only
+/// what we wrote, see [`remove_run_dir`]).
+pub fn prune_runs(root: &Path, runs: &[RunRecord], keep: &str, orphans: &Orphans) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
     for run in runs.iter().filter(|r| r.run_id != keep).skip(KEPT_RUNS) {
         if run.complete() {
-            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(&run.run_id)));
+            remove_run_dir(&dir.join(file_name_of(&run.run_id)), orphans);
         }
+    }
+}
+
+/// Keep the [`KEPT_RUNS`] run directories of `.varar/.runs/` that changed
+/// last, and `keep`'s; remove the others (only what we wrote, see
+/// [`remove_run_dir`]), by their directories' times, so that no record is
+/// read. For the first process of a new run.
+pub fn prune_oldest_runs(root: &Path, keep: &str, orphans: &Orphans) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let own = file_name_of(keep);
+    let mut runs: Vec<(SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name() != own.as_str())
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if runs.len() <= KEPT_RUNS {
+        return;
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.0));
+    for (_, path) in runs.into_iter().skip(KEPT_RUNS) {
+        remove_run_dir(&path, orphans);
     }
 }
 

@@ -7,6 +7,11 @@ fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A run that begins now.
+fn now() -> Orphans {
+    Orphans::since(std::time::SystemTime::now())
+}
+
 /// A record as another writer would have put it on disk: read through the
 /// strict reader, so these tests exercise the same path as a consumer. Its
 /// one item, `a.md::x`, failed on attempt 1 if the record is complete; its
@@ -206,7 +211,7 @@ fn a_full_run_removes_complete_runs_that_started_before_it_only() {
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
     assert_eq!(headers.len(), 5, "every process of the other runs");
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z", &now());
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)
@@ -234,7 +239,7 @@ fn pruning_keeps_the_newest_complete_runs_and_every_incomplete_one() {
         .unwrap_or_else(|e| panic!("{e}"));
     }
     let runs = RunRecord::combine(read_ok(root));
-    prune_runs(root, &runs, "run-00");
+    prune_runs(root, &runs, "run-00", &now());
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)
@@ -275,6 +280,82 @@ fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z", &now());
     assert!(!run_dir.exists(), "the orphan goes with its run");
+}
+
+/// The headers of every run but `new`.
+fn other_headers(root: &Path) -> Vec<RecordHeader> {
+    read_other_headers(root, "new")
+        .into_iter()
+        .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn issue34_pruning_runs_leaves_a_run_directory_holding_a_foreign_file() {
+    let dir = tmp();
+    let root = dir.path();
+    for run in ["old", "older"] {
+        write_process_record(root, &record(run, "p", "2026-12-01T06:00:00.000Z", true))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // What a user (or a checkout) put there.
+    let foreign = runs_dir(root).join("old").join("evidence.pdf");
+    std::fs::write(&foreign, "mine").unwrap_or_else(|e| panic!("{e}"));
+    remove_runs_before(
+        root,
+        &other_headers(root),
+        "new",
+        "2026-12-01T07:00:00.000Z",
+        &now(),
+    );
+    assert!(
+        foreign.exists(),
+        "a run directory holding anything else stays"
+    );
+    assert!(runs_dir(root).join("old/p.run").exists(), "whole");
+    assert!(!runs_dir(root).join("older").exists(), "ours goes");
+    // Nor by age.
+    for n in 0..KEPT_RUNS + 2 {
+        write_process_record(
+            root,
+            &record(&format!("r{n:02}"), "p", "2026-12-01T08:00:00.000Z", true),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // The oldest of all, by its directory's time.
+    std::fs::File::open(runs_dir(root).join("old"))
+        .and_then(|d| d.set_modified(std::time::SystemTime::UNIX_EPOCH))
+        .unwrap_or_else(|e| panic!("{e}"));
+    prune_oldest_runs(root, "new", &now());
+    assert!(foreign.exists());
+    assert!(
+        !runs_dir(root).join("r00").exists(),
+        "ours beyond the count go"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn issue34_pruning_runs_never_goes_through_a_symlinked_runs_directory() {
+    let dir = tmp();
+    let elsewhere = dir.path().join("elsewhere");
+    write_process_record(
+        &elsewhere,
+        &record("old", "p", "2026-12-01T06:00:00.000Z", true),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // A project whose `.varar/.runs` is a link to another's.
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join(".varar")).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(runs_dir(&elsewhere), runs_dir(&root))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let headers = other_headers(&root);
+    assert_eq!(headers.len(), 1, "read through the link");
+    remove_runs_before(&root, &headers, "new", "2026-12-01T07:00:00.000Z", &now());
+    assert!(
+        runs_dir(&elsewhere).join("old/p.run").exists(),
+        "nothing removed through the link"
+    );
 }
