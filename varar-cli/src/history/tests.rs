@@ -82,3 +82,26 @@ fn an_empty_history_says_how_to_fill_it() {
     let l = listing("target/varar/history".to_owned(), &[], &now(A), Vec::new());
     assert!(render_text(&l).starts_with("no run kept in `target/varar/history`"));
 }
+
+#[test]
+fn issue34_a_run_id_with_a_newline_and_controls_cannot_forge_a_line() {
+    let hostile = process(
+        "r\n9 runs kept\u{1b}[2J\u{202e}",
+        "p",
+        "08:00:00",
+        &[("a.md", A)],
+        Vec::new(),
+    );
+    let runs = combine_kept(vec![hostile]);
+    let l = listing("h\u{7}".to_owned(), &runs, &now(A), Vec::new());
+    let text = render_text(&l);
+    assert!(
+        text.starts_with("1 run kept in `h\\u{0007}`, newest first:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r\\u{000A}9 runs kept\\u{001B}[2J\\u{202E}  2026-12-01T08:00:00.000Z"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
