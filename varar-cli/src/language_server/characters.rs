@@ -1,108 +1,26 @@
-//! Characters a reader cannot see (pure), for STYLE §2.9: what a rename
-//! refuses to write into every oath ([`hidden`]), and text from the editor
-//! shown in a message with those characters and every control character
-//! escaped, and bounded ([`shown`]).
-//!
-//! Refused in a step text (each named by its code point):
-//!
-//! - the control characters (C0, DEL, C1) but the tab, which the
-//!   expression language reads as text (spec 20 §20.2.1); a step text is
-//!   one line, so LF and CR are refused too;
-//! - U+2028 and U+2029, which end a line;
-//! - the bidirectional-text controls, which reorder what is shown (the
-//!   "Trojan Source" characters, CVE-2021-42574): the embeddings and
-//!   overrides U+202A–U+202E, the isolates U+2066–U+2069, and the marks
-//!   U+200E, U+200F and U+061C;
-//! - the invisible characters that make two texts look the same: the soft
-//!   hyphen U+00AD, U+180E, the zero-width space U+200B, the word joiner
-//!   and invisible operators U+2060–U+2064, the deprecated format
-//!   characters U+206A–U+206F, U+FEFF, the annotation characters
-//!   U+FFF9–U+FFFB, the tag characters U+E0000–U+E007F, and the blank
-//!   Hangul fillers U+115F, U+1160, U+3164 and U+FFA0.
-//!
-//! The zero-width non-joiner and joiner (U+200C, U+200D) and the variation
-//! selectors are kept: Persian, the Indic scripts and emoji need them.
+//! Text from the editor shown in a message to it (pure, STYLE §2.9):
+//! every control character (the tab too) and every character
+//! [`hidden`] names written as `\u{202E}`, and bounded ([`shown`]).
 
-/// What a refused character is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Hidden {
-    /// A C0 or C1 control character or DEL (not the tab).
-    Control,
-    /// U+2028 or U+2029.
-    LineSeparator,
-    /// A bidirectional-text embedding, override, isolate or mark.
-    Bidi,
-    /// A character that is drawn as nothing.
-    Invisible,
-}
+use varar_core::untrusted::{cut_to, hidden, push_escaped};
 
-impl Hidden {
-    /// What it is and why it is refused, for the message.
-    pub fn reason(self) -> &'static str {
-        match self {
-            Hidden::Control => "a control character: a step text is one line of text",
-            Hidden::LineSeparator => "a line separator: a step text is one line of text",
-            Hidden::Bidi => {
-                "a bidirectional-text control: it changes the order in which the text is shown"
-            }
-            Hidden::Invisible => "an invisible character: a reader would not see it",
-        }
-    }
-}
-
-/// Whether a step text may not hold `c`, and why.
-pub fn hidden(c: char) -> Option<Hidden> {
-    match c {
-        '\t' => None,
-        c if c.is_control() => Some(Hidden::Control),
-        '\u{2028}' | '\u{2029}' => Some(Hidden::LineSeparator),
-        '\u{061C}'
-        | '\u{200E}'
-        | '\u{200F}'
-        | '\u{202A}'..='\u{202E}'
-        | '\u{2066}'..='\u{2069}' => Some(Hidden::Bidi),
-        '\u{00AD}'
-        | '\u{115F}'
-        | '\u{1160}'
-        | '\u{180E}'
-        | '\u{200B}'
-        | '\u{2060}'..='\u{2064}'
-        | '\u{206A}'..='\u{206F}'
-        | '\u{3164}'
-        | '\u{FEFF}'
-        | '\u{FFA0}'
-        | '\u{FFF9}'..='\u{FFFB}'
-        | '\u{E0000}'..='\u{E007F}' => Some(Hidden::Invisible),
-        _ => None,
-    }
-}
-
-/// `c` as `U+202E` (at least four upper-case hex digits).
-pub fn code_point(c: char) -> String {
-    format!("U+{:04X}", u32::from(c))
-}
-
-/// How many characters of a text [`shown`] keeps.
-pub const SHOWN_CHARS: usize = 300;
+/// How many bytes of a text [`shown`] keeps, its cut note included.
+pub const SHOWN_BYTES: usize = 512;
 
 /// `text` for a message to the editor: every control character (the tab
-/// too) and every character [`hidden`] refuses written as `\u{202E}`, and
-/// cut after [`SHOWN_CHARS`] characters with how many bytes were cut.
+/// too) and every character [`hidden`] names written as `\u{202E}`, then
+/// cut to [`SHOWN_BYTES`] with the note every cut ends with (`… [N bytes
+/// cut]`, `N` counted in the escaped text).
 pub fn shown(text: &str) -> String {
-    let mut out = String::new();
-    for (count, (at, c)) in text.char_indices().enumerate() {
-        if count == SHOWN_CHARS {
-            out.push_str(&format!("… ({} bytes cut)", text.len() - at));
-            break;
-        }
+    let mut out = String::with_capacity(text.len().min(SHOWN_BYTES));
+    for c in text.chars() {
         if c.is_control() || hidden(c).is_some() {
-            out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+            push_escaped(&mut out, c);
         } else {
             out.push(c);
         }
     }
-    out
+    cut_to(&out, SHOWN_BYTES).into_owned()
 }
 
 #[cfg(test)]
@@ -110,46 +28,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn controls_bidi_controls_and_invisible_characters_are_refused_but_tab_and_joiners() {
-        for c in ['\0', '\n', '\r', '\u{1B}', '\u{7F}', '\u{85}', '\u{9B}'] {
-            assert_eq!(hidden(c), Some(Hidden::Control), "{}", code_point(c));
-        }
-        for c in [
-            '\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}', '\u{200F}', '\u{61C}',
-        ] {
-            assert_eq!(hidden(c), Some(Hidden::Bidi), "{}", code_point(c));
-        }
-        for c in [
-            '\u{200B}',
-            '\u{2060}',
-            '\u{FEFF}',
-            '\u{AD}',
-            '\u{E0041}',
-            '\u{3164}',
-        ] {
-            assert_eq!(hidden(c), Some(Hidden::Invisible), "{}", code_point(c));
-        }
-        assert_eq!(hidden('\u{2028}'), Some(Hidden::LineSeparator));
-        for c in [
-            '\t', ' ', 'a', 'é', '£', '\u{200C}', '\u{200D}', '\u{FE0F}', '😀', '\u{A0}',
-        ] {
-            assert_eq!(hidden(c), None, "{}", code_point(c));
-        }
-        assert_eq!(code_point('\0'), "U+0000");
-        assert_eq!(code_point('\u{E0041}'), "U+E0041");
-    }
-
-    #[test]
     fn shown_text_escapes_what_a_reader_cannot_see_and_is_bounded() {
         assert_eq!(
-            shown("--logfile=/tmp/x\u{202E}gol.\t\u{1B}[31m"),
-            "--logfile=/tmp/x\\u{202E}gol.\\u{0009}\\u{001B}[31m"
+            shown("--logfile=/tmp/x\u{202E}gol.\t\u{1B}[31m\u{200B}"),
+            "--logfile=/tmp/x\\u{202E}gol.\\u{0009}\\u{001B}[31m\\u{200B}"
         );
         assert_eq!(shown("I sell £5 ✓"), "I sell £5 ✓");
-        let long = "é".repeat(SHOWN_CHARS + 10);
+        let long = "é".repeat(SHOWN_BYTES);
+        let cut = shown(&long);
+        assert!(cut.len() <= SHOWN_BYTES, "{}", cut.len());
+        assert!(cut.starts_with("éé"), "{cut}");
+        assert!(cut.ends_with(" bytes cut]"), "{cut}");
+        let kept = cut.split('…').next().unwrap_or_default().len();
         assert_eq!(
-            shown(&long),
-            format!("{}… (20 bytes cut)", "é".repeat(SHOWN_CHARS))
+            cut,
+            format!("{}… [{} bytes cut]", &long[..kept], long.len() - kept)
         );
     }
 }

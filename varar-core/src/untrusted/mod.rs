@@ -11,15 +11,20 @@
 //!   control characters and the bidirectional overrides and isolates are
 //!   written as `\u{001B}`, so a message cannot move the cursor, ring,
 //!   clear the screen, forge a line or reorder what is shown.
+//! - [`hidden`] names the characters a reader cannot see (controls,
+//!   bidirectional controls, invisible characters), which a rename refuses
+//!   to write into an oath and the language server's messages escape.
 //!
 //! Both are pure and deterministic, and idempotent: text cut or escaped
 //! once comes out of a second pass unchanged, so the harness and every
 //! consumer may apply them without piling notes or escapes on each other.
 
 mod cut;
+mod hidden;
 mod terminal;
 #[cfg(test)]
 mod tests;
 
 pub use cut::{TEXT_LIMIT, cut, cut_string, cut_to, was_cut};
+pub use hidden::{Hidden, code_point, hidden};
 pub use terminal::{is_bidi_control, push_escaped, terminal_line, terminal_text};

@@ -3,8 +3,9 @@
 //!
 //! Escaped: the C0 controls (U+0000–U+001F) but the line break and the tab
 //! where they belong, DEL and the C1 controls (U+007F–U+009F), and the
-//! bidirectional overrides, embeddings and isolates (U+202A–U+202E,
-//! U+2066–U+2069, the "Trojan Source" characters rustc lints against).
+//! bidirectional overrides, embeddings, isolates and marks (U+202A–U+202E,
+//! U+2066–U+2069, the "Trojan Source" characters rustc lints against, and
+//! U+200E, U+200F, U+061C).
 //! The notation is a Rust escape, visible and unambiguous about which
 //! character it was, and the same one `cargo varar junit` writes into XML,
 //! so a message reads alike in every output. Colour that Varar itself
@@ -12,10 +13,13 @@
 
 use std::borrow::Cow;
 
-/// Whether `c` is a bidirectional embedding, override or isolate
-/// (U+202A–U+202E, U+2066–U+2069): it reorders the text that follows it.
+use super::hidden::{Hidden, hidden};
+
+/// Whether `c` is a bidirectional embedding, override, isolate or mark
+/// (U+202A–U+202E, U+2066–U+2069, U+200E, U+200F, U+061C): it reorders
+/// the text around it ([`Hidden::Bidi`]).
 pub fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    hidden(c) == Some(Hidden::Bidi)
 }
 
 /// Whether a terminal would act on `c` rather than show it.

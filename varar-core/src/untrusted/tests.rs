@@ -87,10 +87,11 @@ fn controls_and_bidi_overrides_are_escaped_for_a_terminal() {
     );
     for c in [
         '\u{202a}', '\u{202b}', '\u{202c}', '\u{202d}', '\u{2067}', '\u{2068}', '\u{2069}',
+        '\u{200e}', '\u{200f}', '\u{61c}',
     ] {
         assert!(is_bidi_control(c), "{c:?}");
     }
-    for c in ['\u{2029}', '\u{200f}', '\u{206a}', 'a', '😀'] {
+    for c in ['\u{2029}', '\u{200b}', '\u{206a}', 'a', '😀'] {
         assert!(!is_bidi_control(c), "{c:?}");
     }
 }

@@ -34,10 +34,11 @@ use varar_core::expression::{CompiledExpression, Expression};
 use varar_core::lock::Lock;
 use varar_core::plan::DiagnosticCode;
 use varar_core::source::{Source, Span, utf16_len};
+use varar_core::untrusted::{code_point, hidden};
 
 use super::actions::rust_string;
 use super::analysis::{Analysis, PlanContext, plan_documents};
-use super::characters::{code_point, hidden, shown};
+use super::characters::shown;
 use super::oaths::Oaths;
 use super::step_index::StepIndex;
 use super::usages::{Usages, oath_uses};
