@@ -271,11 +271,16 @@ pub fn run_evidence(root: &Path, runs: Result<Vec<RunDirectory>, RecordFileError
 /// without a latest run): a run that could not write to `.varar/` but
 /// wrote to the history (issue 34). Records of other projects sharing the
 /// history, and records that do not name their project, are not this
-/// project's.
+/// project's. A history the harness refuses (issue 34, see
+/// `store::History::check_readable`) holds none of its records: it is not
+/// read.
 fn elsewhere(root: &Path, latest: Option<&RunRecord>) -> Vec<ElsewhereRecord> {
     let (Some(history), _) = History::from_env(root) else {
         return Vec::new();
     };
+    if history.check_readable().is_err() {
+        return Vec::new();
+    }
     let since = latest.map(RunRecord::started_at);
     let project = project_id(root);
     records_missing_from(&history.dir, &runs_dir(root), since)

@@ -16,6 +16,7 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
+use varar_core::untrusted::terminal_line;
 use varar_runner::config::{CONFIG_FILE_NAME, ConfigError};
 use varar_runner::discovery::DiscoveryError;
 use varar_runner::store::{RecordFileError, ResultFileError};
@@ -146,9 +147,11 @@ pub struct ErrorRecord {
 }
 
 impl fmt::Display for ErrorRecord {
-    /// `error[code]: message`, the form printed for people.
+    /// `error[code]: message`, the form printed for people: the message
+    /// (which names files and quotes what they hold) escaped for a
+    /// terminal, on one line (issue 34). JSON keeps it as it is.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error[{}]: {}", self.code, self.message)
+        write!(f, "error[{}]: {}", self.code, terminal_line(&self.message))
     }
 }
 
@@ -325,6 +328,20 @@ mod tests {
             r#"{"code":"conflicting_result","message":"m","example":"x","line":3}"#
         );
         assert_eq!(r.to_string(), "error[conflicting_result]: m");
+    }
+
+    #[test]
+    fn issue34_a_message_is_escaped_for_people_and_kept_for_json() {
+        let r = ErrorRecord::new(Code::InvalidResult, "`a\u{1b}[2J.json`\nerror[x]: \u{202e}");
+        assert_eq!(
+            r.to_string(),
+            "error[invalid_result]: `a\\u{001B}[2J.json`\\u{000A}error[x]: \\u{202E}"
+        );
+        let json = serde_json::to_string(&r).unwrap_or_default();
+        assert!(
+            json.contains("`a\\u001b[2J.json`\\nerror[x]: \u{202e}"),
+            "{json}"
+        );
     }
 
     #[test]

@@ -9,7 +9,10 @@
 //! Its run records (`.runs/<run id>/<process id>.run`, issue 19) are read
 //! too, with their bytes (which `merge` copies as they are), each checked
 //! by the strict reader; one of a version this reader does not know is kept
-//! (and copied) but read as absent.
+//! (and copied) but read as absent. A record holding a cut message (the
+//! reader cuts an over-long one, issue 34) is copied as read, written
+//! again by the record's one writer, so no merge stores again megabytes an
+//! older or crafted record held.
 //!
 //! A result file written by a newer results format (an unknown `version`)
 //! is treated as absent, as seed 000's stability policy asks: left out, with
@@ -26,6 +29,7 @@ use std::path::Path;
 
 use varar_core::record::{ProcessRecord, RunRecord, parse_process_record};
 use varar_core::results::OathResults;
+use varar_core::untrusted::was_cut;
 use varar_runner::discovery::cmp_oath_paths;
 use varar_runner::store::{
     RUNS_DIR, RecordFileError, read_run_dirs_in, read_run_result_in, record_files_in, result_files,
@@ -52,7 +56,7 @@ pub struct TreeRecord {
     pub name: String,
     /// The file as shown to people (relative to the base directory).
     pub shown: String,
-    /// Its bytes, as they are.
+    /// Its bytes, as they are (or as read, when a message was cut).
     pub bytes: Vec<u8>,
     /// What it records; `None` for a record of a version this reader does
     /// not know (treated as absent).
@@ -165,7 +169,7 @@ fn read_records(dir: &Path, base: &Path, unreadable: &mut Vec<ErrorRecord>) -> V
                 Err(e) if e.is_unknown_version() => None,
                 Err(source) => return Err(RecordFileError::Invalid { path, source }),
             };
-            Ok((path, bytes, record))
+            Ok((path, bounded(bytes, record.as_ref()), record))
         });
         match read {
             Ok((path, bytes, record)) => records.push(TreeRecord {
@@ -178,6 +182,20 @@ fn read_records(dir: &Path, base: &Path, unreadable: &mut Vec<ErrorRecord>) -> V
         }
     }
     records
+}
+
+/// The bytes of a record to copy: as they are, unless the reader cut one
+/// of its messages; then the record as read, by its one writer.
+fn bounded(bytes: Vec<u8>, record: Option<&ProcessRecord>) -> Vec<u8> {
+    let cut = |r: &&ProcessRecord| {
+        r.items
+            .iter()
+            .any(|i| i.message.as_deref().is_some_and(was_cut))
+    };
+    match record.filter(cut).map(ProcessRecord::to_text) {
+        Some(Ok(text)) => text.into_bytes(),
+        _ => bytes,
+    }
 }
 
 #[cfg(test)]

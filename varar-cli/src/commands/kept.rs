@@ -3,13 +3,17 @@
 //! the command line, and the sources as they are now. Read run directory
 //! by run directory (issue 34): a run some record of which cannot be read
 //! is marked and never counted as evidence, and a run directory with no
-//! readable record is listed as such.
+//! readable record is listed as such. A history is read only when the
+//! harness would write it (issue 34, `store::History::check_readable`).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use varar_core::record::{ProcessRecord, RunRecord};
-use varar_runner::store::{History, RUNS_DIR, RecordFileError, RunDirectory, read_run_dirs_under};
+use varar_runner::store::{
+    History, RUNS_DIR, RecordFileError, RunDirectory, StoreError, check_history_dir,
+    read_run_dirs_under,
+};
 
 use crate::history::{UnjudgedRun, combine_kept};
 use crate::project::sources_now;
@@ -48,8 +52,19 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                  directories of the runs to compare",
             ));
         };
+        let shown = display_path(&history.dir, &root);
+        // The harness's own refusal (issue 34): a directory varar did not
+        // make is not read as a history.
+        history.check_readable().map_err(|e| {
+            not_a_history(
+                &e,
+                &shown,
+                "point VARAR_HISTORY at the history varar writes, or give the `.varar/` \
+                 directories of the runs to compare",
+            )
+        })?;
         found.push(read_run_dirs_under(&history.dir));
-        display_path(&history.dir, &root)
+        shown
     } else {
         let mut shown = Vec::new();
         for dir in dirs {
@@ -61,7 +76,10 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                 )
                 .with_path(s));
             }
-            found.push(read_dir_of_runs(dir));
+            let runs = read_dir_of_runs(dir).map_err(|e| {
+                not_a_history(&e, &s, "give a `.varar/` tree or a history varar wrote")
+            })?;
+            found.push(runs);
             shown.push(s);
         }
         shown.join(", ")
@@ -73,13 +91,26 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
 }
 
 /// A `.varar/` tree (its `.runs/`), or a directory laid out like one's
-/// `.runs/` (the history).
-fn read_dir_of_runs(dir: &Path) -> Result<Vec<RunDirectory>, RecordFileError> {
+/// `.runs/` (a history), which must be one (see [`check_history_dir`]).
+fn read_dir_of_runs(dir: &Path) -> Result<Result<Vec<RunDirectory>, RecordFileError>, StoreError> {
     if dir.join(RUNS_DIR).is_dir() {
-        read_run_dirs_under(&dir.join(RUNS_DIR))
+        Ok(read_run_dirs_under(&dir.join(RUNS_DIR)))
     } else {
-        read_run_dirs_under(dir)
+        check_history_dir(dir)?;
+        Ok(read_run_dirs_under(dir))
     }
+}
+
+/// The error of a directory not read as a history, named as `shown`, with
+/// what to do instead (`fix`).
+fn not_a_history(e: &StoreError, shown: &str, fix: &str) -> ErrorRecord {
+    let why = match e {
+        StoreError::HistoryRefused { reason, .. } => {
+            format!("`{shown}` is not read as a run history: {reason}; {fix}")
+        }
+        other => format!("`{shown}` cannot be read as a run history: {other}"),
+    };
+    ErrorRecord::new(Code::InputError, why).with_path(shown)
 }
 
 /// The runs read, directory by directory: a record of a version this

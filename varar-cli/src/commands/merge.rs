@@ -23,6 +23,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use varar_core::results::OathResults;
+use varar_core::untrusted::terminal_line;
 use varar_runner::store::{self, StoreError};
 
 use super::output::Output;
@@ -110,7 +111,7 @@ pub fn run(run: &MergeRun) -> Result<Output, MergeError> {
             "merged {} result file(s) ({examples} example(s)){runs} from {} tree(s) into `{}`\n",
             merged.len(),
             trees.len(),
-            display_path(out, base)
+            terminal_line(&display_path(out, base))
         ),
         stderr,
         exit_code: 0,

@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
+use varar_core::untrusted::terminal_line;
 use varar_runner::discovery::DiscoveryError;
 use varar_runner::store::{ResultFileError, StoreError, result_path_shown};
 
@@ -134,7 +135,7 @@ impl ReportOutcome {
         let problems = self.problems.iter().map(|p| format!("error: {p}"));
         let warnings = self.warnings.iter().map(|w| format!("warning: {w}"));
         Output {
-            stdout: format!("{}\n", self.index.display()),
+            stdout: format!("{}\n", terminal_line(&self.index.display().to_string())),
             stderr: problems.chain(warnings).collect(),
             exit_code: self.exit_code(),
         }

@@ -215,3 +215,26 @@ fn issue34_a_run_with_an_unreadable_record_is_never_evidence() {
     assert!(strips.iter().all(|i| i.runs == 2), "{strips:?}");
     assert!(render_text(&r).contains("left out: 0 incomplete, 1 unreadable"));
 }
+
+#[test]
+fn issue34_an_item_name_and_run_ids_with_controls_are_escaped() {
+    let name = "oven.md::Oven::warm\n\u{1b}]0;owned\u{7}";
+    let runs = ["r\u{202e}1", "r2\u{9b}"]
+        .iter()
+        .zip([F, P])
+        .map(|(id, outcome)| {
+            let items = vec![item(name, "oven.md", 3, 1, outcome, None)];
+            process(id, "p", "07:00:00", &[("oven.md", OVEN)], items)
+        })
+        .collect();
+    let text = render_text(&report(runs, FlakyOptions::default()));
+    assert!(
+        text.contains("(r\\u{202E}1 … r2\\u{009B})")
+            || text.contains("(r2\\u{009B} … r\\u{202E}1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FLAKY oven.md::Oven::warm\\u{000A}\\u{001B}]0;owned\\u{0007}\n"),
+        "{text}"
+    );
+}

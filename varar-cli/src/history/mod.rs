@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 use varar_core::record::{ProcessRecord, RunRecord};
+use varar_core::untrusted::terminal_line;
 
 use crate::records::ErrorRecord;
 use crate::run_evidence::{ItemCounts, SourcesNow, counts, finished, plural, same_sources};
@@ -152,31 +153,32 @@ pub fn listing_kept(
     }
 }
 
-/// The listing for people: one line per run, aligned.
+/// The listing for people: one line per run, aligned. The directory, the
+/// run ids and times (read from records) are escaped for the terminal, on
+/// one line (issue 34).
 pub fn render_text(listing: &HistoryListing) -> String {
+    let dir = terminal_line(&listing.dir);
     if listing.runs.is_empty() {
         return format!(
-            "no run kept in `{}`: run the tests (`cargo test` or `cargo nextest run`) to keep one\n",
-            listing.dir
+            "no run kept in `{dir}`: run the tests (`cargo test` or `cargo nextest run`) to keep one\n"
         );
     }
     let width = listing
         .runs
         .iter()
-        .map(|r| r.run_id.chars().count())
+        .map(|r| terminal_line(&r.run_id).chars().count())
         .max()
         .unwrap_or(0);
     let mut out = format!(
-        "{} kept in `{}`, newest first:\n",
+        "{} kept in `{dir}`, newest first:\n",
         plural(listing.runs.len(), "run"),
-        listing.dir
     );
     for r in &listing.runs {
         let c = &r.counts;
         out.push_str(&format!(
             "{:<width$}  {}  {:<10}  {:<7}  {} passed, {} failed, {} recovered{}\n",
-            r.run_id,
-            r.started_at,
+            terminal_line(&r.run_id),
+            terminal_line(&r.started_at),
             r.standing.as_str(),
             if r.fresh { "fresh" } else { "changed" },
             c.passed,

@@ -121,3 +121,47 @@ fn issue34_a_run_with_an_unreadable_record_and_an_empty_run_directory_are_listed
         "{text}"
     );
 }
+
+#[test]
+fn issue34_a_run_id_with_a_newline_and_controls_cannot_forge_a_line() {
+    let hostile = process(
+        "r\n9 runs kept\u{1b}[2J\u{202e}",
+        "p",
+        "08:00:00",
+        &[("a.md", A)],
+        Vec::new(),
+    );
+    let runs = combine_kept(vec![hostile]);
+    let l = listing("h\u{7}".to_owned(), &runs, &now(A), Vec::new());
+    let text = render_text(&l);
+    assert!(
+        text.starts_with("1 run kept in `h\\u{0007}`, newest first:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r\\u{000A}9 runs kept\\u{001B}[2J\\u{202E}  2026-12-01T08:00:00.000Z"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+#[test]
+fn issue34_a_run_directory_named_with_controls_cannot_forge_a_line() {
+    let unjudged = [UnjudgedRun {
+        name: "killed\n9 runs kept\u{1b}[2J".to_owned(),
+        modified: Some("2026-12-01T09:00:00.000Z\u{7}".to_owned()),
+        standing: Standing::Unrecorded,
+    }];
+    let l = listing_kept(
+        "h".to_owned(),
+        (&[], &BTreeSet::new(), &unjudged),
+        &now(A),
+        Vec::new(),
+    );
+    let text = render_text(&l);
+    assert!(
+        text.contains("killed\\u{000A}9 runs kept\\u{001B}[2J  2026-12-01T09:00:00.000Z\\u{0007}"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}

@@ -280,14 +280,21 @@ mod issue19 {
 
 /// The characters of `range`, with how each must read back from the XML:
 /// itself when XML 1.0's `Char` production holds it (DEL and the C1
-/// controls excepted: quick-junit's ANSI filter would swallow them), else
-/// `\u{XXXX}`.
+/// controls excepted: quick-junit's ANSI filter would swallow them; and
+/// the bidirectional controls and marks, which would reorder a CI page,
+/// issue 34),
+/// else `\u{XXXX}`.
 fn class(range: std::ops::RangeInclusive<u32>) -> (String, String) {
     let (mut text, mut shown) = (String::new(), String::new());
     for c in range.filter_map(char::from_u32) {
         text.push(c);
-        let allowed = matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
-            || u32::from(c) >= 0x10000;
+        let bidi = matches!(
+            u32::from(c),
+            0x202A..=0x202E | 0x2066..=0x2069 | 0x200E | 0x200F | 0x061C
+        );
+        let allowed = (matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
+            || u32::from(c) >= 0x10000)
+            && !bidi;
         if allowed {
             shown.push(c);
         } else {

@@ -2,7 +2,9 @@
 //! the place and the reason. A key written twice is refused; unknown members
 //! are ignored (additive fields may land without a version bump); a record
 //! of another version is [`RecordError::UnsupportedVersion`], which a
-//! consumer treats as absent (the stability policy of seed 000).
+//! consumer treats as absent (the stability policy of seed 000). An item's
+//! `message` longer than [`crate::untrusted::TEXT_LIMIT`] is read cut, with
+//! its note (issue 34).
 
 use super::model::{
     DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
@@ -299,6 +301,10 @@ fn item(node: &Node, place: &str) -> Result<Item, ReadError> {
         attempt,
         outcome,
         duration_ms,
-        message: optional(&obj, "message", |n, at| Ok(n.as_str(at)?.to_owned()))?,
+        // Cut as the harness cuts it: a crafted or older record may hold
+        // megabytes (issue 34).
+        message: optional(&obj, "message", |n, at| {
+            Ok(crate::untrusted::cut(n.as_str(at)?).into_owned())
+        })?,
     })
 }

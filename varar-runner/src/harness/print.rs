@@ -6,9 +6,13 @@ use std::fmt::Display;
 
 use super::error::HarnessError;
 use varar_core::lock::LOCK_FILE_NAME;
+use varar_core::untrusted::terminal_text;
 
-/// One notice line (or lines), as is.
+/// One notice line (or lines), escaped for the terminal: the paths,
+/// names, step texts and error messages it holds are not ours (issue 34).
+/// Its line breaks stay (some notices list problems line by line).
 pub(crate) fn notice(text: &str) {
+    let text = terminal_text(text);
     #[allow(clippy::print_stderr)]
     {
         eprintln!("{text}");

@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use libtest_mimic::Arguments;
@@ -186,6 +187,10 @@ pub(crate) struct Recording<'a> {
     /// Whether a write of the record to `.varar/.runs/` failed (issue 34):
     /// the run then fails, whatever its items did.
     unrecorded: Cell<bool>,
+    /// When this process began: what a killed writer's temporary predates.
+    orphans: store::Orphans,
+    /// The first process of a run's pruning and sweep, under way.
+    tidying: Option<JoinHandle<()>>,
 }
 
 /// How a recorded process ended, for the run.
@@ -272,19 +277,23 @@ impl<'a> Recording<'a> {
             unselected,
             unwritten: Vec::new(),
         };
-        let recording = Recording {
+        let orphans = store::Orphans::since_ms(identity.started_ms);
+        let mut recording = Recording {
             root,
             record,
             selected,
-            history: HistoryWriter::from_env(root),
+            history: HistoryWriter::from_env(root, identity.started_ms),
             lock_stamp,
             unrecorded: Cell::new(false),
+            orphans,
+            tidying: None,
         };
-        // Older runs are pruned only once this run's record is written: a
-        // run that cannot record itself destroys no evidence.
+        // Older runs are pruned (and killed writers' temporaries swept)
+        // only once this run's record is written: a run that cannot record
+        // itself destroys no evidence.
         match recording.write() {
             Some(written) if new_run || written.new_run => {
-                prune_when_new(root, &recording.record.run_id)
+                recording.tidying = tidy_when_new(root, &recording.record.run_id, orphans);
             }
             _ => {}
         }
@@ -359,8 +368,13 @@ impl<'a> Recording<'a> {
                     &unreadable,
                     &self.record.run_id,
                     &self.record.started_at,
+                    &self.orphans,
                 );
             }
+        }
+        if let Some(tidying) = self.tidying.take() {
+            // Best effort, and it never panics on what it finds.
+            let _ = tidying.join();
         }
         Finished {
             lock: saved,
@@ -500,28 +514,31 @@ fn split_found<T>(found: Vec<Result<T, store::RecordFileError>>) -> (Vec<T>, Vec
     (read, unreadable)
 }
 
-/// The first process of a new run prunes the oldest runs, keeping
-/// [`store::KEPT_RUNS`] (by the time their directories last changed, so
-/// that no record has to be read).
-fn prune_when_new(root: &Path, run_id: &str) {
-    let dir = store::runs_dir(root);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    let own = store::file_name_of(run_id);
-    let mut runs: Vec<(SystemTime, std::path::PathBuf)> = entries
-        .flatten()
-        .filter(|e| {
-            e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name().to_string_lossy() != own
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    if runs.len() < store::KEPT_RUNS {
-        return;
+/// The first process of a new run, once its start record is written,
+/// prunes the oldest runs, keeping [`store::KEPT_RUNS`] (by the time their
+/// directories last changed, so that no record has to be read), and the
+/// runs killed before they recorded anything, and removes the temporaries
+/// killed writers left anywhere under `.varar/` (issue 34): on a thread of
+/// its own, which nothing of the run waits for until it ends.
+fn tidy_when_new(root: &Path, run_id: &str, orphans: store::Orphans) -> Option<JoinHandle<()>> {
+    fn tidy(root: &Path, run_id: &str, orphans: &store::Orphans) {
+        store::prune_oldest_runs(root, run_id, orphans);
+        // Before the sweep: a killed run's directory goes whole, never
+        // emptied and left changed after this run began.
+        store::prune_unrecorded_runs(root, run_id, orphans);
+        store::sweep_scratch(root, orphans);
     }
-    runs.sort_by_key(|r| std::cmp::Reverse(r.0));
-    for (_, path) in runs.into_iter().skip(store::KEPT_RUNS) {
-        let _ = std::fs::remove_dir_all(path);
+    let (owned_root, owned_id) = (root.to_path_buf(), run_id.to_owned());
+    let spawned = std::thread::Builder::new()
+        .name("varar-tidy".to_owned())
+        .spawn(move || tidy(&owned_root, &owned_id, &orphans));
+    match spawned {
+        Ok(handle) => Some(handle),
+        // No thread to spare: tidy here.
+        Err(_) => {
+            tidy(root, run_id, &orphans);
+            None
+        }
     }
 }
 

@@ -143,6 +143,8 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
             history: HistoryWriter::none(),
             lock_stamp: None,
             unrecorded: Cell::new(false),
+            orphans: store::Orphans::since_ms(0),
+            tidying: None,
         };
         let finished = recording.finish(&RunLog::default(), None, Some(lock), Vec::new());
         assert_eq!(finished.lock.map(|s| s.is_ok()), Some(process == "wrote"));
@@ -163,12 +165,18 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
     }
 }
 
-/// A history in `dir` with the default limits.
+/// A history in `dir` with the default limits, made and marked (see
+/// `store::History::open`).
 fn history_in(dir: &Path) -> HistoryWriter {
-    HistoryWriter::at(crate::store::History {
+    let history = crate::store::History {
         dir: dir.to_path_buf(),
+        origin: varar_core::history::HistoryOrigin::Named,
         limits: varar_core::history::HistoryLimits::default(),
-    })
+        project: dir.with_file_name("project"),
+        target: dir.with_file_name("target"),
+    };
+    history.open().unwrap_or_else(|e| panic!("{e}"));
+    HistoryWriter::at(history)
 }
 
 #[test]
@@ -186,6 +194,8 @@ fn issue34_a_record_that_varar_cannot_take_fails_the_run_and_the_history_keeps_i
         history: history_in(&history),
         lock_stamp: None,
         unrecorded: Cell::new(false),
+        orphans: store::Orphans::since_ms(0),
+        tidying: None,
     };
     assert!(recording.write().is_none());
     assert!(recording.unrecorded.get());
@@ -207,6 +217,8 @@ fn issue34_result_files_that_could_not_be_written_leave_the_record_incomplete() 
         history: HistoryWriter::none(),
         lock_stamp: None,
         unrecorded: Cell::new(false),
+        orphans: store::Orphans::since_ms(0),
+        tidying: None,
     };
     let finished = recording.finish(&RunLog::default(), None, None, vec!["a.md".to_owned()]);
     assert!(finished.failed);

@@ -8,12 +8,14 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::atomic::{TEMP_PREFIX, create_dir_noting_new, write_disposable, write_disposable_with};
 use super::errors::StoreError;
+use super::removal::{Orphans, is_real_dir, kind_of, remove_run_dir};
 use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
 use varar_core::hash::sha256_hex;
+use varar_core::owned::{EntryKind, RunEntry, run_entry};
 use varar_core::record::{
     ProcessRecord, RECORD_EXTENSION, RecordError, RecordHeader, RunRecord, parse_process_record,
     parse_record_header,
@@ -350,21 +352,35 @@ pub fn read_other_headers(root: &Path, run_id: &str) -> Vec<Result<RecordHeader,
     )
 }
 
+/// `<root>/.varar/.runs` when it, and `.varar/`, are real directories:
+/// runs are pruned only there, never through a link.
+fn own_runs_dir(root: &Path) -> Option<PathBuf> {
+    let scratch = root.join(SCRATCH_DIR);
+    let runs = scratch.join(RUNS_DIR);
+    (is_real_dir(&scratch) && is_real_dir(&runs)).then_some(runs)
+}
+
 /// Remove the directories of the runs of `headers` that started before
 /// `started_at` and are complete (every process of theirs ended: a run
 /// still being written, by a concurrent process, is never removed), except
 /// `keep`; and the directories of the records of `unreadable` (files a
 /// reader refused, issue 34) that were last written before `started_at`
 /// and hold no record of a run still being written: an older run's broken
-/// record is pruned like the older run. Best effort: what cannot be
-/// removed stays.
+/// record is pruned like the older run. Only what we wrote goes (see
+/// [`remove_run_dir`]: records and `orphans`), never through a link: a run
+/// directory holding anything else stays whole. Best effort: what cannot
+/// be removed stays.
 pub fn remove_runs_before(
     root: &Path,
     headers: &[RecordHeader],
     unreadable: &[PathBuf],
     keep: &str,
     started_at: &str,
+    orphans: &Orphans,
 ) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
     let mut runs: BTreeMap<&str, (bool, &str)> = BTreeMap::new();
     for h in headers {
         let run = runs
@@ -380,32 +396,101 @@ pub fn remove_runs_before(
         .collect();
     for (run_id, (complete, started)) in runs {
         if run_id != keep && complete && started < started_at {
-            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(run_id)));
+            remove_run_dir(&dir.join(file_name_of(run_id)), orphans);
         }
     }
     let own = file_name_of(keep);
-    let runs = runs_dir(root);
-    let mut dirs: Vec<&Path> = unreadable
+    let mut broken: Vec<&Path> = unreadable
         .iter()
         .filter_map(|file| file.parent())
-        .filter(|dir| dir.parent() == Some(runs.as_path()))
+        .filter(|run| run.parent() == Some(dir.as_path()))
         .collect();
-    dirs.dedup();
-    for dir in dirs {
-        let name = dir.file_name().map(|n| n.to_string_lossy().into_owned());
-        let older = modified_at(dir).is_some_and(|m| m.as_str() < started_at);
+    broken.dedup();
+    for run in broken {
+        let name = run.file_name().map(|n| n.to_string_lossy().into_owned());
+        let older = modified_at(run).is_some_and(|m| m.as_str() < started_at);
         if older && name.is_some_and(|n| n != own && !busy.contains(&n)) {
-            let _ = std::fs::remove_dir_all(dir);
+            remove_run_dir(run, orphans);
         }
     }
 }
 
 /// Keep the newest [`KEPT_RUNS`] complete runs of `runs` (latest first, as
-/// [`RunRecord::combine`] orders them) and `keep`; remove the others.
-pub fn prune_runs(root: &Path, runs: &[RunRecord], keep: &str) {
+/// [`RunRecord::combine`] orders them) and `keep`; remove the others (only
+/// what we wrote, see [`remove_run_dir`]).
+pub fn prune_runs(root: &Path, runs: &[RunRecord], keep: &str, orphans: &Orphans) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
     for run in runs.iter().filter(|r| r.run_id != keep).skip(KEPT_RUNS) {
         if run.complete() {
-            let _ = std::fs::remove_dir_all(runs_dir(root).join(file_name_of(&run.run_id)));
+            remove_run_dir(&dir.join(file_name_of(&run.run_id)), orphans);
+        }
+    }
+}
+
+/// Keep the [`KEPT_RUNS`] run directories of `.varar/.runs/` that changed
+/// last, and `keep`'s; remove the others (only what we wrote, see
+/// [`remove_run_dir`]), by their directories' times, so that no record is
+/// read. For the first process of a new run.
+pub fn prune_oldest_runs(root: &Path, keep: &str, orphans: &Orphans) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let own = file_name_of(keep);
+    let mut runs: Vec<(SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name() != own.as_str())
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if runs.len() <= KEPT_RUNS {
+        return;
+    }
+    runs.sort_by_key(|r| std::cmp::Reverse(r.0));
+    for (_, path) in runs.into_iter().skip(KEPT_RUNS) {
+        remove_run_dir(&path, orphans);
+    }
+}
+
+/// Remove the run directories of `.varar/.runs/` other than `keep`'s that
+/// hold no record and only temporaries of writers gone (see
+/// [`remove_run_dir`]): runs killed before they recorded anything (a
+/// file-size limit at their first write), which the run `keep`, whose
+/// start record is written, supersedes. For the first process of a run,
+/// before the sweep of orphans (`sweep_scratch`): removing a killed run's
+/// temporary alone would leave its directory empty and changed after this
+/// run began, which the standing reads as a run of now that could not
+/// record itself (issue 34). An empty directory (a run starting now) and
+/// one holding a record are left alone.
+pub fn prune_unrecorded_runs(root: &Path, keep: &str, orphans: &Orphans) {
+    let Some(dir) = own_runs_dir(root) else {
+        return;
+    };
+    let Ok(entries) = std::fs::read_dir(&dir) else {
+        return;
+    };
+    let own = file_name_of(keep);
+    for run in entries.flatten() {
+        if !run.file_type().is_ok_and(|t| t.is_dir()) || run.file_name() == own.as_str() {
+            continue;
+        }
+        let Ok(listing) = std::fs::read_dir(run.path()) else {
+            continue;
+        };
+        let mut temporaries = 0;
+        let mut other = false;
+        for entry in listing.flatten() {
+            let kind = entry.file_type().map_or(EntryKind::Other, kind_of);
+            match entry.file_name().to_str().map(|n| run_entry(n, kind)) {
+                Some(RunEntry::Temporary) => temporaries += 1,
+                _ => other = true,
+            }
+        }
+        if temporaries > 0 && !other {
+            remove_run_dir(&run.path(), orphans);
         }
     }
 }
