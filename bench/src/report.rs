@@ -102,6 +102,7 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     };
     let site = render_site(&input);
     let bytes: usize = site.files.iter().map(|f| f.contents.len()).sum();

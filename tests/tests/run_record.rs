@@ -327,8 +327,11 @@ fn issue19_a_listing_writes_no_record() {
     assert!(records(sample.root()).is_empty());
 }
 
+/// Issue 19 kept such a record for good, and the gate refused every later
+/// run for it; issue 34: it is reported, naming what to do, and a full run
+/// that starts after it was written prunes it with the earlier runs.
 #[test]
-fn issue19_a_record_that_cannot_be_read_is_reported_and_kept() {
+fn issue34_a_record_that_cannot_be_read_is_reported_and_pruned_with_the_earlier_runs() {
     let (sample, state) = fixture();
     let broken = sample.root().join(".varar/.runs/someone/else.run");
     std::fs::create_dir_all(broken.parent().unwrap_or(sample.root()))
@@ -342,8 +345,17 @@ fn issue19_a_record_that_cannot_be_read_is_reported_and_kept() {
         "{}",
         run.combined()
     );
-    assert_eq!(
-        std::fs::read_to_string(&broken).unwrap_or_default(),
-        "{ \"version\": 1,"
+    assert!(
+        run.combined().contains(
+            "it is left out (the first full run that starts after it was written removes it \
+             with the earlier runs; or delete it)"
+        ),
+        "{}",
+        run.combined()
+    );
+    assert!(!broken.exists(), "pruned with the earlier runs");
+    assert!(
+        !records(sample.root()).is_empty(),
+        "the run's own record stays"
     );
 }

@@ -1,32 +1,35 @@
 //! How an oath's run result relates to the oath as it is now (pure): the
 //! staleness contract of the run-result format (spec 30 §30.8, seed "Run
-//! results"), which `gate` and `junit` share.
+//! results"), which `gate`, `junit`, `report` and the editor share.
 //!
 //! A result is **fresh** when the oath's text now is the text it was
 //! made from and, for version 2, so is every document in its `documents`
 //! list (spec 70 §70.4.5: an edit in a referenced document moves only that
-//! entry). Otherwise it is **stale**: its lines and offsets may point at
-//! the wrong text.
+//! entry), and the latest run vouches for it. Otherwise it is **stale**
+//! (its lines and offsets may point at the wrong text) or an **earlier
+//! run's** (of this text, but not the latest run's).
 //!
-//! "The text it was made from" is decided by [`same_text`], the one rule
-//! `gate`, `junit`, `report` and the editor share (issue 34): the
-//! `sourceHash` the result records must be the text's (the contract of the
-//! format), and the SHA-256 that the run which wrote the result recorded
-//! for the document ([`crate::run_evidence::RunDigests`]) must be the
-//! text's too, because 32 bits can be made to collide by an edit. A result
-//! no kept run record vouches for (its run pruned, its records deleted) is
-//! stale: nothing says which text its offsets point into.
+//! The decision is [`crate::current::drawn`], the one rule every
+//! consumer draws by (issue 34); "the text it was made from" is its first
+//! half, [`crate::current::same_text`]: the `sourceHash` the result
+//! records must be the text's (the contract of the format), and so must
+//! the SHA-256 that the latest run recorded for the document when it read
+//! it, because 32 bits can be made to collide by an edit. A result no run
+//! record vouches for (no record, or a latest run that did not read the
+//! document) is stale: nothing says which text its offsets point into.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use varar_core::hash::{sha256_hex, source_hash};
+use varar_core::hash::source_hash;
 use varar_core::lock::Lock;
 use varar_core::results::OathResults;
 use varar_core::workspace::Workspace;
 
+use crate::current::{self, Latest, OfText, Staleness, Vouched};
 use crate::records::ErrorRecord;
-use crate::run_evidence::{RunEvidence, Vouched};
+use crate::run_evidence::RunEvidence;
+use crate::standing::{Against, RunStanding};
 
 /// The evidence of a whole project.
 #[derive(Debug)]
@@ -61,8 +64,8 @@ pub struct OathEvidence {
     /// Why its result file, which exists, is treated as absent: it was
     /// written by a newer results format (seed 000's stability policy).
     pub absent_because: Option<String>,
-    /// The oath and the documents its result names, as the run that wrote
-    /// the result read them (by SHA-256).
+    /// The oath and the documents its result names, as the latest
+    /// readable run read them (by SHA-256: [`crate::current::RunRead`]).
     pub vouched: Vouched,
 }
 
@@ -90,13 +93,16 @@ pub enum DocumentText {
 /// The state of an oath's evidence.
 #[derive(Debug)]
 pub enum EvidenceState<'a> {
-    /// Results of the oath as it is now.
+    /// Results of the oath as it is now, that the latest run vouches for.
     Fresh(&'a OathResults),
     /// Results of another version of the oath; the reason names what changed.
     Stale(&'a OathResults, String),
-    /// Results no kept run record says the text of (by SHA-256): they may
-    /// be of another version; the reason says which document.
+    /// Results no run record says the text of (by SHA-256): they may be of
+    /// another version; the reason says which document.
     Unvouched(&'a OathResults, String),
+    /// Results of the oath as it is now that the latest run does not vouch
+    /// for (issue 34): an earlier run's; the reason is the standing's.
+    Earlier(&'a OathResults, String),
     /// No result file.
     Missing,
     /// The oath, its result or a document could not be read.
@@ -109,8 +115,25 @@ impl OathEvidence {
         self.text.as_ref().ok().map(|t| source_hash(t))
     }
 
-    /// Judge the evidence.
-    pub fn state(&self) -> EvidenceState<'_> {
+    /// Judge the evidence against the latest run (`Latest::default()`:
+    /// by its text alone), by [`current::drawn`].
+    pub fn state(&self, latest: Latest<'_>) -> EvidenceState<'_> {
+        match self.drawn(latest) {
+            Err(state) => state,
+            Ok((results, of_text)) => match of_text.oath() {
+                Ok(()) => EvidenceState::Fresh(results),
+                Err(why) => EvidenceState::Earlier(results, why),
+            },
+        }
+    }
+
+    /// The results when they are of the text as it is now
+    /// ([`current::drawn`]), with what of them the latest run vouches for
+    /// (by example, for the editor); else the state that says why not.
+    pub fn drawn<'e: 'o, 'l: 'o, 'o>(
+        &'e self,
+        latest: Latest<'l>,
+    ) -> Result<(&'e OathResults, OfText<'o>), EvidenceState<'e>> {
         let mut errors = Vec::new();
         if let Err(e) = &self.text {
             errors.push(e.clone());
@@ -128,32 +151,24 @@ impl OathEvidence {
             }
         }
         if !errors.is_empty() {
-            return EvidenceState::Unusable(errors);
+            return Err(EvidenceState::Unusable(errors));
         }
-        let (Some(results), Ok(text)) = (results, &self.text) else {
-            return EvidenceState::Missing;
+        let (Some(results), Ok(_)) = (results, &self.text) else {
+            return Err(EvidenceState::Missing);
         };
-        let stale = |why: Staleness, said: String| match why {
-            Staleness::Unvouched { .. } => EvidenceState::Unvouched(results, said),
-            _ => EvidenceState::Stale(results, said),
-        };
-        if let Err(why) = same_text(
+        match current::drawn(
+            latest,
             &self.oath_path,
-            &results.source_hash,
-            Some(text),
+            results,
+            |doc| self.text_of(doc),
             &self.vouched,
         ) {
-            let said = why.to_string();
-            return stale(why, said);
+            Ok(of_text) => Ok((results, of_text)),
+            Err(stale) => Err(match stale.why {
+                Staleness::Unvouched { .. } => EvidenceState::Unvouched(results, stale.said),
+                _ => EvidenceState::Stale(results, stale.said),
+            }),
         }
-        for doc in &results.documents {
-            let now = self.text_of(Some(&doc.path));
-            if let Err(why) = same_text(&doc.path, &doc.source_hash, now, &self.vouched) {
-                let said = format!("its examples use `{}`: {why}", doc.path);
-                return stale(why, said);
-            }
-        }
-        EvidenceState::Fresh(results)
     }
 
     /// The text a fresh failure's offsets point into: the document named
@@ -169,107 +184,34 @@ impl OathEvidence {
     }
 }
 
-/// Why a result does not describe a document's text now (see the module
-/// docs): each names the document, and `Display` says why in a line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Staleness {
-    /// The document is gone.
-    Missing {
-        /// Its path.
-        path: String,
-    },
-    /// Its `sourceHash` is another.
-    SourceHash {
-        /// Its path.
-        path: String,
-        /// What the result records.
-        recorded: String,
-        /// The text's now.
-        now: String,
-    },
-    /// Its `sourceHash` is the recorded one but its SHA-256 is not the
-    /// one the run recorded: an edit whose 32-bit hash collides.
-    Sha256 {
-        /// Its path.
-        path: String,
-        /// What the run that wrote the result recorded.
-        recorded: String,
-        /// The text's now.
-        now: String,
-    },
-    /// No kept run record says which text the result was made from.
-    Unvouched {
-        /// Its path.
-        path: String,
-    },
-}
+impl ProjectEvidence {
+    /// The oaths that must have items in the latest run: the selected
+    /// oaths whose result of their text as it is now has examples (by the
+    /// text alone: whether the run vouches for it is what is being
+    /// judged; one that no record of it names by SHA-256 too) or that the
+    /// lock records examples of.
+    pub fn expected_oaths(&self) -> BTreeSet<String> {
+        self.oaths
+            .iter()
+            .filter(|o| {
+                self.baselined.contains(&o.oath_path)
+                    || matches!(
+                        o.state(Latest::default()),
+                        EvidenceState::Fresh(r) | EvidenceState::Unvouched(r, _)
+                            if !r.examples.is_empty()
+                    )
+            })
+            .map(|o| o.oath_path.clone())
+            .collect()
+    }
 
-impl std::fmt::Display for Staleness {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Staleness::Missing { path } => write!(f, "`{path}` no longer exists"),
-            Staleness::SourceHash {
-                path,
-                recorded,
-                now,
-            } => write!(
-                f,
-                "`{path}` changed after its run (the result records {recorded}, the file is now \
-                 {now})"
-            ),
-            Staleness::Sha256 {
-                path,
-                recorded,
-                now,
-            } => write!(
-                f,
-                "`{path}` changed after its run: its sourceHash is the one recorded, but the run \
-                 read sha256 {recorded} and the file is now {now}"
-            ),
-            Staleness::Unvouched { path } => write!(
-                f,
-                "no kept run record names the text of `{path}` that the result was made from by \
-                 SHA-256; run the tests again to record it"
-            ),
-        }
+    /// The project's run standing: what every consumer shows.
+    pub fn standing(&self) -> RunStanding {
+        self.run.standing(Against {
+            expected: &self.expected_oaths(),
+            sources: true,
+        })
     }
-}
-
-/// Whether `text_now` (`None`: the document is gone) is the text of
-/// `path` that a result recorded with `recorded` (its `sourceHash`) was
-/// made from: the same `sourceHash`, and the SHA-256 that the run which
-/// wrote the result recorded (`vouched`, with that same `sourceHash`).
-/// The one rule of freshness (see the module docs).
-pub fn same_text(
-    path: &str,
-    recorded: &str,
-    text_now: Option<&str>,
-    vouched: &Vouched,
-) -> Result<(), Staleness> {
-    let path_owned = || path.to_owned();
-    let Some(text) = text_now else {
-        return Err(Staleness::Missing { path: path_owned() });
-    };
-    let now = source_hash(text);
-    if now != recorded {
-        return Err(Staleness::SourceHash {
-            path: path_owned(),
-            recorded: recorded.to_owned(),
-            now,
-        });
-    }
-    let Some(digest) = vouched.get(path).filter(|d| d.source_hash == recorded) else {
-        return Err(Staleness::Unvouched { path: path_owned() });
-    };
-    let sha = sha256_hex(text.as_bytes());
-    if digest.sha256 != sha {
-        return Err(Staleness::Sha256 {
-            path: path_owned(),
-            recorded: digest.sha256.clone(),
-            now: sha,
-        });
-    }
-    Ok(())
 }
 
 /// Which of `without_result` need no result (pure; `gate`, `junit` and
@@ -301,9 +243,11 @@ pub fn linked_only_among<'t>(
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use varar_core::hash::sha256_hex;
     use varar_core::results::DocumentHash;
 
     use super::*;
+    use crate::current::same_text;
     use crate::records::Code;
     use crate::run_evidence::tests::vouched;
 
@@ -333,22 +277,25 @@ pub(crate) mod tests {
     fn fresh_stale_missing_and_unusable() {
         let text = "# A\n";
         let e = evidence(text, Some(results(&source_hash(text))));
-        assert!(matches!(e.state(), EvidenceState::Fresh(_)));
+        assert!(matches!(
+            e.state(Latest::default()),
+            EvidenceState::Fresh(_)
+        ));
         let e = evidence("# A changed\n", Some(results(&source_hash(text))));
-        match e.state() {
+        match e.state(Latest::default()) {
             EvidenceState::Stale(_, why) => {
                 assert!(why.starts_with("`a.md` changed after its run"))
             }
             v => panic!("{v:?}"),
         }
         assert!(matches!(
-            evidence(text, None).state(),
+            evidence(text, None).state(Latest::default()),
             EvidenceState::Missing
         ));
         let mut e = evidence(text, None);
         e.text = Err(ErrorRecord::new(Code::InputError, "x"));
         e.results = Err(ErrorRecord::new(Code::InvalidResult, "y"));
-        match e.state() {
+        match e.state(Latest::default()) {
             EvidenceState::Unusable(errors) => assert_eq!(errors.len(), 2),
             v => panic!("{v:?}"),
         }
@@ -367,15 +314,20 @@ pub(crate) mod tests {
         e.vouched = vouched(&[("a.md", text), ("shared.md", "shared")]);
         e.documents
             .insert("shared.md".into(), DocumentText::Text("shared".into()));
-        assert!(matches!(e.state(), EvidenceState::Fresh(_)));
+        assert!(matches!(
+            e.state(Latest::default()),
+            EvidenceState::Fresh(_)
+        ));
         assert_eq!(e.text_of(Some("shared.md")), Some("shared"));
         e.documents
             .insert("shared.md".into(), DocumentText::Text("edited".into()));
-        assert!(matches!(e.state(), EvidenceState::Stale(_, why) if why.contains("`shared.md`")));
+        assert!(
+            matches!(e.state(Latest::default()), EvidenceState::Stale(_, why) if why.contains("`shared.md`"))
+        );
         e.documents
             .insert("shared.md".into(), DocumentText::Missing);
         assert!(
-            matches!(e.state(), EvidenceState::Stale(_, why) if why.ends_with("no longer exists"))
+            matches!(e.state(Latest::default()), EvidenceState::Stale(_, why) if why.ends_with("no longer exists"))
         );
     }
 
@@ -396,7 +348,7 @@ pub(crate) mod tests {
         let mut e = evidence(AFTER, Some(results(&source_hash(BEFORE))));
         // The run that wrote the result read the text before the edit.
         e.vouched = vouched(&[("a.md", BEFORE)]);
-        match e.state() {
+        match e.state(Latest::default()) {
             EvidenceState::Stale(_, why) => assert!(
                 why.starts_with("`a.md` changed after its run: its sourceHash is the one recorded"),
                 "{why}"
@@ -418,10 +370,10 @@ pub(crate) mod tests {
         let text = "# A\n";
         let mut e = evidence(text, Some(results(&source_hash(text))));
         e.vouched.clear();
-        match e.state() {
+        match e.state(Latest::default()) {
             EvidenceState::Unvouched(_, why) => {
                 assert!(
-                    why.starts_with("no kept run record names the text of `a.md`"),
+                    why.starts_with("no record of the latest run names the text of `a.md`"),
                     "{why}"
                 )
             }
@@ -429,6 +381,9 @@ pub(crate) mod tests {
         }
         // A record of another sourceHash of the oath vouches for nothing.
         e.vouched = vouched(&[("a.md", "# B\n")]);
-        assert!(matches!(e.state(), EvidenceState::Unvouched(..)));
+        assert!(matches!(
+            e.state(Latest::default()),
+            EvidenceState::Unvouched(..)
+        ));
     }
 }

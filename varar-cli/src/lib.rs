@@ -168,7 +168,9 @@
 //!   [`check`], [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
 //!   [`tree_diff`], over [`evidence`] (is a result fresh?),
 //!   [`run_evidence`] (what the run records say of the latest run: fresh,
-//!   complete, failed and recovered items), [`failure_text`],
+//!   complete, failed and recovered items), [`standing`] (the gate's
+//!   reading of the latest run, which every consumer shows), [`current`]
+//!   (the one rule of whether a result is drawn as current), [`failure_text`],
 //!   [`records`] (the error records and their codes) and [`items`] (the
 //!   harness's test item names of planned oaths).
 //! - The language server, [`language_server`]: its own shell (the protocol
@@ -188,6 +190,7 @@ pub mod attest;
 pub mod check;
 pub mod cli;
 pub mod commands;
+pub mod current;
 pub mod evidence;
 pub mod failure_text;
 pub mod flaky;
@@ -201,6 +204,7 @@ pub mod records;
 pub mod root;
 pub mod run_evidence;
 pub mod site;
+pub mod standing;
 pub mod tree;
 pub mod tree_diff;
 pub mod tree_merge;

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::Parser as _;
 use varar_cli::cli::{Cli, Invocation, normalize_args};
 use varar_cli::commands::{self, CommandError, Output};
+use varar_core::untrusted::terminal_line;
 
 fn main() -> ExitCode {
     let cli = Cli::parse_from(normalize_args(std::env::args_os()));
@@ -21,7 +22,10 @@ fn main() -> ExitCode {
                         eprintln!("cargo varar: {record}");
                     }
                 }
-                None => eprintln!("cargo varar: error: {:#}", anyhow::Error::new(e)),
+                None => {
+                    let error = format!("{:#}", anyhow::Error::new(e));
+                    eprintln!("cargo varar: error: {}", terminal_line(&error));
+                }
             }
             ExitCode::from(code)
         }
@@ -33,22 +37,27 @@ fn run(cli: Cli) -> Result<u8, CommandError> {
     let invocation = Invocation::from_cli(cli, &cwd)?;
     let mut notes = Vec::new();
     let output = commands::run(&invocation, &mut notes);
+    // Notes (the config's warnings) quote what the config holds: escaped
+    // as every other stderr line.
     for note in &notes {
-        eprintln!("cargo varar: {note}");
+        eprintln!("cargo varar: {}", terminal_line(note));
     }
     let output = output?;
     print(&output).map_err(CommandError::Stdout)?;
     Ok(output.exit_code)
 }
 
-/// Print a command's output: stdout whole, then each stderr line.
+/// Print a command's output: stdout whole, then each stderr line, escaped
+/// for the terminal on one line (the notes name paths and quote what files
+/// hold, issue 34). The command escaped what its text for people holds;
+/// JSON and XML are escaped by their writers.
 fn print(output: &Output) -> std::io::Result<()> {
     let mut stdout = std::io::stdout().lock();
     stdout
         .write_all(output.stdout.as_bytes())
         .and_then(|()| stdout.flush())?;
     for line in &output.stderr {
-        eprintln!("cargo varar: {line}");
+        eprintln!("cargo varar: {}", terminal_line(line));
     }
     Ok(())
 }

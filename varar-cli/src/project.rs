@@ -19,19 +19,21 @@ use std::path::{Path, PathBuf};
 use varar_core::hash::sha256_hex;
 use varar_core::lock::Baseline;
 use varar_core::oath_path::is_oath_path;
-use varar_core::record::{ProcessRecord, RunRecord};
+use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 use varar_runner::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
 use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
 use varar_runner::store::{
-    RecordFileError, ResultFileError, StoreError, read_lock, read_records, read_run_result,
-    result_path_shown,
+    History, RecordFileError, ResultFileError, RunDirectory, SCRATCH_DIR, StoreError, project_id,
+    read_lock, read_run_dirs_in, read_run_result, records_missing_from, result_path_shown,
+    runs_dir,
 };
 
+use crate::current::RunRead;
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
 use crate::records::{Code, ErrorRecord, config_warning, display_path};
 use crate::root::ProjectRoot;
-use crate::run_evidence::{FileNow, RunDigests, RunEvidence, SourcesNow};
+use crate::run_evidence::{ElsewhereRecord, FileNow, RunEvidence, SourcesNow};
 
 /// A project as read from disk at one moment.
 #[derive(Debug)]
@@ -44,8 +46,9 @@ pub struct ProjectSnapshot {
     pub oaths: Vec<OathSnapshot>,
     /// The drift baseline (`varar.lock.json`), or why it could not be read.
     pub baseline: Result<Baseline, StoreError>,
-    /// Every run record under `.varar/.runs/`, each read strictly.
-    pub records: Vec<Result<ProcessRecord, RecordFileError>>,
+    /// Every run directory under `.varar/.runs/`, each record read
+    /// strictly (`Err`: `.varar/.runs/` could not be listed).
+    pub runs: Result<Vec<RunDirectory>, RecordFileError>,
 }
 
 /// One selected oath as read from disk.
@@ -98,7 +101,7 @@ pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
         config,
         oaths,
         baseline: read_lock(root),
-        records: read_records(root),
+        runs: read_run_dirs_in(&root.join(SCRATCH_DIR)),
     })
 }
 
@@ -134,7 +137,14 @@ impl ProjectSnapshot {
 
     /// The evidence `gate` and `junit` judge; a config selecting no oath is
     /// one record (`no_oaths`): there is no evidence to look at.
-    pub fn into_evidence(self) -> Result<ProjectEvidence, ErrorRecord> {
+    pub fn into_evidence(mut self) -> Result<ProjectEvidence, ErrorRecord> {
+        self.evidence()
+    }
+
+    /// [`ProjectSnapshot::into_evidence`], the snapshot kept (its oaths'
+    /// texts and results copied; its run records taken): what the report
+    /// reads the latest run's standing from, beside what it draws.
+    pub fn evidence(&mut self) -> Result<ProjectEvidence, ErrorRecord> {
         if self.oaths.is_empty() {
             return Err(ErrorRecord::new(
                 Code::NoOaths,
@@ -146,12 +156,15 @@ impl ProjectSnapshot {
             )
             .with_path(CONFIG_FILE_NAME));
         }
-        let root = self.root;
-        let digests = RunDigests::of_records(&self.records);
+        let root = self.root.clone();
+        let runs = std::mem::replace(&mut self.runs, Ok(Vec::new()));
+        let run = run_evidence(&root, runs);
+        // What the latest run read vouches for the texts of the results.
+        let read = RunRead::of(run.latest.as_ref());
         let oaths: Vec<OathEvidence> = self
             .oaths
-            .into_iter()
-            .map(|o| oath_evidence(&root, o, &digests))
+            .iter()
+            .map(|o| oath_evidence(&root, o, &read))
             .collect();
         let linked_only = linked_only(&self.baseline, &oaths);
         let baselined = match &self.baseline {
@@ -163,7 +176,6 @@ impl ProjectSnapshot {
                 .collect(),
             _ => BTreeSet::new(),
         };
-        let run = run_evidence(&root, self.records);
         Ok(ProjectEvidence {
             root,
             oaths,
@@ -197,18 +209,23 @@ fn linked_only(
     linked_only_among(texts, &without_result, lock)
 }
 
-fn oath_evidence(root: &Path, oath: OathSnapshot, digests: &RunDigests) -> OathEvidence {
+fn oath_evidence(root: &Path, oath: &OathSnapshot, read: &RunRead) -> OathEvidence {
     let oath_path = &oath.file.oath_path;
     let result_path = result_path_shown(oath_path);
-    let text = oath.text.map_err(|e| ErrorRecord::discovery(&e, root));
+    let text = oath
+        .text
+        .as_ref()
+        .map(String::clone)
+        .map_err(|e| ErrorRecord::discovery(e, root));
     let mut absent_because = None;
-    let results = match oath.results {
+    let results = match &oath.results {
         // Seed 000: a file of a newer format is treated as absent.
         Err(e) if e.unknown_version().is_some() => {
             absent_because = e.newer_format_reason(&result_path);
             Ok(None)
         }
-        other => other.map_err(|e| ErrorRecord::result_file(&e, root).with_oath(oath_path.clone())),
+        Ok(results) => Ok(results.clone()),
+        Err(e) => Err(ErrorRecord::result_file(e, root).with_oath(oath_path.clone())),
     };
     let mut documents = BTreeMap::new();
     if let Ok(Some(results)) = &results {
@@ -218,10 +235,8 @@ fn oath_evidence(root: &Path, oath: OathSnapshot, digests: &RunDigests) -> OathE
                 .or_insert_with(|| read_document(root, oath_path, &result_path, &doc.path));
         }
     }
-    let vouched = digests.vouched(
-        oath_path,
-        std::iter::once(oath_path.as_str()).chain(documents.keys().map(String::as_str)),
-    );
+    let vouched = read
+        .vouched(std::iter::once(oath_path.as_str()).chain(documents.keys().map(String::as_str)));
     OathEvidence {
         oath_path: oath_path.clone(),
         result_path,
@@ -262,17 +277,13 @@ fn read_document(root: &Path, oath_path: &str, result_path: &str, doc: &str) -> 
 }
 
 /// The evidence of the project's run records (see
-/// [`crate::run_evidence`]): the latest run, every record that could not be
-/// read, and the config and documents that run used as they are now.
-pub fn run_evidence(
-    root: &Path,
-    records: Vec<Result<ProcessRecord, RecordFileError>>,
-) -> RunEvidence {
-    let mut evidence = RunEvidence::none();
-    let read = split_records(root, records, &mut evidence);
-    let runs = RunRecord::combine(read);
-    evidence.runs = runs.len();
-    evidence.latest = runs.into_iter().next();
+/// [`crate::run_evidence`] and [`crate::standing`]): the latest run, every
+/// run directory, the records the run history holds that `.varar/.runs`
+/// does not (issue 34), and the config and documents the latest run used
+/// as they are now.
+pub fn run_evidence(root: &Path, runs: Result<Vec<RunDirectory>, RecordFileError>) -> RunEvidence {
+    let mut evidence = RunEvidence::of_dirs(RunEvidence::none().dir, runs, root);
+    evidence.elsewhere = elsewhere(root, evidence.latest.as_ref());
     if let Some(run) = &evidence.latest {
         evidence.now.config = Some(file_now(root, CONFIG_FILE_NAME));
         for d in run.documents() {
@@ -283,6 +294,37 @@ pub fn run_evidence(
         }
     }
     evidence
+}
+
+/// The records of this project that the run history (where the
+/// environment puts it, as the harness finds it) holds and `.varar/.runs`
+/// does not, of processes that started at or after `latest` did (every one
+/// without a latest run): a run that could not write to `.varar/` but
+/// wrote to the history (issue 34). Records of other projects sharing the
+/// history, and records that do not name their project, are not this
+/// project's. A history the harness refuses (issue 34, see
+/// `store::History::check_readable`) holds none of its records: it is not
+/// read.
+fn elsewhere(root: &Path, latest: Option<&RunRecord>) -> Vec<ElsewhereRecord> {
+    let (Some(history), _) = History::from_env(root) else {
+        return Vec::new();
+    };
+    if history.check_readable().is_err() {
+        return Vec::new();
+    }
+    let since = latest.map(RunRecord::started_at);
+    let project = project_id(root);
+    records_missing_from(&history.dir, &runs_dir(root), since)
+        .into_iter()
+        .filter(|(_, h)| h.project.as_deref() == Some(project.as_str()))
+        .filter(|(_, h)| since.is_none_or(|s| h.started_at.as_str() >= s))
+        .map(|(path, h)| ElsewhereRecord {
+            path: display_path(&path, root),
+            run_id: h.run_id,
+            process_id: h.process_id,
+            started_at: h.started_at,
+        })
+        .collect()
 }
 
 /// The config and every document some run of `runs` read, as they are
@@ -299,27 +341,6 @@ pub fn sources_now(root: &Path, runs: &[RunRecord]) -> SourcesNow {
         }
     }
     now
-}
-
-/// The records that could be read; the others go to `evidence` (a record
-/// of an unknown version as absent, any other as `invalid_run`), their
-/// paths shown relative to `base`.
-fn split_records(
-    base: &Path,
-    records: Vec<Result<ProcessRecord, RecordFileError>>,
-    evidence: &mut RunEvidence,
-) -> Vec<ProcessRecord> {
-    let mut read = Vec::with_capacity(records.len());
-    for found in records {
-        match found {
-            Ok(record) => read.push(record),
-            Err(e) if e.is_unknown_version() => {
-                evidence.unknown_version.push(display_path(e.path(), base));
-            }
-            Err(e) => evidence.invalid.push(ErrorRecord::record_file(&e, base)),
-        }
-    }
-    read
 }
 
 /// A file of the project as it is now.

@@ -16,6 +16,7 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
+use varar_core::untrusted::terminal_line;
 use varar_runner::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
 use varar_runner::discovery::DiscoveryError;
 use varar_runner::store::{RecordFileError, ResultFileError};
@@ -63,8 +64,17 @@ pub enum Code {
     /// changed or is gone since.
     StaleRun,
     /// A run record could not be read or was refused by the strict reader
-    /// (a record of an unknown version is treated as absent instead).
+    /// (a record of an unknown version is treated as absent instead), and
+    /// it is (or may be) a record of the latest run; one of an earlier run
+    /// is a warning (issue 34).
     InvalidRun,
+    /// The latest run could not record its evidence (issue 34): a run
+    /// directory in `.varar/.runs` that holds no record and was made after
+    /// the latest readable run started, a record in the run history that
+    /// `.varar/.runs` does not hold, or a result file the run says it
+    /// could not write. Whatever older evidence `.varar/` holds is not
+    /// that run's.
+    UnrecordedRun,
     /// `merge`: two trees hold a run record of the same name with
     /// different bytes.
     ConflictingRun,
@@ -98,6 +108,7 @@ impl Code {
             Code::IncompleteRun => "incomplete_run",
             Code::StaleRun => "stale_run",
             Code::InvalidRun => "invalid_run",
+            Code::UnrecordedRun => "unrecorded_run",
             Code::ConflictingRun => "conflicting_run",
             Code::TooFewRuns => "too_few_runs",
             Code::InvalidAttestation => "invalid_attestation",
@@ -136,9 +147,11 @@ pub struct ErrorRecord {
 }
 
 impl fmt::Display for ErrorRecord {
-    /// `error[code]: message`, the form printed for people.
+    /// `error[code]: message`, the form printed for people: the message
+    /// (which names files and quotes what they hold) escaped for a
+    /// terminal, on one line (issue 34). JSON keeps it as it is.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error[{}]: {}", self.code, self.message)
+        write!(f, "error[{}]: {}", self.code, terminal_line(&self.message))
     }
 }
 
@@ -342,6 +355,20 @@ mod tests {
     }
 
     #[test]
+    fn issue34_a_message_is_escaped_for_people_and_kept_for_json() {
+        let r = ErrorRecord::new(Code::InvalidResult, "`a\u{1b}[2J.json`\nerror[x]: \u{202e}");
+        assert_eq!(
+            r.to_string(),
+            "error[invalid_result]: `a\\u{001B}[2J.json`\\u{000A}error[x]: \\u{202E}"
+        );
+        let json = serde_json::to_string(&r).unwrap_or_default();
+        assert!(
+            json.contains("`a\\u001b[2J.json`\\nerror[x]: \u{202e}"),
+            "{json}"
+        );
+    }
+
+    #[test]
     fn every_code_reads_as_it_serialises() {
         for code in [
             Code::MissingResult,
@@ -358,6 +385,7 @@ mod tests {
             Code::IncompleteRun,
             Code::StaleRun,
             Code::InvalidRun,
+            Code::UnrecordedRun,
             Code::ConflictingRun,
         ] {
             let json = serde_json::to_string(&code).unwrap_or_default();

@@ -9,25 +9,34 @@
 //! Its run records (`.runs/<run id>/<process id>.run`, issue 19) are read
 //! too, with their bytes (which `merge` copies as they are), each checked
 //! by the strict reader; one of a version this reader does not know is kept
-//! (and copied) but read as absent.
+//! (and copied) but read as absent. A record holding a cut message (the
+//! reader cuts an over-long one, issue 34) is copied as read, written
+//! again by the record's one writer, so no merge stores again megabytes an
+//! older or crafted record held.
 //!
 //! A result file written by a newer results format (an unknown `version`)
 //! is treated as absent, as seed 000's stability policy asks: left out, with
 //! the reason in [`Tree::absent`] for the command to warn with.
 //!
-//! A tree is read whole or not at all: every file that cannot be read or
-//! is refused becomes a record, and the caller then uses none of it.
+//! A tree is read whole or not at all: every result file that cannot be
+//! read or is refused becomes a record, and the caller then uses none of
+//! it. A run record that cannot be read is kept apart
+//! ([`Tree::unreadable`]): `merge` refuses the tree for it, `diff` leaves
+//! it to the tree's run standing ([`Tree::run`], [`crate::standing`]),
+//! where one of an earlier run is a warning (issue 34).
 
 use std::path::Path;
 
 use varar_core::record::{ProcessRecord, RunRecord, parse_process_record};
 use varar_core::results::OathResults;
+use varar_core::untrusted::was_cut;
 use varar_runner::discovery::cmp_oath_paths;
 use varar_runner::store::{
-    RUNS_DIR, RecordFileError, read_run_result_in, record_files_in, result_files,
+    RUNS_DIR, RecordFileError, read_run_dirs_in, read_run_result_in, record_files_in, result_files,
 };
 
 use crate::records::{Code, ErrorRecord, display_path};
+use crate::run_evidence::RunEvidence;
 
 /// One result file of a tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -47,7 +56,7 @@ pub struct TreeRecord {
     pub name: String,
     /// The file as shown to people (relative to the base directory).
     pub shown: String,
-    /// Its bytes, as they are.
+    /// Its bytes, as they are (or as read, when a message was cut).
     pub bytes: Vec<u8>,
     /// What it records; `None` for a record of a version this reader does
     /// not know (treated as absent).
@@ -65,18 +74,18 @@ pub struct Tree {
     pub records: Vec<TreeRecord>,
     /// Why result files of it were left out (written by a newer format).
     pub absent: Vec<String>,
+    /// Its run records that could not be read (`invalid_run`).
+    pub unreadable: Vec<ErrorRecord>,
+    /// What its run records say, run directory by run directory: what its
+    /// run standing is judged from.
+    pub run: RunEvidence,
 }
 
 impl Tree {
     /// The tree's latest run (the one whose first process started last),
     /// if it holds a readable record.
-    pub fn latest_run(&self) -> Option<RunRecord> {
-        let records = self
-            .records
-            .iter()
-            .filter_map(|r| r.record.clone())
-            .collect();
-        RunRecord::combine(records).into_iter().next()
+    pub fn latest_run(&self) -> Option<&RunRecord> {
+        self.run.latest.as_ref()
     }
 }
 
@@ -126,22 +135,27 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
             Err(e) => errors.push(ErrorRecord::result_file(&e, base).with_oath(oath_path)),
         }
     }
-    let records = read_records(dir, base, &mut errors);
+    let mut unreadable = Vec::new();
+    let records = read_records(dir, base, &mut unreadable);
     if !errors.is_empty() {
+        errors.extend(unreadable);
         return Err(errors);
     }
     files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
+    let run = RunEvidence::of_dirs(format!("{shown}/{RUNS_DIR}"), read_run_dirs_in(dir), base);
     Ok(Tree {
         shown,
         files,
         records,
         absent,
+        unreadable,
+        run,
     })
 }
 
-/// Every run record of the tree at `dir`, with its bytes; problems go to
-/// `errors` (`invalid_run`).
-fn read_records(dir: &Path, base: &Path, errors: &mut Vec<ErrorRecord>) -> Vec<TreeRecord> {
+/// Every run record of the tree at `dir`, with its bytes; the records
+/// that cannot be read go to `unreadable` (`invalid_run`).
+fn read_records(dir: &Path, base: &Path, unreadable: &mut Vec<ErrorRecord>) -> Vec<TreeRecord> {
     let runs = dir.join(RUNS_DIR);
     let mut records = Vec::new();
     for found in record_files_in(dir) {
@@ -155,7 +169,7 @@ fn read_records(dir: &Path, base: &Path, errors: &mut Vec<ErrorRecord>) -> Vec<T
                 Err(e) if e.is_unknown_version() => None,
                 Err(source) => return Err(RecordFileError::Invalid { path, source }),
             };
-            Ok((path, bytes, record))
+            Ok((path, bounded(bytes, record.as_ref()), record))
         });
         match read {
             Ok((path, bytes, record)) => records.push(TreeRecord {
@@ -164,10 +178,24 @@ fn read_records(dir: &Path, base: &Path, errors: &mut Vec<ErrorRecord>) -> Vec<T
                 bytes,
                 record,
             }),
-            Err(e) => errors.push(ErrorRecord::record_file(&e, base)),
+            Err(e) => unreadable.push(ErrorRecord::record_file(&e, base)),
         }
     }
     records
+}
+
+/// The bytes of a record to copy: as they are, unless the reader cut one
+/// of its messages; then the record as read, by its one writer.
+fn bounded(bytes: Vec<u8>, record: Option<&ProcessRecord>) -> Vec<u8> {
+    let cut = |r: &&ProcessRecord| {
+        r.items
+            .iter()
+            .any(|i| i.message.as_deref().is_some_and(was_cut))
+    };
+    match record.filter(cut).map(ProcessRecord::to_text) {
+        Some(Ok(text)) => text.into_bytes(),
+        _ => bytes,
+    }
 }
 
 #[cfg(test)]

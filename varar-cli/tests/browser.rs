@@ -363,11 +363,14 @@ fn the_report_reads_right_in_headless_chromium() {
 /// the same sources in which the basket's failing example passed; return
 /// that example's name as the results record it.
 fn earlier_run_where_the_basket_passed(dir: &Path) -> String {
+    // The history's runs: its directories (beside the `.varar-history`
+    // mark, issue 34).
     let runs: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
+        .filter(|p| p.is_dir())
         .collect();
     assert_eq!(runs.len(), 1, "the run is kept: {runs:?}");
     let record = std::fs::read_dir(&runs[0])

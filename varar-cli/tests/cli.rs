@@ -277,7 +277,10 @@ fn issue19_report_draws_the_latest_run_s_drift_and_recovered_examples() {
     let basket = p.read("target/varar/report/oaths/varar/basket.md.html");
     assert!(basket.contains("data-varar-recovered=\"2\""), "{basket}");
     assert!(basket.contains("recovered after 2 attempts"), "{basket}");
-    // An unreadable record is named, and the rest is still drawn.
+    // An unreadable record of the latest run is named, the rest of the
+    // site is still written, and (issue 34) the run it may belong to is
+    // not taken for the whole run: its results are shown as an earlier
+    // run's, and the index says why first.
     p.write(".varar/.runs/nextest-1/p3.run", "{");
     let out = p.run(&["report"]);
     assert_eq!(out.status.code(), Some(2));
@@ -287,5 +290,14 @@ fn issue19_report_draws_the_latest_run_s_drift_and_recovered_examples() {
         text(&out.stderr)
     );
     let basket = p.read("target/varar/report/oaths/varar/basket.md.html");
-    assert!(basket.contains("recovered after 2 attempts"), "{basket}");
+    assert!(
+        basket.contains("These results are of an earlier run."),
+        "{basket}"
+    );
+    assert!(!basket.contains("recovered after 2 attempts"), "{basket}");
+    let index = p.read("target/varar/report/index.html");
+    assert!(
+        index.contains("data-varar-standing=\"unreadable\""),
+        "{index}"
+    );
 }

@@ -57,10 +57,15 @@ impl Fixture {
 
     /// `cargo varar <args>` in the copy, seeing the same history.
     fn varar(&self, args: &[&str]) -> (Option<i32>, String, String) {
+        self.varar_with(&self.history, args)
+    }
+
+    /// `cargo varar <args>` in the copy, seeing the history `history`.
+    fn varar_with(&self, history: &Path, args: &[&str]) -> (Option<i32>, String, String) {
         let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
             .args(args)
             .current_dir(self.sample.root())
-            .env("VARAR_HISTORY", &self.history)
+            .env("VARAR_HISTORY", history)
             .output()
             .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
         (
@@ -70,12 +75,14 @@ impl Fixture {
         )
     }
 
+    /// The runs kept (the history's marker, `.varar-history`, is none).
     fn kept(&self) -> Vec<String> {
         let mut runs: Vec<String> = std::fs::read_dir(&self.history)
             .into_iter()
             .flatten()
             .flatten()
             .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|name| !name.starts_with('.'))
             .collect();
         runs.sort();
         runs
@@ -239,6 +246,48 @@ fn issue20_the_history_is_pruned_to_its_count_and_an_unwritable_one_is_a_warning
     let off = f.cargo(&["test"], &[("VARAR_HISTORY", "off")]);
     off.assert_code(0, "history off");
     assert_eq!(f.kept(), kept, "off keeps nothing and prunes nothing");
+}
+
+#[test]
+fn issue34_history_and_flaky_refuse_to_read_a_directory_varar_did_not_make() {
+    let f = fixture();
+    let mine = f.state.path().join("mine");
+    // Someone's folder, which happens to hold a file like a record.
+    std::fs::create_dir_all(mine.join("photos")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(mine.join("photos/holiday.run"), "{}").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(mine.join("notes.txt"), "mine").unwrap_or_else(|e| panic!("{e}"));
+    let link = f.state.path().join("link");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&mine, &link).unwrap_or_else(|e| panic!("{e}"));
+    #[cfg(unix)]
+    let places = [(&mine, "varar did not make it"), (&link, "symbolic link")];
+    #[cfg(not(unix))]
+    let places = [(&mine, "varar did not make it")];
+    for (place, why) in places {
+        for command in ["history", "flaky"] {
+            let (code, out, err) = f.varar_with(place, &[command]);
+            // `history` says it on stderr, `flaky` in its report.
+            let said = format!("{out}{err}");
+            assert_eq!(code, Some(2), "{command} {}: {said}", place.display());
+            assert!(
+                said.contains("error[input_error]")
+                    && said.contains("is not read as a run history")
+                    && said.contains(why),
+                "{command}: {said}"
+            );
+            assert!(said.contains(&place.display().to_string()), "{said}");
+        }
+    }
+    // Given on the command line: the same.
+    let shown = mine.display().to_string();
+    let (code, out, err) = f.varar(&["flaky", &shown]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(out.contains("is not read as a run history"), "{out}");
+    assert!(mine.join("photos/holiday.run").is_file() && mine.join("notes.txt").is_file());
+    assert!(
+        !mine.join(".varar-history").exists(),
+        "reading marks nothing"
+    );
 }
 
 /// What the in-toto project's own Python library reads in `statement`

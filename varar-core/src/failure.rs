@@ -11,6 +11,7 @@
 use std::fmt;
 
 use crate::source::Span;
+use crate::untrusted::cut_string;
 
 /// JavaScript-style type names used in return-shape messages (spec 30 §30.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -379,6 +380,58 @@ impl Failure {
         match self {
             Failure::Thrown { panic, .. } => panic.as_ref(),
             _ => None,
+        }
+    }
+
+    /// The §30.4 message as it is kept and shown (the result file, the
+    /// run record, the failure text): cut at
+    /// [`TEXT_LIMIT`](crate::untrusted::TEXT_LIMIT) when longer, as the
+    /// messages of many failing cells may be together. `Display` gives it
+    /// whole, for the `error` fence's test (§30.5).
+    pub fn bounded_message(&self) -> String {
+        cut_string(self.to_string())
+    }
+
+    /// The failure with every text a step or the document supplied (a
+    /// thrown message, a panic's location and backtrace, a cell's column,
+    /// expected and actual text, a missing column) cut at
+    /// [`TEXT_LIMIT`](crate::untrusted::TEXT_LIMIT) (issue 34): what the
+    /// harness keeps once the `error` fence was judged on the whole text.
+    pub fn bounded(self) -> Failure {
+        match self {
+            Failure::CellMismatch { step, cells } => Failure::CellMismatch {
+                step,
+                cells: cells
+                    .into_iter()
+                    .map(|c| CellDiff {
+                        column: cut_string(c.column),
+                        expected: cut_string(c.expected),
+                        actual: cut_string(c.actual),
+                        span: c.span,
+                    })
+                    .collect(),
+            },
+            Failure::ReturnShape {
+                step,
+                span,
+                shape: Shape::MissingColumn { row, column },
+            } => Failure::ReturnShape {
+                step,
+                span,
+                shape: Shape::MissingColumn {
+                    row,
+                    column: cut_string(column),
+                },
+            },
+            Failure::Thrown { at, message, panic } => Failure::Thrown {
+                at,
+                message: cut_string(message),
+                panic: panic.map(|site| PanicSite {
+                    location: cut_string(site.location),
+                    backtrace: site.backtrace.map(cut_string),
+                }),
+            },
+            other => other,
         }
     }
 }

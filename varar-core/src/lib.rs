@@ -56,7 +56,9 @@
 //! [`json`] holds the one strict JSON reader of the project's files and
 //! the writer of their strings; [`data`] the table, doc string and row
 //! values a step function receives; [`text`] the whitespace rules of the
-//! reference's regex engine.
+//! reference's regex engine; [`untrusted`] the one cut and the one
+//! terminal escape of text the project does not control (messages, names,
+//! paths), which the harness and every consumer apply.
 //!
 //! # Stability
 //!
@@ -88,6 +90,7 @@ pub mod lock;
 pub mod names;
 pub mod oath_path;
 pub mod outcome;
+pub mod owned;
 pub mod parse;
 pub mod plan;
 pub mod record;
@@ -102,6 +105,7 @@ pub mod text;
 pub mod time;
 #[cfg(feature = "serde")]
 pub mod trace;
+pub mod untrusted;
 pub mod workspace;
 
 /// The Cucumber Expression language (spec 20 §20.2–20.4), re-exported from

@@ -37,4 +37,25 @@ impl ExampleRun {
     pub fn passed(&self) -> bool {
         self.failure.is_none()
     }
+
+    /// The run with every failure [`Failure::bounded`] and every teardown
+    /// message cut at [`crate::untrusted::TEXT_LIMIT`] (issue 34): what the
+    /// executor hands on, after the `error` fence was judged on the whole
+    /// text, so that the result file, the run record and the failure text
+    /// all hold the same bounded text.
+    pub fn bounded(self) -> ExampleRun {
+        let bound = |outcome| match outcome {
+            StepOutcome::Failed(failure) => StepOutcome::Failed(Failure::bounded(failure)),
+            other => other,
+        };
+        ExampleRun {
+            steps: self.steps.into_iter().map(bound).collect(),
+            failure: self.failure.map(Failure::bounded),
+            teardown: self
+                .teardown
+                .into_iter()
+                .map(crate::untrusted::cut_string)
+                .collect(),
+        }
+    }
 }

@@ -205,3 +205,84 @@ fn a_panic_keeps_its_site_beside_an_unchanged_message() {
     assert_eq!(f.to_string(), "called `Option::unwrap()` on a `None` value");
     assert_eq!(f.panic(), Some(&site));
 }
+
+#[test]
+fn issue34_every_text_a_step_supplies_is_bounded_and_ordinary_ones_are_untouched() {
+    use varar_core::outcome::{ExampleRun, StepOutcome};
+    use varar_core::untrusted::{TEXT_LIMIT, was_cut};
+    let huge = "h".repeat(TEXT_LIMIT + 1);
+    let thrown = Failure::locate(
+        Problem::Thrown {
+            message: huge.clone(),
+            panic: Some(PanicSite {
+                location: huge.clone(),
+                backtrace: Some(huge.clone()),
+            }),
+        },
+        0,
+        span(0, 4, 1),
+    );
+    let run = ExampleRun {
+        steps: vec![StepOutcome::Failed(thrown.clone())],
+        failure: Some(thrown),
+        teardown: vec![huge.clone(), "teardown of S failed: no".into()],
+    }
+    .bounded();
+    let Some(Failure::Thrown {
+        message,
+        panic: Some(site),
+        ..
+    }) = &run.failure
+    else {
+        panic!("{:?}", run.failure.map(|f| f.kind()));
+    };
+    for text in [
+        message,
+        &site.location,
+        site.backtrace.as_ref().unwrap_or(&huge),
+    ] {
+        assert!(text.len() <= TEXT_LIMIT && was_cut(text));
+    }
+    assert_eq!(
+        run.steps[0],
+        StepOutcome::Failed(
+            run.failure
+                .clone()
+                .unwrap_or(Failure::UnexpectedPass { last: None })
+        )
+    );
+    assert!(was_cut(&run.teardown[0]));
+    assert_eq!(run.teardown[1], "teardown of S failed: no");
+
+    let mismatch = Failure::locate(
+        Problem::Mismatch(vec![
+            cell(&huge, &huge, &huge, span(0, 1, 1)),
+            cell("cell 2", "£2.55", "£2.60", span(2, 3, 1)),
+        ]),
+        0,
+        span(0, 4, 1),
+    )
+    .bounded();
+    let cells = mismatch.cells();
+    assert!(
+        [&cells[0].column, &cells[0].expected, &cells[0].actual]
+            .iter()
+            .all(|t| t.len() <= TEXT_LIMIT && was_cut(t))
+    );
+    assert_eq!(cells[1], cell("cell 2", "£2.55", "£2.60", span(2, 3, 1)));
+    assert!(mismatch.bounded_message().len() <= TEXT_LIMIT);
+
+    let shape = Failure::locate(
+        Problem::Shape(Shape::MissingColumn {
+            row: 0,
+            column: huge.clone(),
+        }),
+        0,
+        span(0, 4, 1),
+    )
+    .bounded();
+    assert!(shape.to_string().len() < TEXT_LIMIT + 40);
+    let ordinary = Failure::locate(Problem::thrown("boom"), 0, span(0, 4, 1));
+    assert_eq!(ordinary.clone().bounded(), ordinary);
+    assert_eq!(ordinary.bounded_message(), "boom");
+}

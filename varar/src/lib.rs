@@ -307,6 +307,12 @@
 //! * Output printed by steps is not captured per test.
 //! * A timed-out blocking step's thread cannot be stopped: it is abandoned
 //!   until the process exits, and the state it holds is not torn down.
+//! * A failure's message, stack, actual value and backtrace are kept to
+//!   64 KiB (`varar_core::untrusted::TEXT_LIMIT`), ending with how much was
+//!   cut (`… [N bytes cut]`), in the `cargo test` output, `.varar/` and the
+//!   run record; an `error` fence is matched against the whole message.
+//!   Control characters and bidirectional overrides in failure text are
+//!   shown escaped (`\u{001B}`).
 
 pub use varar_macros::{parameter, resource, sensor, state, stimulus, teardown};
 pub use varar_runner::{DocString, Parameter, Row, Runner, Table, run};

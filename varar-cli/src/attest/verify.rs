@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 use varar_core::oath_path::is_oath_path;
+use varar_core::untrusted::terminal_line;
 
 use super::statement::{PREDICATE_TYPE, STATEMENT_TYPE};
 use crate::records::{Code, ErrorRecord};
@@ -253,7 +254,8 @@ fn finish(mut report: VerifyReport) -> VerifyReport {
     report
 }
 
-/// The report for people.
+/// The report for people; the file and the result it attests (read from
+/// the attestation) escaped for the terminal (issue 34).
 pub fn render_text(report: &VerifyReport) -> String {
     let mut out = String::new();
     for e in &report.errors {
@@ -262,9 +264,9 @@ pub fn render_text(report: &VerifyReport) -> String {
     if report.status == VerifyStatus::Verified {
         out.push_str(&format!(
             "verified `{}`: every file it names ({}) has the digest it attests; its result: {}\n",
-            report.file,
+            terminal_line(&report.file),
             report.checked.len(),
-            report.result.as_deref().unwrap_or("")
+            terminal_line(report.result.as_deref().unwrap_or(""))
         ));
     }
     out

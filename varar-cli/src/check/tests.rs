@@ -312,3 +312,37 @@ fn the_first_containing_block_is_the_outer_one_as_in_source_order() {
     assert_eq!(start(span(205, 210)), Some(200));
     assert_eq!(start(span(205, 211)), None);
 }
+
+#[test]
+fn issue34_a_hostile_path_message_and_item_are_cut_and_escaped() {
+    let huge = "w".repeat(varar_core::untrusted::TEXT_LIMIT * 4);
+    let problem = Problem {
+        code: ProblemCode::UnmatchedStep,
+        severity: Severity::Warning,
+        message: format!("looks like a step\u{1b}[2J\u{202e} {huge}"),
+        detail: Some(format!("more\u{7}\n{huge}")),
+        path: "varar/a\nb.md".into(),
+        oath_path: None,
+        example: None,
+        line: 3,
+        column: 1,
+        item: Some("varar/a\nb.md::x\u{0}".into()),
+        expression: None,
+    };
+    let text = render_text(&super::model::finish(1, 1, vec![problem], Vec::new()));
+    assert!(
+        text.starts_with(
+            "varar/a\\u{000A}b.md:3:1: warning[unmatched_step]: looks like a step\\u{001B}[2J\\u{202E} w"
+        ),
+        "{}",
+        &text[..200]
+    );
+    assert!(text.contains("    more\\u{0007}\n"));
+    assert!(text.contains("    = cargo test fails `varar/a\\u{000A}b.md::x\\u{0000}`\n"));
+    assert!(
+        text.len() < 3 * varar_core::untrusted::TEXT_LIMIT,
+        "{}",
+        text.len()
+    );
+    assert_eq!(text.matches("bytes cut]").count(), 2);
+}

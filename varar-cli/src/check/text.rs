@@ -1,6 +1,10 @@
 //! The check for people (pure): one line per problem, `path:line:col:
 //! severity[code]: message`, the rest of its message indented below it and
 //! the test item it fails, then the errors with the inputs, then a summary.
+//! Paths, messages (which quote the oaths) and item names are cut and
+//! escaped for the terminal (issue 34).
+
+use varar_core::untrusted::{cut, terminal_line as line};
 
 use super::{CheckReport, CheckStatus, Severity};
 
@@ -14,17 +18,18 @@ pub fn render_text(report: &CheckReport) -> String {
         };
         out.push_str(&format!(
             "{}:{}:{}: {severity}[{}]: {}\n",
-            p.path,
+            line(&p.path),
             p.line,
             p.column,
             p.code.as_str(),
-            p.message
+            line(&cut(&p.message))
         ));
-        for line in p.detail.iter().flat_map(|d| d.lines()) {
-            out.push_str(&format!("    {line}\n"));
+        let detail = p.detail.as_deref().map(cut).unwrap_or_default();
+        for text in detail.lines() {
+            out.push_str(&format!("    {}\n", line(text)));
         }
         if let Some(item) = &p.item {
-            out.push_str(&format!("    = cargo test fails `{item}`\n"));
+            out.push_str(&format!("    = cargo test fails `{}`\n", line(item)));
         }
     }
     for e in &report.errors {

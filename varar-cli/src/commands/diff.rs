@@ -33,7 +33,11 @@ pub fn run(run: &DiffRun) -> Result<Output, DiffError> {
             for why in old.absent.iter().chain(&new.absent) {
                 stderr.push(format!("warning: {why}; it is left out of the comparison"));
             }
-            compare(&old, &new)
+            let report = compare(&old, &new);
+            for w in &report.warnings {
+                stderr.push(format!("warning[{}]: {}", w.code, w.message));
+            }
+            report
         }
         (old_read, new_read) => {
             let errors = [old_read.err(), new_read.err()]

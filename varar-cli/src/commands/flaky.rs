@@ -2,6 +2,8 @@
 //! ([`crate::flaky`]) from the project's history or from downloaded
 //! `.varar/` trees. Reads only.
 
+use std::collections::BTreeSet;
+
 use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{FlakyRun, Format};
@@ -29,9 +31,24 @@ impl FlakyError {
 /// Run `cargo varar flaky`.
 pub fn run(run: &FlakyRun) -> Result<Output, FlakyError> {
     let options = FlakyOptions { runs: run.runs };
+    let mut stderr = Vec::new();
     let report = match read_kept(&run.project, &run.dirs) {
-        Ok(kept) => compare(&kept.runs, &kept.now, options, kept.unreadable),
-        Err(error) => compare(&[], &SourcesNow::default(), options, vec![error]),
+        // A record that cannot be read leaves its run out, with a warning
+        // (issue 34): one broken file never stops the comparison.
+        Ok(kept) => {
+            stderr.extend(
+                kept.unreadable
+                    .iter()
+                    .map(|e| format!("warning: {e} (its run is left out)")),
+            );
+            compare((&kept.runs, &kept.partial), &kept.now, options, Vec::new())
+        }
+        Err(error) => compare(
+            (&[], &BTreeSet::new()),
+            &SourcesNow::default(),
+            options,
+            vec![error],
+        ),
     };
     let stdout = match run.format {
         Format::Text => render_text(&report),
@@ -39,7 +56,7 @@ pub fn run(run: &FlakyRun) -> Result<Output, FlakyError> {
     };
     Ok(Output {
         stdout,
-        stderr: Vec::new(),
+        stderr,
         exit_code: report.exit_code,
     })
 }

@@ -4,7 +4,7 @@
 use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{Format, HistoryRun};
-use crate::history::{listing, render_text};
+use crate::history::{listing_kept, render_text};
 use crate::records::ErrorRecords;
 
 /// Why no listing was printed: the project or its history could not be
@@ -35,7 +35,12 @@ pub fn run(run: &HistoryRun) -> Result<Output, HistoryError> {
         .iter()
         .map(|e| format!("warning: {e} (left out)"))
         .collect();
-    let listing = listing(kept.shown, &kept.runs, &kept.now, kept.unreadable);
+    let listing = listing_kept(
+        kept.shown,
+        (&kept.runs, &kept.partial, &kept.unjudged),
+        &kept.now,
+        kept.unreadable,
+    );
     let stdout = match run.format {
         Format::Text => render_text(&listing),
         Format::Json => json(&listing)?,

@@ -1,19 +1,26 @@
 //! Reading the kept runs (shell), for `history` and `flaky`: the project's
 //! run history, or the `.varar/` trees (or history directories) given on
-//! the command line, and the sources as they are now.
+//! the command line, and the sources as they are now. Read run directory
+//! by run directory (issue 34): a run some record of which cannot be read
+//! is marked and never counted as evidence, and a run directory with no
+//! readable record is listed as such. A history is read only when the
+//! harness would write it (issue 34, `store::History::check_readable`).
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use varar_core::record::{ProcessRecord, RunRecord};
 use varar_runner::store::{
-    History, RUNS_DIR, RecordFileError, read_history, read_records_in, read_records_under,
+    History, RUNS_DIR, RecordFileError, RunDirectory, StoreError, check_history_dir,
+    read_run_dirs_under,
 };
 
-use crate::history::combine_kept;
+use crate::history::{UnjudgedRun, combine_kept};
 use crate::project::sources_now;
 use crate::records::{Code, ErrorRecord, display_path};
 use crate::root::ProjectRoot;
-use crate::run_evidence::SourcesNow;
+use crate::run_evidence::{RunDir, SourcesNow};
+use crate::standing::Standing;
 
 /// The kept runs and what could not be read.
 pub(crate) struct Kept {
@@ -21,6 +28,11 @@ pub(crate) struct Kept {
     pub shown: String,
     /// The runs, latest first.
     pub runs: Vec<RunRecord>,
+    /// The runs (by id) some record of which could not be read: never
+    /// evidence of anything.
+    pub partial: BTreeSet<String>,
+    /// The run directories without a readable record.
+    pub unjudged: Vec<UnjudgedRun>,
     /// The sources now.
     pub now: SourcesNow,
     /// Records (or directories) that could not be read.
@@ -40,8 +52,19 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                  directories of the runs to compare",
             ));
         };
-        found.extend(read_history(&history.dir));
-        display_path(&history.dir, &root)
+        let shown = display_path(&history.dir, &root);
+        // The harness's own refusal (issue 34): a directory varar did not
+        // make is not read as a history.
+        history.check_readable().map_err(|e| {
+            not_a_history(
+                &e,
+                &shown,
+                "point VARAR_HISTORY at the history varar writes, or give the `.varar/` \
+                 directories of the runs to compare",
+            )
+        })?;
+        found.push(read_run_dirs_under(&history.dir));
+        shown
     } else {
         let mut shown = Vec::new();
         for dir in dirs {
@@ -53,46 +76,102 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
                 )
                 .with_path(s));
             }
-            found.extend(read_dir_of_runs(dir));
+            let runs = read_dir_of_runs(dir).map_err(|e| {
+                not_a_history(&e, &s, "give a `.varar/` tree or a history varar wrote")
+            })?;
+            found.push(runs);
             shown.push(s);
         }
         shown.join(", ")
     };
-    let (records, unreadable) = split(found, &project.cwd);
-    let runs = combine_kept(records);
-    let now = sources_now(&root, &runs);
-    Ok(Kept {
-        shown,
-        runs,
-        now,
-        unreadable,
-    })
+    let mut kept = split(found, &project.cwd);
+    kept.shown = shown;
+    kept.now = sources_now(&root, &kept.runs);
+    Ok(kept)
 }
 
 /// A `.varar/` tree (its `.runs/`), or a directory laid out like one's
-/// `.runs/` (the history).
-fn read_dir_of_runs(dir: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
+/// `.runs/` (a history), which must be one (see [`check_history_dir`]).
+fn read_dir_of_runs(dir: &Path) -> Result<Result<Vec<RunDirectory>, RecordFileError>, StoreError> {
     if dir.join(RUNS_DIR).is_dir() {
-        read_records_in(dir)
+        Ok(read_run_dirs_under(&dir.join(RUNS_DIR)))
     } else {
-        read_records_under(dir)
+        check_history_dir(dir)?;
+        Ok(read_run_dirs_under(dir))
     }
 }
 
-/// The records read, and the others as `invalid_run` (a record of a
-/// version this reader does not know is left out, as absent).
-fn split(
-    found: Vec<Result<ProcessRecord, RecordFileError>>,
-    base: &Path,
-) -> (Vec<ProcessRecord>, Vec<ErrorRecord>) {
-    let mut records = Vec::new();
+/// The error of a directory not read as a history, named as `shown`, with
+/// what to do instead (`fix`).
+fn not_a_history(e: &StoreError, shown: &str, fix: &str) -> ErrorRecord {
+    let why = match e {
+        StoreError::HistoryRefused { reason, .. } => {
+            format!("`{shown}` is not read as a run history: {reason}; {fix}")
+        }
+        other => format!("`{shown}` cannot be read as a run history: {other}"),
+    };
+    ErrorRecord::new(Code::InputError, why).with_path(shown)
+}
+
+/// The runs read, directory by directory: a record of a version this
+/// reader does not know is left out, as absent; one that cannot be read is
+/// a warning, and marks its run.
+fn split(found: Vec<Result<Vec<RunDirectory>, RecordFileError>>, base: &Path) -> Kept {
+    let mut records: Vec<ProcessRecord> = Vec::new();
+    let mut partial = BTreeSet::new();
+    let mut unjudged = Vec::new();
     let mut unreadable = Vec::new();
-    for r in found {
-        match r {
-            Ok(record) => records.push(record),
-            Err(e) if e.is_unknown_version() => {}
-            Err(e) => unreadable.push(ErrorRecord::record_file(&e, base)),
+    for dirs in found {
+        let dirs = match dirs {
+            Ok(dirs) => dirs,
+            Err(e) => {
+                unreadable.push(ErrorRecord::record_file(&e, base));
+                continue;
+            }
+        };
+        for d in dirs {
+            let mut dir = RunDir {
+                name: d.name,
+                modified: d.modified,
+                foreign: d.foreign,
+                ..RunDir::default()
+            };
+            for r in d.records {
+                match r {
+                    Ok(record) => {
+                        dir.run_ids.insert(record.run_id.clone());
+                        records.push(record);
+                    }
+                    Err(e) if e.is_unknown_version() => dir.unknown_version += 1,
+                    Err(e) => dir.unreadable.push(ErrorRecord::record_file(&e, base)),
+                }
+            }
+            if !dir.unreadable.is_empty() {
+                partial.extend(dir.run_ids.iter().cloned());
+            }
+            let standing = if dir.holds_nothing() {
+                Some(Standing::Unrecorded)
+            } else if dir.run_ids.is_empty() && !dir.unreadable.is_empty() {
+                Some(Standing::Unreadable)
+            } else {
+                None
+            };
+            if let Some(standing) = standing {
+                unjudged.push(UnjudgedRun {
+                    name: dir.name.clone(),
+                    modified: dir.modified.clone(),
+                    standing,
+                });
+            }
+            unreadable.append(&mut dir.unreadable);
         }
     }
-    (records, unreadable)
+    Kept {
+        shown: String::new(),
+        runs: combine_kept(records),
+        partial,
+        unjudged,
+        now: SourcesNow::default(),
+        unreadable,
+    }
 }

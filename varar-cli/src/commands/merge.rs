@@ -23,6 +23,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use varar_core::results::OathResults;
+use varar_core::untrusted::terminal_line;
 use varar_runner::store::{self, StoreError};
 
 use super::output::Output;
@@ -64,6 +65,9 @@ pub fn run(run: &MergeRun) -> Result<Output, MergeError> {
     let mut errors = Vec::new();
     for dir in &run.dirs {
         match read_tree(dir, base) {
+            // A record that cannot be read is never copied: the tree is
+            // refused for it.
+            Ok(tree) if !tree.unreadable.is_empty() => errors.extend(tree.unreadable),
             Ok(tree) => trees.push(tree),
             Err(found) => errors.extend(found),
         }
@@ -107,7 +111,7 @@ pub fn run(run: &MergeRun) -> Result<Output, MergeError> {
             "merged {} result file(s) ({examples} example(s)){runs} from {} tree(s) into `{}`\n",
             merged.len(),
             trees.len(),
-            display_path(out, base)
+            terminal_line(&display_path(out, base))
         ),
         stderr,
         exit_code: 0,

@@ -1,25 +1,29 @@
 //! `cargo varar report`: read the config, every oath it selects, the run
 //! results in `.varar/` and the baseline, render the site, and write it
 //! into the output directory. Runs no test and writes nothing outside the
-//! output directory.
+//! output directory. The latest run's standing, as the gate reads it
+//! ([`crate::standing`]), is stated at the top of the index, and no result
+//! it does not vouch for is drawn as current (issue 34).
 
 use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
-use varar_core::record::RunRecord;
+use varar_core::untrusted::terminal_line;
 use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::{RecordFileError, ResultFileError, StoreError, result_path_shown};
+use varar_runner::store::{ResultFileError, StoreError, result_path_shown};
 
 use super::kept::read_kept;
 use super::output::Output;
 use crate::cli::ReportRun;
+use crate::current::{RunRead, Vouched};
+use crate::evidence::ProjectEvidence;
 use crate::flaky::strips;
 use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
 use crate::project::{ProjectError, ProjectSnapshot, read_project};
-use crate::records::ErrorRecord;
+use crate::records::{Code, ErrorRecord};
 use crate::root::RootError;
-use crate::run_evidence::{RunDigests, Vouched};
 use crate::site::{SiteError, write_site};
+use crate::standing::Standing;
 
 /// The default output directory, under the project root (criterion's
 /// `target/criterion/report/` convention).
@@ -51,10 +55,12 @@ pub enum InputProblem {
     /// An oath could not be read.
     #[error(transparent)]
     Oath(#[from] DiscoveryError),
-    /// A run record could not be read or was refused (one of an unknown
-    /// version is left out instead): the latest run may be another.
-    #[error(transparent)]
-    Record(#[from] RecordFileError),
+    /// A run record of the latest run (or of a run that may be later)
+    /// could not be read or was refused (one of an unknown version is left
+    /// out instead; one of an earlier run is a warning): the latest run
+    /// may be another.
+    #[error("{}", .0.message)]
+    Record(ErrorRecord),
 }
 
 /// Something worth saying that does not change the exit code.
@@ -83,6 +89,14 @@ pub enum Warning {
     /// its run out.
     #[error("{0} (left out of the history)")]
     History(ErrorRecord),
+    /// The latest run cannot be judged (issue 34): the report says so at
+    /// the top of the index and draws no result it does not vouch for as
+    /// current.
+    #[error("{0}; the report says so, and draws no result of an earlier run as current")]
+    Standing(String),
+    /// A record of an earlier run could not be read: it is left out.
+    #[error("{}", .0.message)]
+    EarlierRecord(ErrorRecord),
     /// `--open` could not start a browser.
     #[error("cannot open `{}` in a browser: {source}", path.display())]
     Open {
@@ -125,7 +139,7 @@ impl ReportOutcome {
         let problems = self.problems.iter().map(|p| format!("error: {p}"));
         let warnings = self.warnings.iter().map(|w| format!("warning: {w}"));
         Output {
-            stdout: format!("{}\n", self.index.display()),
+            stdout: format!("{}\n", terminal_line(&self.index.display().to_string())),
             stderr: problems.chain(warnings).collect(),
             exit_code: self.exit_code(),
         }
@@ -141,11 +155,36 @@ pub fn run(run: &ReportRun) -> Result<Output, ReportError> {
 pub fn outcome(run: &ReportRun) -> Result<ReportOutcome, ReportError> {
     let root = run.project.resolve()?;
     let out = run.out.clone().unwrap_or_else(|| root.join(DEFAULT_OUT));
-    let snapshot = read_project(&root)?;
-    let (mut input, problems, mut warnings) = report_input(snapshot);
+    let mut snapshot = read_project(&root)?;
+    // The latest run's standing, as the gate reads it (issue 34); a config
+    // selecting no oath has no evidence, and no standing.
+    let evidence = snapshot.evidence().ok();
+    let standing = evidence.as_ref().map(ProjectEvidence::standing);
+    let read = RunRead::of(evidence.as_ref().and_then(|e| e.run.latest.as_ref()));
+    let latest = evidence.and_then(|e| e.run.latest).filter(|latest| {
+        standing
+            .as_ref()
+            .is_some_and(|s| s.run_id.as_deref() == Some(latest.run_id.as_str()))
+    });
+    let (mut input, mut problems, mut warnings) = report_input(snapshot, &read);
+    input.run = latest;
+    if let Some(s) = &standing {
+        for p in &s.problems {
+            if p.code == Code::InvalidRun {
+                problems.push(InputProblem::Record(p.clone()));
+            }
+        }
+        // Without any run record the index says so, and no result is
+        // drawn (no record names its text), but none is an earlier run's.
+        if !s.judgeable() && s.standing != Standing::Missing {
+            warnings.push(Warning::Standing(s.headline()));
+        }
+        warnings.extend(s.warnings.iter().cloned().map(Warning::EarlierRecord));
+    }
+    input.standing = standing;
     // Without a history (`VARAR_HISTORY=off`) there are no strips.
     if let Ok(kept) = read_kept(&run.project, &[]) {
-        input.history = strips(&kept.runs, &kept.now);
+        input.history = strips((&kept.runs, &kept.partial), &kept.now);
         warnings.extend(kept.unreadable.into_iter().map(Warning::History));
     }
     let site = render_site(&input);
@@ -165,10 +204,14 @@ pub fn outcome(run: &ReportRun) -> Result<ReportOutcome, ReportError> {
     })
 }
 
-/// What the report is made of, from what was read: every input that could
-/// not be used is a problem (drawn as unreadable in the site), an unusable
-/// baseline a warning.
-fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, Vec<Warning>) {
+/// What the report is made of, from what was read (`read`: what the
+/// latest readable run read, which vouches for the texts of the results):
+/// every input that could not be used is a problem (drawn as unreadable in
+/// the site), an unusable baseline a warning.
+fn report_input(
+    snapshot: ProjectSnapshot,
+    read: &RunRead,
+) -> (ProjectInput, Vec<InputProblem>, Vec<Warning>) {
     let mut problems = Vec::new();
     let mut warnings: Vec<Warning> = snapshot
         .config_warnings()
@@ -186,18 +229,8 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     };
-    let mut records = Vec::new();
-    for found in snapshot.records {
-        match found {
-            Ok(record) => records.push(record),
-            Err(e) if e.is_unknown_version() => {}
-            Err(e) => problems.push(InputProblem::Record(e)),
-        }
-    }
-    let runs = RunRecord::combine(records);
-    let digests = RunDigests::new(&runs);
-    input.run = runs.into_iter().next();
     match snapshot.baseline {
         Ok(Baseline::Present { lock, .. }) => input.lock = Some(lock),
         Ok(Baseline::Unsupported { version }) => warnings.push(Warning::LockVersion { version }),
@@ -224,8 +257,7 @@ fn report_input(snapshot: ProjectSnapshot) -> (ProjectInput, Vec<InputProblem>, 
             }
         };
         let vouched = match &results {
-            ResultsInput::Read(r) => digests.vouched(
-                &oath.file.oath_path,
+            ResultsInput::Read(r) => read.vouched(
                 std::iter::once(oath.file.oath_path.as_str())
                     .chain(r.documents.iter().map(|d| d.path.as_str())),
             ),

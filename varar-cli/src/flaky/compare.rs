@@ -1,6 +1,6 @@
 //! The comparison itself (see the module docs of [`crate::flaky`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use varar_core::names::ItemKind;
@@ -71,6 +71,9 @@ pub struct ComparedRun {
 pub struct LeftOut {
     /// Not complete: a process never ended, or a planned item did not run.
     pub incomplete: usize,
+    /// A record of it could not be read (issue 34): what the others say
+    /// is not the whole run.
+    pub unreadable: usize,
     /// Of other sources (a document or the config changed since).
     pub other_sources: usize,
     /// Older than the newest `--runs N`.
@@ -141,10 +144,11 @@ impl ItemOutcome {
     }
 }
 
-/// Compare the kept `runs` (in any order) of the sources `now`; `errors`:
-/// what could not be read on the way (each makes the exit 2).
+/// Compare the kept `runs` (in any order; those of `partial` have records
+/// that could not be read, and are left out) of the sources `now`;
+/// `errors`: what stopped the reading (each makes the exit 2).
 pub fn compare(
-    runs: &[RunRecord],
+    (runs, partial): (&[RunRecord], &BTreeSet<String>),
     now: &SourcesNow,
     options: FlakyOptions,
     errors: Vec<ErrorRecord>,
@@ -152,7 +156,9 @@ pub fn compare(
     let mut left_out = LeftOut::default();
     let mut comparable: Vec<&RunRecord> = Vec::new();
     for run in runs {
-        if !finished(run) {
+        if partial.contains(&run.run_id) {
+            left_out.unreadable += 1;
+        } else if !finished(run) {
             left_out.incomplete += 1;
         } else if !same_sources(run, now) {
             left_out.other_sources += 1;
@@ -202,14 +208,18 @@ pub fn compare(
     }
 }
 
-/// The outcomes of every item over the kept complete runs (any order)
+/// The outcomes of every item over the kept complete runs (any order;
+/// those of `partial`, some record of which could not be read, left out)
 /// that read the config as it is now, each item counted in the runs that
 /// read its oath (its `oathPath`) as it is now: what the report draws as
 /// an example's strip, oath by oath, even when another oath changed.
-pub fn strips(runs: &[RunRecord], now: &SourcesNow) -> Vec<FlakyItem> {
+pub fn strips(
+    (runs, partial): (&[RunRecord], &BTreeSet<String>),
+    now: &SourcesNow,
+) -> Vec<FlakyItem> {
     let mut comparable: Vec<&RunRecord> = runs
         .iter()
-        .filter(|r| finished(r) && same_config(r, now))
+        .filter(|r| !partial.contains(&r.run_id) && finished(r) && same_config(r, now))
         .collect();
     comparable.sort_by(|a, b| {
         a.started_at()
@@ -286,6 +296,9 @@ fn too_few(found: usize, left_out: &LeftOut) -> ErrorRecord {
     let mut why = Vec::new();
     if left_out.incomplete > 0 {
         why.push(format!("{} incomplete", left_out.incomplete));
+    }
+    if left_out.unreadable > 0 {
+        why.push(format!("{} unreadable", left_out.unreadable));
     }
     if left_out.other_sources > 0 {
         why.push(format!("{} of other sources", left_out.other_sources));

@@ -3,8 +3,9 @@
 //! repetitions). Pure.
 //!
 //! - **Comparable runs**: complete runs (every process ended, every
-//!   planned item ran) whose documents and config have the digests they
-//!   recorded ([`same_sources`]); the lock is what runs write, not an
+//!   planned item ran, every record of theirs could be read: issue 34)
+//!   whose documents and config have the digests they recorded
+//!   ([`same_sources`]); the lock is what runs write, not an
 //!   input, so it is not compared. `--runs N` keeps the newest N of them.
 //! - **Counts** per item, over the comparable runs that have it: runs,
 //!   attempts, passes, failures (an attempt that never ended counts as

@@ -1,5 +1,7 @@
 //! Comparing runs, on records built as the harness writes them.
 
+use std::collections::BTreeSet;
+
 use varar_core::hash::sha256_hex;
 use varar_core::record::{Outcome, ProcessRecord, RunRecord};
 
@@ -37,7 +39,7 @@ fn now(oven: &str) -> SourcesNow {
 
 fn report(records: Vec<ProcessRecord>, options: FlakyOptions) -> FlakyReport {
     compare(
-        &RunRecord::combine(records),
+        (&RunRecord::combine(records), &BTreeSet::new()),
         &now(OVEN),
         options,
         Vec::new(),
@@ -129,6 +131,7 @@ fn fewer_than_two_comparable_runs_is_exit_3_naming_what_was_left_out() {
         r.left_out,
         LeftOut {
             incomplete: 1,
+            unreadable: 0,
             other_sources: 1,
             beyond_limit: 0
         }
@@ -166,7 +169,12 @@ fn a_changed_config_makes_a_run_of_other_sources() {
     ]);
     let mut changed = now(OVEN);
     changed.config = Some(FileNow::Sha256("0".repeat(64)));
-    let r = compare(&runs, &changed, FlakyOptions::default(), Vec::new());
+    let r = compare(
+        (&runs, &BTreeSet::new()),
+        &changed,
+        FlakyOptions::default(),
+        Vec::new(),
+    );
     assert_eq!((r.exit_code, r.left_out.other_sources), (3, 2));
 }
 
@@ -177,7 +185,56 @@ fn unreadable_evidence_is_exit_2_before_anything_else() {
         run("r2", "08:00:00", &[P]),
     ]);
     let bad = ErrorRecord::new(Code::InvalidRun, "bad").with_path("x.run");
-    let r = compare(&runs, &now(OVEN), FlakyOptions::default(), vec![bad]);
+    let r = compare(
+        (&runs, &BTreeSet::new()),
+        &now(OVEN),
+        FlakyOptions::default(),
+        vec![bad],
+    );
     assert_eq!((r.status, r.exit_code), (FlakyStatus::Error, 2));
     assert_eq!(r.errors.len(), 1);
+}
+
+#[test]
+fn issue34_a_run_with_an_unreadable_record_is_never_evidence() {
+    let runs = RunRecord::combine(vec![
+        run("r1", "07:00:00", &[F]),
+        run("r2", "08:00:00", &[P]),
+        run("r3", "09:00:00", &[P]),
+    ]);
+    let partial = BTreeSet::from(["r1".to_owned()]);
+    let r = compare(
+        (&runs, &partial),
+        &now(OVEN),
+        FlakyOptions::default(),
+        Vec::new(),
+    );
+    assert_eq!((r.status, r.exit_code), (FlakyStatus::Stable, 0), "{r:?}");
+    assert_eq!(r.left_out.unreadable, 1);
+    let strips = strips((&runs, &partial), &now(OVEN));
+    assert!(strips.iter().all(|i| i.runs == 2), "{strips:?}");
+    assert!(render_text(&r).contains("left out: 0 incomplete, 1 unreadable"));
+}
+
+#[test]
+fn issue34_an_item_name_and_run_ids_with_controls_are_escaped() {
+    let name = "oven.md::Oven::warm\n\u{1b}]0;owned\u{7}";
+    let runs = ["r\u{202e}1", "r2\u{9b}"]
+        .iter()
+        .zip([F, P])
+        .map(|(id, outcome)| {
+            let items = vec![item(name, "oven.md", 3, 1, outcome, None)];
+            process(id, "p", "07:00:00", &[("oven.md", OVEN)], items)
+        })
+        .collect();
+    let text = render_text(&report(runs, FlakyOptions::default()));
+    assert!(
+        text.contains("(r\\u{202E}1 … r2\\u{009B})")
+            || text.contains("(r2\\u{009B} … r\\u{202E}1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("FLAKY oven.md::Oven::warm\\u{000A}\\u{001B}]0;owned\\u{0007}\n"),
+        "{text}"
+    );
 }

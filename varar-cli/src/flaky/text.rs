@@ -1,5 +1,8 @@
 //! `flaky` for people: the verdict, then one line per flaky item with its
-//! counts and its outcome in each run, oldest first.
+//! counts and its outcome in each run, oldest first. Item names and run
+//! ids, read from records, are escaped for the terminal (issue 34).
+
+use varar_core::untrusted::terminal_line;
 
 use super::compare::{FlakyReport, FlakyStatus};
 use crate::run_evidence::plural;
@@ -22,16 +25,18 @@ pub fn render_text(report: &FlakyReport) -> String {
         _ => ("", ""),
     };
     out.push_str(&format!(
-        "{} of {} flaky over {} of the current sources ({first} … {last})\n",
+        "{} of {} flaky over {} of the current sources ({} … {})\n",
         flaky.len(),
         plural(report.items.len(), "item"),
         plural(report.runs.len(), "complete run"),
+        terminal_line(first),
+        terminal_line(last),
     ));
     for i in flaky {
         let strip: Vec<&str> = i.history.iter().map(|h| h.outcome.as_str()).collect();
         out.push_str(&format!(
             "FLAKY {}\n      {}, {}: {} passed, {} failed; recovered in {}; oldest first: {}\n",
-            i.name,
+            terminal_line(&i.name),
             plural(i.runs, "run"),
             plural(i.attempts, "attempt"),
             i.passes,
@@ -41,10 +46,14 @@ pub fn render_text(report: &FlakyReport) -> String {
         ));
     }
     let left = &report.left_out;
-    let skipped = left.incomplete + left.other_sources + left.beyond_limit;
+    let skipped = left.incomplete + left.unreadable + left.other_sources + left.beyond_limit;
     if skipped > 0 {
+        let unreadable = match left.unreadable {
+            0 => String::new(),
+            n => format!(", {n} unreadable"),
+        };
         out.push_str(&format!(
-            "left out: {} incomplete, {} of other sources, {} beyond --runs\n",
+            "left out: {} incomplete{unreadable}, {} of other sources, {} beyond --runs\n",
             left.incomplete, left.other_sources, left.beyond_limit
         ));
     }

@@ -2,14 +2,22 @@
 //! newest first, each with its time, whether it finished, whether it is of
 //! the sources as they are now, and its item counts. Pure: the shell reads
 //! the records ([`varar_runner::store::read_history`]) and the files now.
+//!
+//! Each run has a standing (issue 34, as [`crate::standing`] names them):
+//! `complete`, `incomplete` (a process never ended or an item did not run),
+//! `unreadable` (a record of it cannot be read: what the others say is not
+//! the whole run) or `unrecorded` (its directory holds no record). Only a
+//! complete run counts as evidence anywhere (`flaky`, the report's strips).
 
 use std::collections::BTreeSet;
 
 use serde::Serialize;
 use varar_core::record::{ProcessRecord, RunRecord};
+use varar_core::untrusted::terminal_line;
 
 use crate::records::ErrorRecord;
 use crate::run_evidence::{ItemCounts, SourcesNow, counts, finished, plural, same_sources};
+use crate::standing::Standing;
 
 /// The version of `history --format json`.
 pub const VERSION: u32 = 1;
@@ -51,14 +59,42 @@ pub struct HistoryRun {
     /// When its last process ended, once every process ended.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ended_at: Option<String>,
-    /// Whether every process ended and every planned item ran.
+    /// Whether every process ended, every planned item ran and every
+    /// record of it could be read.
     pub complete: bool,
+    /// Its standing: `complete`, `incomplete`, `unreadable` or
+    /// `unrecorded` (issue 34).
+    pub standing: Standing,
     /// Whether it is of the sources (documents, config) as they are now.
     pub fresh: bool,
     /// How many processes it had.
     pub processes: usize,
     /// Its items.
     pub counts: ItemCounts,
+}
+
+/// A run directory that holds no readable record (issue 34).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnjudgedRun {
+    /// Its name (the run id as a file name).
+    pub name: String,
+    /// When it last changed (RFC 3339), if known.
+    pub modified: Option<String>,
+    /// `unreadable` (it holds records that cannot be read) or `unrecorded`
+    /// (it holds none).
+    pub standing: Standing,
+}
+
+/// The standing of a kept run: `unreadable` when a record of it could not
+/// be read (`partial`: such runs), else `complete` or `incomplete`.
+pub fn kept_standing(run: &RunRecord, partial: &BTreeSet<String>) -> Standing {
+    if partial.contains(&run.run_id) {
+        Standing::Unreadable
+    } else if finished(run) {
+        Standing::Complete
+    } else {
+        Standing::Incomplete
+    }
 }
 
 /// The listing of `runs` (latest first) against the sources `now`.
@@ -68,51 +104,82 @@ pub fn listing(
     now: &SourcesNow,
     warnings: Vec<ErrorRecord>,
 ) -> HistoryListing {
-    HistoryListing {
-        version: VERSION,
-        dir,
-        runs: runs
-            .iter()
-            .map(|run| HistoryRun {
+    listing_kept(dir, (runs, &BTreeSet::new(), &[]), now, warnings)
+}
+
+/// The listing of `runs` (latest first; those of `partial` have records
+/// that could not be read) and of the run directories without a readable
+/// record (`unjudged`), newest first, against the sources `now`.
+pub fn listing_kept(
+    dir: String,
+    (runs, partial, unjudged): (&[RunRecord], &BTreeSet<String>, &[UnjudgedRun]),
+    now: &SourcesNow,
+    warnings: Vec<ErrorRecord>,
+) -> HistoryListing {
+    let mut listed: Vec<HistoryRun> = runs
+        .iter()
+        .map(|run| {
+            let standing = kept_standing(run, partial);
+            HistoryRun {
                 run_id: run.run_id.clone(),
                 started_at: run.started_at().to_owned(),
                 ended_at: run.ended_at().map(str::to_owned),
-                complete: finished(run),
+                complete: standing == Standing::Complete,
+                standing,
                 fresh: same_sources(run, now),
                 processes: run.processes.len(),
                 counts: counts(run),
-            })
-            .collect(),
+            }
+        })
+        .collect();
+    listed.extend(unjudged.iter().map(|u| HistoryRun {
+        run_id: u.name.clone(),
+        started_at: u.modified.clone().unwrap_or_default(),
+        ended_at: None,
+        complete: false,
+        standing: u.standing,
+        fresh: false,
+        processes: 0,
+        counts: ItemCounts::default(),
+    }));
+    // Newest first; the unjudged are placed by when their directory last
+    // changed.
+    listed.sort_by(|a, b| b.started_at.cmp(&a.started_at));
+    HistoryListing {
+        version: VERSION,
+        dir,
+        runs: listed,
         warnings,
     }
 }
 
-/// The listing for people: one line per run, aligned.
+/// The listing for people: one line per run, aligned. The directory, the
+/// run ids and times (read from records) are escaped for the terminal, on
+/// one line (issue 34).
 pub fn render_text(listing: &HistoryListing) -> String {
+    let dir = terminal_line(&listing.dir);
     if listing.runs.is_empty() {
         return format!(
-            "no run kept in `{}`: run the tests (`cargo test` or `cargo nextest run`) to keep one\n",
-            listing.dir
+            "no run kept in `{dir}`: run the tests (`cargo test` or `cargo nextest run`) to keep one\n"
         );
     }
     let width = listing
         .runs
         .iter()
-        .map(|r| r.run_id.chars().count())
+        .map(|r| terminal_line(&r.run_id).chars().count())
         .max()
         .unwrap_or(0);
     let mut out = format!(
-        "{} kept in `{}`, newest first:\n",
+        "{} kept in `{dir}`, newest first:\n",
         plural(listing.runs.len(), "run"),
-        listing.dir
     );
     for r in &listing.runs {
         let c = &r.counts;
         out.push_str(&format!(
             "{:<width$}  {}  {:<10}  {:<7}  {} passed, {} failed, {} recovered{}\n",
-            r.run_id,
-            r.started_at,
-            if r.complete { "complete" } else { "incomplete" },
+            terminal_line(&r.run_id),
+            terminal_line(&r.started_at),
+            r.standing.as_str(),
             if r.fresh { "fresh" } else { "changed" },
             c.passed,
             c.failed,

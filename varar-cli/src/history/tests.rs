@@ -1,5 +1,7 @@
 //! The history listing, on records built as the harness writes them.
 
+use std::collections::BTreeSet;
+
 use varar_core::hash::sha256_hex;
 use varar_core::record::Outcome;
 
@@ -81,4 +83,85 @@ fn runs_are_listed_newest_first_with_sources_completeness_and_counts() {
 fn an_empty_history_says_how_to_fill_it() {
     let l = listing("target/varar/history".to_owned(), &[], &now(A), Vec::new());
     assert!(render_text(&l).starts_with("no run kept in `target/varar/history`"));
+}
+
+#[test]
+fn issue34_a_run_with_an_unreadable_record_and_an_empty_run_directory_are_listed_as_such() {
+    let whole = process("whole", "p", "07:00:00", &[("a.md", A)], Vec::new());
+    let part = process("part", "p", "08:00:00", &[("a.md", A)], Vec::new());
+    let runs = combine_kept(vec![whole, part]);
+    let partial = BTreeSet::from(["part".to_owned()]);
+    let unjudged = [UnjudgedRun {
+        name: "killed".to_owned(),
+        modified: Some("2026-12-01T09:00:00.000Z".to_owned()),
+        standing: Standing::Unrecorded,
+    }];
+    let l = listing_kept(
+        "h".to_owned(),
+        (&runs, &partial, &unjudged),
+        &now(A),
+        Vec::new(),
+    );
+    let rows: Vec<_> = l
+        .runs
+        .iter()
+        .map(|r| (r.run_id.as_str(), r.standing, r.complete))
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            ("killed", Standing::Unrecorded, false),
+            ("part", Standing::Unreadable, false),
+            ("whole", Standing::Complete, true),
+        ]
+    );
+    let text = render_text(&l);
+    assert!(
+        text.contains("part    2026-12-01T08:00:00.000Z  unreadable  fresh"),
+        "{text}"
+    );
+}
+
+#[test]
+fn issue34_a_run_id_with_a_newline_and_controls_cannot_forge_a_line() {
+    let hostile = process(
+        "r\n9 runs kept\u{1b}[2J\u{202e}",
+        "p",
+        "08:00:00",
+        &[("a.md", A)],
+        Vec::new(),
+    );
+    let runs = combine_kept(vec![hostile]);
+    let l = listing("h\u{7}".to_owned(), &runs, &now(A), Vec::new());
+    let text = render_text(&l);
+    assert!(
+        text.starts_with("1 run kept in `h\\u{0007}`, newest first:\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("r\\u{000A}9 runs kept\\u{001B}[2J\\u{202E}  2026-12-01T08:00:00.000Z"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
+}
+
+#[test]
+fn issue34_a_run_directory_named_with_controls_cannot_forge_a_line() {
+    let unjudged = [UnjudgedRun {
+        name: "killed\n9 runs kept\u{1b}[2J".to_owned(),
+        modified: Some("2026-12-01T09:00:00.000Z\u{7}".to_owned()),
+        standing: Standing::Unrecorded,
+    }];
+    let l = listing_kept(
+        "h".to_owned(),
+        (&[], &BTreeSet::new(), &unjudged),
+        &now(A),
+        Vec::new(),
+    );
+    let text = render_text(&l);
+    assert!(
+        text.contains("killed\\u{000A}9 runs kept\\u{001B}[2J  2026-12-01T09:00:00.000Z\\u{0007}"),
+        "{text}"
+    );
+    assert_eq!(text.lines().count(), 2, "{text}");
 }

@@ -9,7 +9,7 @@ use varar_core::lock::LockEntry;
 use varar_core::names::ItemKind;
 use varar_core::parse::parse;
 use varar_core::record::RunRecord;
-use varar_core::results::{DocumentHash, OathResults, Status};
+use varar_core::results::{OathResults, Status};
 use varar_core::source::Source;
 
 use super::html::{self, State};
@@ -19,7 +19,8 @@ use super::model::{
 };
 use super::overlay::{self, Foreign, ItemMark, Overlay, RunMarks};
 use super::{index_page, markdown, page};
-use crate::evidence::{Staleness, linked_only_among, same_text};
+use crate::current::{self, Latest};
+use crate::evidence::linked_only_among;
 use crate::flaky::FlakyItem;
 use crate::run_evidence::{
     example_item, failed_items, fresh_documents, last_failure, names_example,
@@ -46,25 +47,31 @@ pub fn render_site(input: &ProjectInput) -> Site {
         .iter()
         .filter_map(|o| Some((o.oath_path.as_str(), o.text.as_deref().ok()?)))
         .collect();
-    let foreign = foreign_failures(input, &texts);
+    // What the rule every consumer draws by says of each oath's results.
+    let drawn: Vec<Drawn<'_>> = input
+        .oaths
+        .iter()
+        .map(|o| drawn(input, o, &texts))
+        .collect();
+    let foreign = foreign_failures(input, &drawn);
     let linked = linked_only(input);
     let run_fresh = run_fresh_documents(input);
     let mut files = Vec::with_capacity(input.oaths.len() + 2);
     let mut summaries = Vec::with_capacity(input.oaths.len());
-    for o in &input.oaths {
+    for (o, drawn) in input.oaths.iter().zip(&drawn) {
         let links = Links {
             from: &o.oath_path,
             oaths: &oaths,
         };
         let linked = linked.contains(&o.oath_path);
-        let fresh = fresh(o);
+        let fresh = drawn.current();
         let run = input
             .run
             .as_ref()
             .filter(|_| run_fresh.contains(&o.oath_path));
         let marks = run.map(|r| run_marks(r, o, fresh)).unwrap_or_default();
         let page = Page {
-            fresh,
+            drawn,
             foreign: &foreign,
             links: &links,
             linked,
@@ -85,7 +92,7 @@ pub fn render_site(input: &ProjectInput) -> Site {
     let mut site = vec![
         SiteFile {
             path: "index.html".to_owned(),
-            contents: index_page::render(&input.name, &summaries),
+            contents: index_page::render(&input.name, &summaries, input.standing.as_ref()),
         },
         SiteFile {
             path: "style.css".to_owned(),
@@ -94,6 +101,54 @@ pub fn render_site(input: &ProjectInput) -> Site {
     ];
     site.extend(files);
     Site { files: site }
+}
+
+/// What the rule every consumer draws by ([`current::drawn`], issue 34) says of
+/// an oath's results.
+enum Drawn<'a> {
+    /// Of the text as it is now, and the latest run's: drawn.
+    Current(&'a OathResults),
+    /// Of another text, or of one no record names by SHA-256: why.
+    Stale(&'a OathResults, String),
+    /// Of the text as it is now, but an earlier run's: why (the standing's
+    /// headline).
+    Earlier(&'a OathResults, String),
+    /// No results were read (none, or a file that cannot be used).
+    Nothing,
+}
+
+impl<'a> Drawn<'a> {
+    /// The results, when they are drawn as current.
+    fn current(&self) -> Option<&'a OathResults> {
+        match self {
+            Drawn::Current(r) => Some(r),
+            _ => None,
+        }
+    }
+}
+
+/// Whether the results of `o` are drawn as current ([`current::drawn`]: of the
+/// texts as they are now, `texts` holding the oaths', and the latest run
+/// vouching for them), or why not.
+fn drawn<'a>(input: &ProjectInput, o: &'a OathInput, texts: &BTreeMap<&str, &str>) -> Drawn<'a> {
+    let ResultsInput::Read(results) = &o.results else {
+        return Drawn::Nothing;
+    };
+    let latest = Latest {
+        standing: input.standing.as_ref(),
+        run: input.run.as_ref(),
+    };
+    let text_of = |doc: Option<&str>| match doc {
+        None => o.text.as_deref().ok(),
+        Some(path) => texts.get(path).copied(),
+    };
+    match current::drawn(latest, &o.oath_path, results, text_of, &o.vouched) {
+        Err(stale) => Drawn::Stale(results, stale.said),
+        Ok(of_text) => match of_text.oath() {
+            Ok(()) => Drawn::Current(results),
+            Err(why) => Drawn::Earlier(results, why),
+        },
+    }
 }
 
 /// The documents the latest run read as they are now: where its items
@@ -180,8 +235,8 @@ fn strips_of<'a>(
 
 /// What one oath's page is drawn from, besides the oath itself.
 struct Page<'a> {
-    /// Its results, when they are of its text as it is now.
-    fresh: Option<&'a OathResults>,
+    /// What may be drawn of its results.
+    drawn: &'a Drawn<'a>,
     /// Failures other oaths recorded in documents, by document.
     foreign: &'a BTreeMap<&'a str, Vec<Foreign<'a>>>,
     links: &'a Links<'a>,
@@ -192,15 +247,16 @@ struct Page<'a> {
 }
 
 /// Failures recorded by one oath whose offsets point into another
-/// document, by that document: drawn on its page when the result was made
-/// from its text as it is now (spec 70 §70.4.4, §70.4.5; [`same_text`]).
+/// document, by that document: drawn on its page when the result is drawn
+/// as current, which it is only when made from that document's text as it
+/// is now too (spec 70 §70.4.4, §70.4.5; [`current::drawn`]).
 fn foreign_failures<'a>(
     input: &'a ProjectInput,
-    texts: &BTreeMap<&str, &str>,
+    drawn: &[Drawn<'a>],
 ) -> BTreeMap<&'a str, Vec<Foreign<'a>>> {
     let mut foreign: BTreeMap<&str, Vec<Foreign<'_>>> = BTreeMap::new();
-    for o in &input.oaths {
-        let Some(results) = fresh(o) else {
+    for (o, drawn) in input.oaths.iter().zip(drawn) {
+        let Some(results) = drawn.current() else {
             continue;
         };
         for e in &results.examples {
@@ -208,11 +264,7 @@ fn foreign_failures<'a>(
             let Some(doc) = f.doc_path.as_deref() else {
                 continue;
             };
-            let recorded = results.documents.iter().find(|d| d.path == doc);
-            let same = |d: &DocumentHash| {
-                same_text(doc, &d.source_hash, texts.get(doc).copied(), &o.vouched).is_ok()
-            };
-            if recorded.is_some_and(same) {
+            if results.documents.iter().any(|d| d.path == doc) {
                 foreign.entry(doc).or_default().push(Foreign {
                     oath_path: &o.oath_path,
                     example: &e.name,
@@ -254,7 +306,7 @@ fn linked_only(input: &ProjectInput) -> BTreeSet<String> {
 /// The summary and page body of one oath.
 fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSummary, String) {
     let Page {
-        fresh,
+        drawn,
         foreign,
         links,
         linked,
@@ -278,7 +330,8 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         doc,
         run,
     };
-    let (freshness, mut counts, mut overlay) = results_on(o, &parsed, linked);
+    let fresh = drawn.current();
+    let (freshness, mut counts, mut overlay) = results_on(o, drawn, &parsed, linked);
     let strips = strips_of(&input.history, o, fresh);
     let texts: BTreeMap<&str, &str> = input
         .oaths
@@ -315,7 +368,7 @@ fn oath_page(input: &ProjectInput, o: &OathInput, page: &Page<'_>) -> (OathSumma
         flaky,
     };
     let stale_examples = match (&o.results, &summary.freshness) {
-        (ResultsInput::Read(r), Freshness::Stale { .. }) => Some(r),
+        (ResultsInput::Read(r), Freshness::Stale { .. } | Freshness::Earlier(_)) => Some(r),
         _ => None,
     };
     let body = page::render(
@@ -358,10 +411,11 @@ struct ParsedOath<'a> {
 }
 
 /// How the oath's results relate to its text, its counts, and what is
-/// drawn on it: only fresh results are drawn, and "not run" is counted
-/// only against a fresh lock entry.
+/// drawn on it: only results drawn as current are drawn (`drawn`, issue
+/// 34), and "not run" is counted only against a fresh lock entry.
 fn results_on(
     o: &OathInput,
+    drawn: &Drawn<'_>,
     parsed: &ParsedOath<'_>,
     linked: bool,
 ) -> (Freshness, Counts, Overlay) {
@@ -375,8 +429,31 @@ fn results_on(
             parsed.run,
         )
     };
-    match &o.results {
-        ResultsInput::Missing | ResultsInput::NewerFormat(_) => {
+    match (drawn, &o.results) {
+        (Drawn::Current(results), _) => {
+            let overlay = draw(Some(results), parsed.lock);
+            let counts = Counts {
+                not_run: parsed.lock.map(|_| not_run(&overlay)),
+                ..counts_of(results)
+            };
+            (Freshness::Fresh, counts, overlay)
+        }
+        (Drawn::Earlier(results, why), _) => (
+            Freshness::Earlier(why.clone()),
+            counts_of(results),
+            draw(None, None),
+        ),
+        (Drawn::Stale(results, why), _) => (
+            Freshness::Stale { why: why.clone() },
+            counts_of(results),
+            draw(None, None),
+        ),
+        (Drawn::Nothing, ResultsInput::Unreadable(reason)) => (
+            Freshness::Unreadable(reason.clone()),
+            Counts::default(),
+            draw(None, None),
+        ),
+        (Drawn::Nothing, _) => {
             let overlay = draw(None, parsed.lock);
             let counts = Counts {
                 not_run: parsed.lock.map(|_| not_run(&overlay)),
@@ -389,28 +466,6 @@ fn results_on(
             };
             (freshness, counts, overlay)
         }
-        ResultsInput::Unreadable(reason) => (
-            Freshness::Unreadable(reason.clone()),
-            Counts::default(),
-            draw(None, None),
-        ),
-        ResultsInput::Read(results) => match made_from_text(o, results) {
-            Ok(results) => {
-                let overlay = draw(Some(results), parsed.lock);
-                let counts = Counts {
-                    not_run: parsed.lock.map(|_| not_run(&overlay)),
-                    ..counts_of(results)
-                };
-                (Freshness::Fresh, counts, overlay)
-            }
-            Err(why) => (
-                Freshness::Stale {
-                    why: why.to_string(),
-                },
-                counts_of(results),
-                draw(None, None),
-            ),
-        },
     }
 }
 
@@ -427,30 +482,10 @@ fn state_of(freshness: &Freshness, counts: &Counts) -> (State, &'static str) {
         Freshness::NoResults | Freshness::NewerFormat(_) => (State::NotRun, "not run"),
         Freshness::Linked => (State::NotRun, "runs where linked"),
         Freshness::Stale { .. } => (State::Stale, "stale results"),
+        Freshness::Earlier(_) => (State::Stale, "results of an earlier run"),
         Freshness::Fresh if counts.failed > 0 => (State::Failed, "failed"),
         Freshness::Fresh if counts.passed > 0 => (State::Passed, "passed"),
         Freshness::Fresh => (State::NotRun, "no example ran"),
-    }
-}
-
-/// The results of `o` if they were made from its text as it is now (its
-/// own: a document they name is checked where its failures are drawn), or
-/// why not ([`same_text`], the rule `gate` and `junit` judge by too).
-fn made_from_text<'a>(o: &OathInput, r: &'a OathResults) -> Result<&'a OathResults, Staleness> {
-    same_text(
-        &o.oath_path,
-        &r.source_hash,
-        o.text.as_deref().ok(),
-        &o.vouched,
-    )?;
-    Ok(r)
-}
-
-/// [`made_from_text`], for any results `o` has.
-fn fresh(o: &OathInput) -> Option<&OathResults> {
-    match &o.results {
-        ResultsInput::Read(r) => made_from_text(o, r).ok(),
-        _ => None,
     }
 }
 

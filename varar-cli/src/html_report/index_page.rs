@@ -7,14 +7,20 @@ use super::html::{State, badge, escape, escape_into, page};
 use super::links::page_href;
 use super::model::{Freshness, OathSummary};
 use super::strip::flaky_section;
+use crate::standing::{RunStanding, Standing};
 
-/// The index page of `project`.
-pub fn render(project: &str, oaths: &[OathSummary]) -> String {
+/// The index page of `project`; `standing`, the latest run's, is stated
+/// first when it is not complete (issue 34).
+pub fn render(project: &str, oaths: &[OathSummary], standing: Option<&RunStanding>) -> String {
     let mut out = String::with_capacity(1024 + oaths.len() * 512);
     out.push_str("<header class=\"varar-top\">\n<h1>Varar report</h1>\n<p class=\"varar-path\">");
     escape_into(&mut out, project);
     out.push_str("</p>\n</header>\n<main class=\"varar-index\">\n");
-    totals(&mut out, oaths);
+    let standing = standing.filter(|s| s.standing != Standing::Complete);
+    if let Some(s) = standing {
+        standing_section(&mut out, s);
+    }
+    totals(&mut out, oaths, standing);
     flaky_section(&mut out, oaths);
     let _ = write!(
         out,
@@ -57,15 +63,76 @@ pub fn render(project: &str, oaths: &[OathSummary]) -> String {
     page(&format!("Varar report — {project}"), "", &out)
 }
 
-fn totals(out: &mut String, oaths: &[OathSummary]) {
-    let passed: usize = oaths.iter().map(|o| o.counts.passed).sum();
-    let failed: usize = oaths.iter().map(|o| o.counts.failed).sum();
+/// The latest run's standing and every reason for it, before anything
+/// else: no result below is the latest run's unless it vouches for it.
+fn standing_section(out: &mut String, s: &RunStanding) {
+    let state = match s.standing {
+        Standing::Missing => State::NotRun,
+        Standing::Unreadable => State::Unreadable,
+        _ => State::Stale,
+    };
+    let k = state.key();
+    let _ = write!(
+        out,
+        "<section class=\"varar-standing varar-banner varar-{k}\" role=\"alert\" \
+         data-varar-standing=\"{}\" aria-label=\"the latest run\">\n<p><strong>",
+        s.standing.as_str()
+    );
+    let title = match s.standing {
+        Standing::Missing => "There is no run record.".to_owned(),
+        other => format!("The latest run is {}.", other.as_str()),
+    };
+    escape_into(out, &title);
+    out.push_str("</strong> ");
+    escape_into(
+        out,
+        match s.standing {
+            Standing::Missing => {
+                "Nothing ties the results below to a run: `cargo varar gate` refuses them \
+                 (missing_run)."
+            }
+            _ => {
+                "Results it does not vouch for are shown as an earlier run's, never as \
+                 current; `cargo varar gate` refuses to judge it."
+            }
+        },
+    );
+    out.push_str("</p>\n<ul>\n");
+    for p in &s.problems {
+        let _ = write!(out, "<li><code>{}</code> ", escape(p.code.as_str()));
+        escape_into(out, &p.message);
+        out.push_str("</li>\n");
+    }
+    out.push_str("</ul>\n</section>\n");
+}
+
+fn totals(out: &mut String, oaths: &[OathSummary], standing: Option<&RunStanding>) {
+    // An earlier run's examples are not counted as this run's (issue 34).
+    let current = || {
+        oaths
+            .iter()
+            .filter(|o| !matches!(o.freshness, Freshness::Earlier(_)))
+    };
+    let passed: usize = current().map(|o| o.counts.passed).sum();
+    let failed: usize = current().map(|o| o.counts.failed).sum();
     let not_run: usize = oaths.iter().filter_map(|o| o.counts.not_run).sum();
     let count = |f: &dyn Fn(&Freshness) -> bool| oaths.iter().filter(|o| f(&o.freshness)).count();
     let stale = count(&|f| matches!(f, Freshness::Stale { .. }));
     let missing = count(&|f| matches!(f, Freshness::NoResults | Freshness::NewerFormat(_)));
     let unreadable = count(&|f| matches!(f, Freshness::Unreadable(_) | Freshness::NoText));
-    let overall = if unreadable > 0 {
+    let earlier = count(&|f| matches!(f, Freshness::Earlier(_)));
+    let judged = standing.filter(|s| s.standing != Standing::Missing);
+    let overall = if let Some(s) = judged {
+        (
+            State::Stale,
+            match s.standing {
+                Standing::Incomplete => "the latest run is incomplete",
+                Standing::Stale => "the latest run is stale",
+                Standing::Unreadable => "the latest run is unreadable",
+                _ => "the latest run left no record",
+            },
+        )
+    } else if unreadable > 0 {
         (State::Unreadable, "some inputs are unreadable")
     } else if failed > 0 {
         (State::Failed, "some examples failed")
@@ -79,12 +146,17 @@ fn totals(out: &mut String, oaths: &[OathSummary]) {
     out.push_str("<section class=\"varar-totals\" aria-label=\"totals\">\n<p>");
     badge(out, overall.0, overall.1);
     out.push_str("</p>\n<dl>\n");
-    let items: [(&str, usize, State); 7] = [
+    let items: [(&str, usize, State); 8] = [
         ("examples passed", passed, State::Passed),
         ("examples failed", failed, State::Failed),
         ("examples not run", not_run, State::NotRun),
         ("oaths", oaths.len(), State::NotRun),
         ("oaths with stale results", stale, State::Stale),
+        (
+            "oaths with results of an earlier run",
+            earlier,
+            State::Stale,
+        ),
         ("oaths without results", missing, State::NotRun),
         ("oaths unreadable", unreadable, State::Unreadable),
     ];

@@ -6,8 +6,9 @@ use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 
 use super::html::State;
+use crate::current::Vouched;
 use crate::flaky::FlakyItem;
-use crate::run_evidence::Vouched;
+use crate::standing::RunStanding;
 
 /// Everything the report is made of.
 #[derive(Debug, Default)]
@@ -26,6 +27,13 @@ pub struct ProjectInput {
     /// Every item's outcomes over the kept runs of its oath as it is now
     /// (issue 20, [`crate::flaky::strips`]): each example's strip.
     pub history: Vec<FlakyItem>,
+    /// The latest run's standing, as the gate reads it (issue 34): stated
+    /// at the top of the index, and with the texts the judge of which
+    /// results are drawn as current ([`crate::current::drawn`]: an
+    /// oath's results that the latest run does not vouch for are shown as
+    /// an earlier run's). `None`: no standing was read, and the texts alone
+    /// decide.
+    pub standing: Option<RunStanding>,
 }
 
 /// One selected oath.
@@ -37,9 +45,10 @@ pub struct OathInput {
     pub text: Result<String, String>,
     /// Its run results.
     pub results: ResultsInput,
-    /// The oath and the documents its results name, as the run that
-    /// wrote them read them (by SHA-256): results no run vouches for are
-    /// stale ([`crate::evidence::same_text`]).
+    /// The oath and the documents its results name, as the latest
+    /// readable run read them (by SHA-256, [`crate::current::RunRead`]):
+    /// results of a text no record names are stale
+    /// ([`crate::current::drawn`]).
     pub vouched: Vouched,
 }
 
@@ -90,9 +99,13 @@ pub enum Freshness {
     /// Results of another version of the text, or of a text no run
     /// record vouches for.
     Stale {
-        /// Why, in a sentence ([`crate::evidence::Staleness`]).
+        /// Why, in a sentence ([`crate::current::Staleness`]).
         why: String,
     },
+    /// Results of this very text, that the latest run does not vouch for
+    /// (issue 34): it did not run the oath to its end, or it cannot be
+    /// judged; why, in one line.
+    Earlier(String),
     /// Results of this very text.
     Fresh,
 }

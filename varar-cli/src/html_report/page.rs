@@ -115,6 +115,15 @@ pub fn render(
             "The results of this oath are unreadable.",
             reason,
         ),
+        Freshness::Earlier(why) => banner(
+            &mut out,
+            State::Stale,
+            "These results are of an earlier run.",
+            &format!(
+                "The latest run does not vouch for them, so nothing is drawn on the text and \
+                 they are not counted as current: {why}. Run the tests again to refresh them."
+            ),
+        ),
         Freshness::NoResults => banner(
             &mut out,
             State::NotRun,

@@ -27,9 +27,18 @@
 //!   path that could not be read), named by the item's full name, its
 //!   message the failure's text. An example that failed and then passed on
 //!   a retry passes, and says so in its `system-out` (seed 003's profile
-//!   has no `flakyFailure` or `rerunFailure`). A project without a run
-//!   record, or whose latest run is stale or incomplete, is converted
-//!   with a warning.
+//!   has no `flakyFailure` or `rerunFailure`).
+//! - A project's report is converted only from a run the gate can judge
+//!   ([`crate::standing`], issue 34): a latest run that is unreadable,
+//!   unrecorded, stale or incomplete refuses the conversion with the
+//!   gate's own records, so that a CI server never shows an earlier run's
+//!   passes as this run's. A project with no run record at all (results of
+//!   another port, or of a Varar before issue 19) has no run to contradict
+//!   its result files, and none that names their texts by SHA-256: they
+//!   are converted as stale (no excerpts), with a warning, as every other
+//!   consumer shows them ([`crate::current::drawn`]; the gate and
+//!   `attest` refuse to judge it). A record of an earlier run that cannot
+//!   be read is a warning.
 //! - Every text that goes into the XML (names, paths, messages) first has
 //!   each character XML 1.0 cannot hold replaced by its escape `\u{FFFE}`
 //!   ([`xml_chars`]): the file stays well-formed and nothing vanishes.
@@ -41,10 +50,12 @@ use varar_core::names::{ItemKind, UniqueNames};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::OathResults;
 
+use crate::current::Latest;
 use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::failure_text;
 use crate::records::ErrorRecord;
 use crate::run_evidence::{RunEvidence, example_item, failed_items};
+use crate::standing::{RunStanding, Standing};
 
 /// The name of the `testsuites` element.
 pub const REPORT_NAME: &str = "varar";
@@ -70,28 +81,57 @@ pub fn build_with(
     oaths: &[OathEvidence],
     linked_only: &BTreeSet<String>,
 ) -> Result<Junit, Vec<ErrorRecord>> {
-    convert(oaths, linked_only, None)
+    convert(oaths, linked_only, None, None)
 }
 
 /// The project's JUnit report: [`build_with`], with the items of the
-/// latest run (see the module docs).
+/// latest run, or the gate's records when the run cannot be judged (see
+/// the module docs).
 pub fn build_project(project: &ProjectEvidence) -> Result<Junit, Vec<ErrorRecord>> {
-    convert(&project.oaths, &project.linked_only, Some(&project.run))
+    let standing = project.standing();
+    let refused = !standing.judgeable() && standing.standing != Standing::Missing;
+    match convert(
+        &project.oaths,
+        &project.linked_only,
+        Some(&project.run),
+        Some(&standing),
+    ) {
+        Ok(_) if refused => Err(standing.problems),
+        Ok(mut junit) => {
+            if standing.standing == Standing::Missing {
+                junit.warnings.push(format!(
+                    "there is no run record in `{}`: drift, diagnostics and read errors, which \
+                     result files do not hold, are not listed",
+                    project.run.dir
+                ));
+            }
+            junit
+                .warnings
+                .extend(standing.warnings.iter().map(|w| w.message.clone()));
+            Ok(junit)
+        }
+        Err(mut errors) => {
+            if refused {
+                errors.extend(standing.problems);
+            }
+            Err(errors)
+        }
+    }
 }
 
+/// The conversion; `standing`, the latest run's, decides with the texts
+/// what is current ([`crate::current::drawn`]).
 fn convert(
     oaths: &[OathEvidence],
     linked_only: &BTreeSet<String>,
     run: Option<&RunEvidence>,
+    standing: Option<&RunStanding>,
 ) -> Result<Junit, Vec<ErrorRecord>> {
     let mut report = Report::new(REPORT_NAME);
     let mut warnings = Vec::new();
     let mut errors = Vec::new();
+    // A project's run is judged before (`build_project`): here it is whole.
     let latest = run.and_then(|r| r.latest.as_ref());
-    if let Some(run) = run {
-        errors.extend(run.invalid.iter().cloned());
-        warnings.extend(run_warnings(run));
-    }
     let mut suited = BTreeSet::new();
     for o in oaths {
         let with_items = |mut suite: TestSuite| {
@@ -100,12 +140,17 @@ fn convert(
             }
             suite
         };
-        match o.state() {
+        match o.state(Latest {
+            standing,
+            run: latest,
+        }) {
             EvidenceState::Fresh(r) => {
                 suited.insert(o.oath_path.as_str());
                 report.add_test_suite(with_items(suite(o, r, true, latest)));
             }
-            EvidenceState::Stale(r, why) | EvidenceState::Unvouched(r, why) => {
+            EvidenceState::Stale(r, why)
+            | EvidenceState::Unvouched(r, why)
+            | EvidenceState::Earlier(r, why) => {
                 warnings.push(format!(
                     "`{}` is stale ({why}); its failures are shown without source excerpts",
                     o.result_path
@@ -142,25 +187,6 @@ fn convert(
     } else {
         Err(errors)
     }
-}
-
-/// What is worth saying about the run records: none, or a latest run that
-/// is stale or incomplete.
-fn run_warnings(run: &RunEvidence) -> Vec<String> {
-    if run.latest.is_none() {
-        if run.invalid.is_empty() {
-            return vec![format!(
-                "there is no run record in `{}`: drift, diagnostics and read errors, which \
-                 result files do not hold, are not listed",
-                run.dir
-            )];
-        }
-        return Vec::new();
-    }
-    run.problems(&BTreeSet::new())
-        .into_iter()
-        .map(|e| e.message)
-        .collect()
 }
 
 fn new_suite(oath_path: &str) -> TestSuite {

@@ -247,7 +247,10 @@ mod issue19 {
     }
 
     #[test]
-    fn issue19_without_a_run_or_with_an_incomplete_one_the_conversion_warns() {
+    fn issue34_an_incomplete_run_refuses_the_conversion_as_the_gate_does() {
+        // Issue 19 converted it with a warning; issue 34: JUnit judges the
+        // run the gate judges, and refuses with its records. Without any
+        // run record, the results are converted with a warning, as before.
         let oaths = || vec![evidence(OATH, Some(vec![passed("x")]))];
         let junit = build_project(&project(oaths(), RunEvidence::none()))
             .unwrap_or_else(|e| panic!("{e:?}"));
@@ -255,15 +258,16 @@ mod issue19 {
         assert!(junit.warnings[0].starts_with("there is no run record in `.varar/.runs`"));
         let mut exited = process("r", "p", "07:00:00", &[], vec![]);
         exited.complete = false;
-        let junit = build_project(&project(
+        let cut = project(
             oaths(),
             RunEvidence::of_runs(".varar/.runs", RunRecord::combine(vec![exited])),
-        ))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+        );
+        let errors = build_project(&cut).err().unwrap_or_default();
+        assert_eq!(errors, cut.standing().problems, "the gate's own records");
+        assert_eq!(errors[0].code, Code::IncompleteRun);
         assert!(
-            junit.warnings[0].contains("never reached its end"),
-            "{:?}",
-            junit.warnings
+            errors[0].message.contains("never reached its end"),
+            "{errors:?}"
         );
         let mut invalid = RunEvidence::none();
         invalid
@@ -278,14 +282,21 @@ mod issue19 {
 
 /// The characters of `range`, with how each must read back from the XML:
 /// itself when XML 1.0's `Char` production holds it (DEL and the C1
-/// controls excepted: quick-junit's ANSI filter would swallow them), else
-/// `\u{XXXX}`.
+/// controls excepted: quick-junit's ANSI filter would swallow them; and
+/// the bidirectional controls and marks, which would reorder a CI page,
+/// issue 34),
+/// else `\u{XXXX}`.
 fn class(range: std::ops::RangeInclusive<u32>) -> (String, String) {
     let (mut text, mut shown) = (String::new(), String::new());
     for c in range.filter_map(char::from_u32) {
         text.push(c);
-        let allowed = matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
-            || u32::from(c) >= 0x10000;
+        let bidi = matches!(
+            u32::from(c),
+            0x202A..=0x202E | 0x2066..=0x2069 | 0x200E | 0x200F | 0x061C
+        );
+        let allowed = (matches!(u32::from(c), 0x9 | 0xA | 0xD | 0x20..=0x7E | 0xA0..=0xD7FF | 0xE000..=0xFFFD)
+            || u32::from(c) >= 0x10000)
+            && !bidi;
         if allowed {
             shown.push(c);
         } else {

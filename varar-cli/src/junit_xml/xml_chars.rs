@@ -5,9 +5,13 @@
 //! file malformed (U+FFFE, U+FFFF) or vanishing (the C0 controls, which
 //! quick-junit drops, ESC with the ANSI sequence it starts). DEL and the C1
 //! controls (U+007F..U+009F), which XML allows but quick-junit's ANSI
-//! filter swallows, are escaped the same way.
+//! filter swallows, are escaped the same way, and so are the bidirectional
+//! overrides and isolates, which would reorder what a CI page shows (issue
+//! 34). The notation is the terminal's ([`varar_core::untrusted`]).
 
 use std::borrow::Cow;
+
+use varar_core::untrusted::{is_bidi_control, push_escaped};
 
 /// Whether XML 1.0 allows `c` in a document (its `Char` production).
 pub fn is_xml_char(c: char) -> bool {
@@ -15,14 +19,15 @@ pub fn is_xml_char(c: char) -> bool {
         || c >= '\u{10000}'
 }
 
-/// Whether `c` goes into the XML as it is: an XML `Char` that is not DEL
-/// or a C1 control.
+/// Whether `c` goes into the XML as it is: an XML `Char` that is not DEL,
+/// a C1 control or a bidirectional control.
 fn kept(c: char) -> bool {
-    is_xml_char(c) && !('\u{7F}'..='\u{9F}').contains(&c)
+    is_xml_char(c) && !('\u{7F}'..='\u{9F}').contains(&c) && !is_bidi_control(c)
 }
 
-/// `text` with every character XML 1.0 cannot hold, DEL and the C1
-/// controls written as `\u{XXXX}` (upper-case hex, at least four digits).
+/// `text` with every character XML 1.0 cannot hold, DEL, the C1 controls
+/// and the bidirectional controls written as `\u{XXXX}` (upper-case hex, at
+/// least four digits).
 pub fn xml_text(text: &str) -> Cow<'_, str> {
     if text.chars().all(kept) {
         return Cow::Borrowed(text);
@@ -32,7 +37,7 @@ pub fn xml_text(text: &str) -> Cow<'_, str> {
         if kept(c) {
             out.push(c);
         } else {
-            out.push_str(&format!("\\u{{{:04X}}}", u32::from(c)));
+            push_escaped(&mut out, c);
         }
     }
     Cow::Owned(out)
@@ -51,5 +56,6 @@ mod tests {
         assert!(is_xml_char('\u{FFFD}') && is_xml_char('\u{10FFFF}'));
         assert!(is_xml_char('\u{7F}') && is_xml_char('\u{85}'));
         assert_eq!(xml_text("\u{7F}\u{9B}31m"), "\\u{007F}\\u{009B}31m");
+        assert_eq!(xml_text("a\u{202E}b\u{2066}"), "a\\u{202E}b\\u{2066}");
     }
 }

@@ -2,7 +2,9 @@
 //! the code lenses ([`super::lenses::COMMANDS`]).
 //!
 //! - `varar.run` runs `cargo test` for an example or a whole oath
-//!   (`run_cargo`, off the loop). Its progress goes to the editor as
+//!   (`run_cargo`, off the loop): only an item of the oath's current plan,
+//!   by its exact name ([`Selection::planned`]); any other is refused with
+//!   its name, escaped, and nothing starts. Its progress goes to the editor as
 //!   work-done progress (`$/progress`: the token the editor gave with the
 //!   request, else one the server creates when the editor supports it);
 //!   `$/cancelRequest` of the command or `window/workDoneProgress/cancel`
@@ -15,7 +17,7 @@
 //! - `varar.showReferences` answers with the locations it was given (an
 //!   editor that maps it to its references view shows them there).
 
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -34,6 +36,7 @@ use super::run_cargo::{self, RunSpec};
 use super::run_output::{RunOutcome, Selection};
 use super::rust_sources::oath_targets;
 use super::server_state::{ActiveRun, Server, ServerError};
+use crate::items::example_items;
 
 /// The argument of `varar.run` and `varar.openReport`.
 #[derive(Debug, Deserialize)]
@@ -118,12 +121,14 @@ impl Server {
         if self.runs.values().any(|r| r.project == project) {
             return Err("a run is going on in this project: wait for it or cancel it".to_string());
         }
+        let planned = match argument.item {
+            Some(_) => self.planned_items(project, &oath),
+            None => Vec::new(),
+        };
+        let selection =
+            Selection::planned(&oath, argument.item, &planned).map_err(|e| e.to_string())?;
         let root = self.projects[project].root.clone();
         let target = oath_targets(&root).map_err(|e| e.to_string())?.remove(0);
-        let selection = match argument.item {
-            Some(item) => Selection::Item(item),
-            None => Selection::Oath(oath),
-        };
         self.next_run += 1;
         let run = self.next_run;
         let cancel = Arc::new(AtomicBool::new(false));
@@ -164,6 +169,21 @@ impl Server {
         };
         run_cargo::start(run, spec, cancel, self.events.clone());
         Ok(())
+    }
+
+    /// The names of the items of `oath`'s current plan that its `▶ Run`
+    /// lenses give (an oath that is not open is planned from the file, as
+    /// the lenses of a closed oath would be).
+    fn planned_items(&mut self, project: usize, oath: &str) -> Vec<String> {
+        self.ensure_closed(project, &BTreeSet::from([oath.to_string()]));
+        self.analysis_of(project, oath)
+            .map(|a| {
+                example_items(&a.oath_path, &a.plan)
+                    .into_iter()
+                    .map(|i| i.name)
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// The editor answered one of our requests.

@@ -24,7 +24,8 @@
 //!   hint on a step no oath uses;
 //! - [`rename`]: a step's expression renamed from a sentence or from its
 //!   attribute, every sentence rewritten with its values, or refused with
-//!   the reason.
+//!   the reason ([`characters`]: what a reader cannot see is never
+//!   written, and is escaped in what the server says).
 //!
 //! The shell is [`server`] (the protocol loop, file watching),
 //! `server_state` (what the loop keeps, the way out to the editor),
@@ -89,6 +90,7 @@ pub mod actions;
 pub mod analysis;
 mod background;
 pub mod capabilities;
+pub mod characters;
 pub mod completion;
 pub mod diagnostics;
 mod events;

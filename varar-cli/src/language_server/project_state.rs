@@ -8,21 +8,24 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::SystemTime;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
+use varar_core::record::{RECORD_EXTENSION, RunRecord};
 use varar_core::results::OathResults;
 use varar_runner::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
 use varar_runner::discovery::{Globs, OathFile, discover, read_oath};
-use varar_runner::store::{
-    SCRATCH_DIR, oath_path_of, read_lock, read_records, read_run_result_file,
-};
+use varar_runner::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
 
 use super::oaths::Oaths;
 use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
 use super::step_index::StepIndex;
-use crate::run_evidence::RunDigests;
+use crate::current::RunRead;
+use crate::evidence::ProjectEvidence;
+use crate::project::read_project;
+use crate::standing::RunStanding;
 
 /// A project: a directory with `varar.config.json` and its package.
 #[derive(Debug)]
@@ -43,6 +46,10 @@ pub struct ProjectState {
     /// The last run's results, by oathPath (files the reader refused are
     /// left out and logged).
     pub results: BTreeMap<String, OathResults>,
+    /// The latest run's standing and that run, as the gate reads them
+    /// (issue 34): read when first asked for after a change of the run
+    /// records or results (`None`: to be read again).
+    standing: Option<Arc<RunView>>,
     /// The modification time of every file read, for clients that do not
     /// watch files ([`ProjectState::refresh`]).
     mtimes: HashMap<PathBuf, Option<SystemTime>>,
@@ -52,9 +59,21 @@ pub struct ProjectState {
     /// The config's warnings (keys written twice), shown as diagnostics
     /// on `varar.config.json`.
     pub config_warnings: Vec<ConfigWarning>,
-    /// What the kept run records say each result was made from, by
-    /// SHA-256: a result they do not vouch for is not drawn.
-    pub run_digests: RunDigests,
+}
+
+/// The latest run as the gate reads it: its standing, and the run itself
+/// when the standing names it (what an example's result is checked
+/// against).
+#[derive(Debug)]
+pub struct RunView {
+    /// The standing; `None` when the project could not be read as the
+    /// gate reads it (its config selects nothing, say).
+    pub standing: Option<RunStanding>,
+    /// The latest run, when it is the one the standing judges.
+    pub run: Option<RunRecord>,
+    /// What the latest readable run read, by SHA-256: which texts the
+    /// results are of ([`crate::current::drawn`]).
+    pub read: RunRead,
 }
 
 /// The loads of projects so far.
@@ -123,10 +142,10 @@ impl ProjectState {
         let mut project = ProjectState {
             lock: read_lock_logged(&root, log),
             results: BTreeMap::new(),
+            standing: None,
             mtimes: HashMap::new(),
             epoch: LOADS.fetch_add(1, Ordering::Relaxed) + 1,
             config_warnings,
-            run_digests: RunDigests::default(),
             oaths: Oaths::default(),
             root,
             globs,
@@ -234,8 +253,34 @@ impl ProjectState {
         self.load_results(log);
     }
 
+    /// The latest run's standing, read as the gate reads it (the one
+    /// reader of every command, [`crate::project`]) when the run records
+    /// or results changed since it was last read.
+    pub fn run_view(&mut self) -> Arc<RunView> {
+        if let Some(view) = &self.standing {
+            return Arc::clone(view);
+        }
+        let evidence = read_project(&self.root)
+            .ok()
+            .and_then(|mut snapshot| snapshot.evidence().ok());
+        let standing = evidence.as_ref().map(ProjectEvidence::standing);
+        let read = RunRead::of(evidence.as_ref().and_then(|e| e.run.latest.as_ref()));
+        let run = evidence.and_then(|e| e.run.latest).filter(|run| {
+            standing
+                .as_ref()
+                .is_some_and(|s| s.run_id.as_deref() == Some(run.run_id.as_str()))
+        });
+        let view = Arc::new(RunView {
+            standing,
+            run,
+            read,
+        });
+        self.standing = Some(Arc::clone(&view));
+        view
+    }
+
     fn load_results(&mut self, log: &mut Vec<String>) {
-        self.load_run_digests();
+        self.standing = None;
         self.results.clear();
         let dir = self.root.join(SCRATCH_DIR);
         if !dir.is_dir() {
@@ -247,11 +292,6 @@ impl ProjectState {
                 self.read_result(path, log);
             }
         }
-    }
-
-    /// Read the run records again: which text each result was made from.
-    fn load_run_digests(&mut self) {
-        self.run_digests = RunDigests::of_records(&read_records(&self.root));
     }
 
     fn read_result(&mut self, path: &Path, log: &mut Vec<String>) {
@@ -296,13 +336,16 @@ impl ProjectState {
             changed.project = true;
         } else if path == self.root.join(LOCK_FILE_NAME) {
             self.lock = read_lock_logged(&self.root, log);
+            self.standing = None;
             changed.evidence = true;
         } else if path.starts_with(self.root.join(SCRATCH_DIR)) {
             if path.extension().is_some_and(|x| x == "json") {
                 self.read_result(&path, log);
+                self.standing = None;
                 changed.evidence = true;
-            } else if path.extension().is_some_and(|x| x == "run") {
-                self.load_run_digests();
+            } else if path.extension().is_some_and(|x| x == RECORD_EXTENSION) {
+                // A run record: the latest run's standing is read again.
+                self.standing = None;
                 changed.evidence = true;
             }
         } else if is_source(&self.sources, &path) {
@@ -324,6 +367,8 @@ impl ProjectState {
                 Err(_) => None,
             };
             changed.oaths = self.oaths.disk(&oath_path, text);
+            // The latest run may be stale now.
+            self.standing = None;
         }
         changed
     }

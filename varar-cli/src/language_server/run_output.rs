@@ -1,6 +1,13 @@
-//! What a `cargo test` run started from the editor says (pure): the
-//! command line, and its output read line by line into progress messages
-//! and, at the end, an outcome.
+//! What a `cargo test` run started from the editor says (pure): which
+//! items it may run, the command line, and its output read line by line
+//! into progress messages and, at the end, an outcome.
+//!
+//! Only items the server planned are run (STYLE §2.9): one of the names
+//! the oath's `▶ Run` lenses give in its current plan, compared exactly
+//! ([`Selection::planned`]), or every item of an oath of the project. No
+//! name is ever read as an option: the names go after `--` (the end of
+//! options) both for cargo and for the test binary, each one `argv` entry
+//! ([`cargo_args`]; `run_cargo` starts no shell).
 //!
 //! cargo's own lines come on stderr (`Compiling bakery`, and with
 //! `--message-format short` one line per compiler error:
@@ -12,6 +19,23 @@
 
 use varar_core::names::KIND_PREFIX;
 
+use super::characters::shown;
+
+/// Why `varar.run` refused an item: the server did not plan it. Nothing
+/// was started.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "\"{}\" is not an item of {} as the server plans it now: nothing was run (run an example from its ▶ Run lens)",
+    shown(.item),
+    shown(.oath)
+)]
+pub struct NotPlanned {
+    /// The item asked for.
+    pub item: String,
+    /// The oath of the command's `uri`.
+    pub oath: String,
+}
+
 /// Which items a run selects.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Selection {
@@ -22,13 +46,35 @@ pub enum Selection {
 }
 
 impl Selection {
-    /// The arguments after `--` for the test binary: `--exact <name>`, or
-    /// the oath's prefix with libtest's kind, which only the oath's items
-    /// contain (`[varar] varar/a.md::` is not in `[varar] x/varar/a.md::…`).
+    /// What a `varar.run` of oath `oath` selects: every item of the oath
+    /// when no `item` is given, else `item` if it is exactly one of
+    /// `planned` (the names of the oath's items in its current plan, as its
+    /// lenses give them), else nothing, and why.
+    pub fn planned(
+        oath: &str,
+        item: Option<String>,
+        planned: &[String],
+    ) -> Result<Selection, NotPlanned> {
+        match item {
+            None => Ok(Selection::Oath(oath.to_string())),
+            Some(item) if planned.contains(&item) => Ok(Selection::Item(item)),
+            Some(item) => Err(NotPlanned {
+                item,
+                oath: oath.to_string(),
+            }),
+        }
+    }
+
+    /// The test binary's arguments that select the items: `--exact --
+    /// <name>`, or `-- <prefix>` with the oath's prefix with libtest's
+    /// kind, which only the oath's items contain (`[varar] varar/a.md::`
+    /// is not in `[varar] x/varar/a.md::…`). The name comes after `--`, so
+    /// that one starting with `-` (an oath under a directory named
+    /// `--logfile=…`) is a name, never an option.
     pub fn test_args(&self) -> Vec<String> {
         match self {
-            Selection::Item(name) => vec!["--exact".to_string(), name.clone()],
-            Selection::Oath(path) => vec![format!("{KIND_PREFIX}{path}::")],
+            Selection::Item(name) => vec!["--exact".to_string(), "--".to_string(), name.clone()],
+            Selection::Oath(path) => vec!["--".to_string(), format!("{KIND_PREFIX}{path}::")],
         }
     }
 
@@ -42,25 +88,26 @@ impl Selection {
 }
 
 /// The `cargo` arguments of a run of `target` (a test target's name) in
-/// the package whose manifest is `manifest`.
+/// the package whose manifest is `manifest`: each value in the argument of
+/// its option (`--test=<target>`), then `--` and the test binary's
+/// arguments, whose names come after a `--` of their own
+/// ([`Selection::test_args`]).
 pub fn cargo_args(manifest: &str, target: &str, selection: &Selection) -> Vec<String> {
-    let mut args: Vec<String> = [
-        "test",
-        "--manifest-path",
-        manifest,
-        "--test",
-        target,
-        "--message-format",
-        "short",
-        "--color",
-        "never",
-        "--",
-        "--color",
-        "never",
-    ]
-    .iter()
-    .map(|s| (*s).to_string())
-    .collect();
+    let mut args = vec![
+        "test".to_string(),
+        format!("--manifest-path={manifest}"),
+        format!("--test={target}"),
+    ];
+    args.extend(
+        [
+            "--message-format=short",
+            "--color=never",
+            "--",
+            "--color=never",
+        ]
+        .iter()
+        .map(|s| (*s).to_string()),
+    );
     args.extend(selection.test_args());
     args
 }
@@ -264,24 +311,89 @@ mod tests {
             cargo_args("/p/Cargo.toml", "oaths", &one),
             [
                 "test",
-                "--manifest-path",
-                "/p/Cargo.toml",
-                "--test",
-                "oaths",
-                "--message-format",
-                "short",
-                "--color",
-                "never",
+                "--manifest-path=/p/Cargo.toml",
+                "--test=oaths",
+                "--message-format=short",
+                "--color=never",
                 "--",
-                "--color",
-                "never",
+                "--color=never",
                 "--exact",
+                "--",
                 "varar/a.md::Shop::I add 2"
             ]
         );
         assert_eq!(
             Selection::Oath("varar/a.md".into()).test_args(),
-            ["[varar] varar/a.md::"]
+            ["--", "[varar] varar/a.md::"]
+        );
+    }
+
+    /// An oath under a directory named `--logfile=varar`: its names and
+    /// its prefix come after the end of options, where neither cargo nor
+    /// the test binary reads an option, and a target or manifest named
+    /// like an option is the value of its own.
+    #[test]
+    fn names_like_options_come_after_the_end_of_options() {
+        let name = "--logfile=varar/a.md::Shop::I put 1 bun in the basket";
+        let args = cargo_args("-p/Cargo.toml", "--lib", &Selection::Item(name.into()));
+        assert_eq!(
+            &args[1..3],
+            ["--manifest-path=-p/Cargo.toml", "--test=--lib"]
+        );
+        let ends: Vec<usize> = (0..args.len()).filter(|&i| args[i] == "--").collect();
+        assert_eq!(ends.len(), 2, "{args:?}");
+        assert_eq!(args[ends[1] - 1], "--exact");
+        assert_eq!(&args[ends[1] + 1..], [name]);
+        assert!(
+            args[..ends[0]]
+                .iter()
+                .all(|a| a == "test" || a.starts_with("--") && a.contains('=')),
+            "every cargo option holds its value: {args:?}"
+        );
+        let oath = cargo_args(
+            "/p/Cargo.toml",
+            "oaths",
+            &Selection::Oath("--logfile=varar/a.md".into()),
+        );
+        assert_eq!(
+            &oath[oath.len() - 2..],
+            ["--", "[varar] --logfile=varar/a.md::"]
+        );
+    }
+
+    /// `varar.run` with the item `--logfile=/some/path` ran the whole suite
+    /// and wrote the file; only a name the oath's plan gives, exactly, is
+    /// run.
+    #[test]
+    fn only_a_planned_item_is_selected_and_the_refusal_names_it_escaped() {
+        let planned = vec![
+            "varar/a.md::Shop::I add 2".to_string(),
+            "varar/a.md::Shop::I add 2[1]".to_string(),
+        ];
+        let select = |item: Option<&str>| {
+            Selection::planned("varar/a.md", item.map(str::to_string), &planned)
+        };
+        assert_eq!(
+            select(Some("varar/a.md::Shop::I add 2[1]")),
+            Ok(Selection::Item("varar/a.md::Shop::I add 2[1]".into()))
+        );
+        assert_eq!(select(None), Ok(Selection::Oath("varar/a.md".into())));
+        for not_planned in [
+            "--logfile=/tmp/x.log",
+            "[varar] varar/a.md::Shop::I add 2",
+            "varar/a.md::Shop::I add",
+            "varar/a.md::Shop::I add 2 ",
+            "varar/a.md::varar:drift:3",
+            "",
+        ] {
+            assert!(select(Some(not_planned)).is_err(), "{not_planned:?}");
+        }
+        let refused = select(Some("--logfile=/tmp/x\u{202E}gol.\u{1B}[2J"));
+        assert_eq!(
+            refused.map_err(|e| e.to_string()),
+            Err("\"--logfile=/tmp/x\\u{202E}gol.\\u{001B}[2J\" is not an item of varar/a.md as the \
+                 server plans it now: nothing was run (run an example from its ▶ Run lens)"
+                .to_string())
         );
     }
 

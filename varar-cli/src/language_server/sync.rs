@@ -26,10 +26,14 @@ use lsp_server::{Request, RequestId};
 use lsp_types::{Diagnostic, Url};
 
 use super::analysis::{Analysis, PlanContext, plan_documents, reuses};
-use super::diagnostics::{located_diagnostics, oath_diagnostics, recorded_failures};
+use super::diagnostics::{
+    Latest, holds_earlier, located_diagnostics, oath_diagnostics, recorded_failures,
+    standing_diagnostic,
+};
 use super::events::Event;
 use super::oaths::Deps;
 use super::server_state::{Server, ServerError};
+use crate::current::RunRead;
 use crate::evidence::{DocumentText, OathEvidence};
 use crate::records::{Code, ErrorRecord};
 
@@ -294,13 +298,28 @@ impl Server {
         replanned: &HashSet<Url>,
     ) -> Result<(), ServerError> {
         let mut now: BTreeMap<Url, Vec<Diagnostic>> = BTreeMap::new();
+        // The latest run as the gate reads it, once for every open oath.
+        let view = if open.is_empty() {
+            None
+        } else {
+            Some(self.projects[project].run_view())
+        };
+        let latest = Latest {
+            standing: view.as_ref().and_then(|v| v.standing.as_ref()),
+            run: view.as_ref().and_then(|v| v.run.as_ref()),
+        };
         for (uri, path) in open {
             let Some(analysis) = self.analyses.get(uri) else {
                 continue;
             };
-            let evidence = self.evidence(project, path);
-            let recorded = recorded_failures(path, &evidence);
-            now.insert(uri.clone(), oath_diagnostics(analysis, &recorded));
+            let evidence = self.evidence(project, path, view.as_ref().map(|v| &v.read));
+            let recorded = recorded_failures(path, &evidence, latest);
+            let mut diagnostics: Vec<Diagnostic> =
+                standing_diagnostic(latest, holds_earlier(path, &evidence, latest))
+                    .into_iter()
+                    .collect();
+            diagnostics.extend(oath_diagnostics(analysis, &recorded));
+            now.insert(uri.clone(), diagnostics);
         }
         // Documents not open that hold a diagnostic of an open oath's plan.
         let open_analyses: Vec<&Analysis> = open
@@ -358,8 +377,14 @@ impl Server {
     }
 
     /// The evidence of every result that may hold a failure shown in
-    /// `document`: its own, and every result with a `docPath` naming it.
-    fn evidence(&self, project: usize, document: &str) -> Vec<OathEvidence> {
+    /// `document`: its own, and every result with a `docPath` naming it;
+    /// `read`, what the latest run read, vouches for their texts.
+    fn evidence(
+        &self,
+        project: usize,
+        document: &str,
+        read: Option<&RunRead>,
+    ) -> Vec<OathEvidence> {
         let p = &self.projects[project];
         let mut out = Vec::new();
         for (oath, results) in &p.results {
@@ -381,12 +406,13 @@ impl Server {
                     (d.path.clone(), text)
                 })
                 .collect();
-            let vouched = p.run_digests.vouched(
-                oath,
-                std::iter::once(oath.as_str()).chain(documents.keys().map(String::as_str)),
-            );
+            let vouched = read.map(|r| {
+                r.vouched(
+                    std::iter::once(oath.as_str()).chain(documents.keys().map(String::as_str)),
+                )
+            });
             out.push(OathEvidence {
-                vouched,
+                vouched: vouched.unwrap_or_default(),
                 oath_path: oath.clone(),
                 result_path: varar_runner::store::result_path_shown(oath),
                 text: self.text_of(project, oath).ok_or_else(|| {

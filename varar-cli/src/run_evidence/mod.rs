@@ -1,5 +1,6 @@
 //! What the run records say about the latest run (pure; issue 19), which
-//! `gate`, `junit`, `report` and `diff` share.
+//! `gate`, `junit`, `report` and `diff` share; what that means for the
+//! judging, once for every consumer, is [`crate::standing`] (issue 34).
 //!
 //! Every process of a run writes a record under `.varar/.runs/` (see
 //! `varar_core::record`): at its start with `complete: false`, at its end
@@ -9,8 +10,11 @@
 //! usable when:
 //!
 //! - some record could be read (`missing_run` otherwise) and every record
-//!   could (`invalid_run`); a record of a version this reader does not
-//!   know is treated as absent (the stability policy of seed 000);
+//!   of it, or of a run that may be later, could (`invalid_run`; one of an
+//!   earlier run is a warning); no later run left its directory without a
+//!   record, or its record in the run history only (`unrecorded_run`); a
+//!   record of a version this reader does not know is treated as absent
+//!   (the stability policy of seed 000);
 //! - it is **fresh**: every document its processes read still has the
 //!   SHA-256 they recorded, and so has `varar.config.json` (`stale_run`);
 //!   the lock is what runs write, not an input, so it is not compared;
@@ -23,23 +27,25 @@
 //! never ended) before its last attempt passed is **recovered**.
 //!
 //! Which text each result file describes is known by SHA-256 from the
-//! run that wrote it ([`RunDigests`]).
+//! latest run's record ([`crate::current::RunRead`]).
 //!
 //! The shell reads the records and the files as they are now
 //! ([`crate::project`], [`crate::tree`]); everything here is values.
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use std::path::Path;
 use varar_core::names::{ItemKind, ItemName};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::ExampleResult;
-use varar_runner::store::{RUNS_DIR, SCRATCH_DIR, file_name_of};
+
+use varar_runner::store::{RUNS_DIR, RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of};
 
 use crate::records::{Code, ErrorRecord};
 
-mod vouched;
+mod dirs;
 
-pub use vouched::{RunDigests, Vouched};
+pub use dirs::{ElsewhereRecord, RunDir};
 
 /// The file the config digest is of.
 pub const CONFIG_PATH: &str = "varar.config.json";
@@ -56,8 +62,16 @@ pub struct RunEvidence {
     /// Record files of a version this reader does not know, as shown to
     /// people: left out, as if absent.
     pub unknown_version: Vec<String>,
-    /// Record files that could not be read (`invalid_run`).
+    /// Problems reading the directory of runs itself (`invalid_run`: they
+    /// cannot be placed against the latest run).
     pub invalid: Vec<ErrorRecord>,
+    /// Every run directory (issue 34): what is placed against the latest
+    /// run, by [`crate::standing`].
+    pub dirs: Vec<RunDir>,
+    /// Records that another place (the run history) holds of this
+    /// project's runs and `dir` does not, of runs that started at or after
+    /// the latest run (issue 34).
+    pub elsewhere: Vec<ElsewhereRecord>,
     /// The files the latest run used, as they are now.
     pub now: SourcesNow,
 }
@@ -91,6 +105,28 @@ impl RunEvidence {
         }
     }
 
+    /// The evidence of the directories of runs under `shown` (as the
+    /// store read them, `Err` when the directory of runs could not be
+    /// listed), paths shown relative to `base`; the sources are not looked
+    /// at (see [`RunEvidence::now`]).
+    pub fn of_dirs(
+        shown: impl Into<String>,
+        read: Result<Vec<RunDirectory>, RecordFileError>,
+        base: &Path,
+    ) -> RunEvidence {
+        let (dirs, records, unknown_version, invalid) = dirs::split(read, base);
+        let runs = RunRecord::combine(records);
+        RunEvidence {
+            dir: shown.into(),
+            runs: runs.len(),
+            latest: runs.into_iter().next(),
+            unknown_version,
+            invalid,
+            dirs,
+            ..RunEvidence::default()
+        }
+    }
+
     /// The evidence of `runs` (combined, latest first), the other fields
     /// empty: what tests start from.
     pub fn of_runs(dir: impl Into<String>, runs: Vec<RunRecord>) -> RunEvidence {
@@ -102,24 +138,8 @@ impl RunEvidence {
         }
     }
 
-    /// Every reason the latest run cannot be judged (exit 2), in this
-    /// order: `invalid_run` or `missing_run`, then `stale_run` (and an
-    /// unreadable source, `input_error`), then `incomplete_run`.
-    /// `expected`: the oaths that must have items in the run.
-    pub fn problems(&self, expected: &BTreeSet<String>) -> Vec<ErrorRecord> {
-        let mut problems = self.invalid.clone();
-        let Some(run) = &self.latest else {
-            if problems.is_empty() {
-                problems.push(self.missing());
-            }
-            return problems;
-        };
-        problems.extend(self.stale(run));
-        problems.extend(self.incomplete(run, expected));
-        problems
-    }
-
-    fn missing(&self) -> ErrorRecord {
+    /// `missing_run`: no record at all.
+    pub(crate) fn missing(&self) -> ErrorRecord {
         let mut message = format!(
             "there is no run record in `{}`: run the tests (`cargo test` or `cargo nextest \
              run`) to record one",
@@ -135,7 +155,7 @@ impl RunEvidence {
     }
 
     /// `stale_run` for every source that changed since the run.
-    fn stale(&self, run: &RunRecord) -> Vec<ErrorRecord> {
+    pub(crate) fn stale(&self, run: &RunRecord) -> Vec<ErrorRecord> {
         let id = &run.run_id;
         let again = "run the tests again";
         let mut out = Vec::new();
@@ -200,10 +220,16 @@ impl RunEvidence {
 
     /// `incomplete_run`: processes that never ended, planned items that did
     /// not run (by oath), and `expected` oaths without any item.
-    fn incomplete(&self, run: &RunRecord, expected: &BTreeSet<String>) -> Vec<ErrorRecord> {
+    pub(crate) fn incomplete(
+        &self,
+        run: &RunRecord,
+        expected: &BTreeSet<String>,
+    ) -> Vec<ErrorRecord> {
         let id = &run.run_id;
         let mut out = Vec::new();
-        for p in run.processes.iter().filter(|p| !p.complete) {
+        // A process that ended without writing every result file says so
+        // (`unrecorded_run`), not that it never ended.
+        for p in run.processes.iter().filter(|p| !p.ended()) {
             let path = format!(
                 "{}/{}/{}.run",
                 self.dir,

@@ -25,6 +25,7 @@ pub(crate) fn process(
         run_id: run.to_owned(),
         process_id: pid.to_owned(),
         complete: true,
+        project: None,
         started_at: format!("2026-12-01T{started}.000Z"),
         ended_at: Some(format!("2026-12-01T{started}.500Z")),
         arguments: Vec::new(),
@@ -50,6 +51,7 @@ pub(crate) fn process(
         },
         items,
         unselected: Vec::new(),
+        unwritten: Vec::new(),
     }
 }
 
@@ -57,7 +59,7 @@ pub(crate) fn process(
 pub(crate) const CONFIG: &str = r#"{"docs": {"include": ["varar/**/*.md"]}}"#;
 
 /// What a run that read `docs` (path, text) vouches for.
-pub(crate) fn vouched(docs: &[(&str, &str)]) -> Vouched {
+pub(crate) fn vouched(docs: &[(&str, &str)]) -> crate::current::Vouched {
     docs.iter()
         .map(|(p, t)| ((*p).to_owned(), doc(p, t)))
         .collect()
@@ -385,61 +387,4 @@ fn only_documents_whose_digest_is_the_recorded_one_are_fresh() {
     let a = sha256_hex(A.as_bytes());
     let fresh = fresh_documents(&run, |p| (p == "a.md").then_some(a.as_str()));
     assert_eq!(fresh, expected(&["a.md"]));
-}
-
-#[test]
-fn issue34_a_result_is_vouched_for_by_the_newest_run_that_ran_its_oath() {
-    let ran = |run: &str, started: &str, docs: &[(&str, &str)]| {
-        process(
-            run,
-            "p",
-            started,
-            docs,
-            vec![item(
-                "b.md::B::x",
-                "b.md",
-                3,
-                1,
-                Some(Outcome::Passed),
-                None,
-            )],
-        )
-    };
-    // r1 ran b.md as "old"; r2, later, ran only a.md, which links to
-    // b.md, and read b.md "new": b.md's result is still r1's.
-    let r1 = ran("r1", "07:00:00", &[("b.md", "old")]);
-    let r2 = process(
-        "r2",
-        "p",
-        "08:00:00",
-        &[("a.md", "A"), ("b.md", "new")],
-        vec![item(
-            "a.md::A::y",
-            "a.md",
-            3,
-            1,
-            Some(Outcome::Passed),
-            None,
-        )],
-    );
-    let digests = RunDigests::new(&RunRecord::combine(vec![r1, r2]));
-    assert_eq!(
-        digests.vouched("b.md", ["b.md"]),
-        vouched(&[("b.md", "old")])
-    );
-    assert_eq!(
-        digests.vouched("a.md", ["a.md", "b.md"]),
-        vouched(&[("a.md", "A"), ("b.md", "new")])
-    );
-    // An oath no run has items of: the newest run that read it.
-    let none = process("r3", "p", "09:00:00", &[("c.md", "C")], Vec::new());
-    let digests = RunDigests::new(&RunRecord::combine(vec![none]));
-    assert_eq!(digests.vouched("c.md", ["c.md"]), vouched(&[("c.md", "C")]));
-    assert!(digests.vouched("d.md", ["d.md"]).is_empty());
-    // Processes of one run that read two texts vouch for neither.
-    let one = ran("r4", "07:00:00", &[("b.md", "one")]);
-    let mut two = ran("r4", "07:00:01", &[("b.md", "two")]);
-    two.process_id = "q".into();
-    let digests = RunDigests::new(&RunRecord::combine(vec![one, two]));
-    assert!(digests.vouched("b.md", ["b.md"]).is_empty());
 }

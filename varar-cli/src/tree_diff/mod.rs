@@ -20,17 +20,26 @@
 //! item whose last attempt did not end is left out, and a tree without run
 //! records has no such items.
 //!
+//! Each tree's run is judged as the gate judges a project's
+//! ([`crate::standing`], issue 34; its sources are another checkout's, so
+//! they are not compared with the files here): a tree whose latest run is
+//! unreadable, unrecorded or incomplete is not compared at all (exit 2,
+//! the reasons as records, each naming its tree), because its result files
+//! may be an earlier run's; a tree without run records (another port's)
+//! is compared by its result files, and the JSON says so (`oldRun`,
+//! `newRun`: each tree's standing).
+//!
 //! Exit 1 when something regressed **or an added example failed** (a new
 //! failing example is as much a new failure as a regression; seed 003's
 //! historical gate counts "an added adverse testcase" the same way), 0
-//! otherwise, 2 when a tree could not be read. Whether an oath's source
+//! otherwise, 2 when a tree could not be read or its run cannot be judged. Whether an oath's source
 //! changed between the runs (`sourceHash`, `documents`, `version`) is
 //! reported per oath; it does not prevent the comparison, which is by
 //! name.
 
 pub mod text;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use varar_core::names::ItemKind;
@@ -40,6 +49,7 @@ use varar_runner::discovery::cmp_oath_paths;
 
 use crate::records::{ErrorRecord, exit_code};
 use crate::run_evidence::last_failure;
+use crate::standing::{Against, RunStanding, Standing};
 use crate::tree::Tree;
 
 /// The version of the JSON output.
@@ -63,8 +73,18 @@ pub struct DiffReport {
     pub summary: Summary,
     /// Every oath with at least one change, in oathPath order.
     pub oaths: Vec<OathDiff>,
+    /// The standing of OLD's latest run (absent when OLD could not be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub old_run: Option<Standing>,
+    /// The standing of NEW's latest run (absent when NEW could not be read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_run: Option<Standing>,
     /// Every problem with the inputs.
     pub errors: Vec<ErrorRecord>,
+    /// What does not stop the comparison: a tree without a run record, a
+    /// record of an earlier run that cannot be read.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<ErrorRecord>,
 }
 
 /// The verdict in one word.
@@ -190,13 +210,56 @@ impl DiffReport {
             new,
             summary: Summary::default(),
             oaths: Vec::new(),
+            old_run: None,
+            new_run: None,
             errors,
+            warnings: Vec::new(),
         }
     }
 }
 
-/// Compare two trees.
+/// Each tree's run standing, its problems and warnings named by the tree.
+fn standing_of(tree: &Tree) -> RunStanding {
+    let mut s = tree.run.standing(Against {
+        expected: &BTreeSet::new(),
+        sources: false,
+    });
+    let named = |e: &mut ErrorRecord| e.message = format!("`{}`: {}", tree.shown, e.message);
+    s.problems.iter_mut().for_each(named);
+    s.warnings.iter_mut().for_each(named);
+    if s.standing == Standing::Missing {
+        // Another port's tree: its result files are compared, and nothing
+        // else is.
+        s.warnings.append(&mut s.problems);
+        s.warnings.iter_mut().for_each(|w| {
+            w.message
+                .push_str("; its drift, diagnostics and read errors are not compared")
+        });
+    }
+    s
+}
+
+/// Compare two trees, each only when its run can be judged.
 pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
+    let (o, n) = (standing_of(old), standing_of(new));
+    let mut warnings: Vec<ErrorRecord> = o.warnings.iter().chain(&n.warnings).cloned().collect();
+    if !o.problems.is_empty() || !n.problems.is_empty() {
+        let errors = o.problems.iter().chain(&n.problems).cloned().collect();
+        let mut report = DiffReport::unusable(old.shown.clone(), new.shown.clone(), errors);
+        report.old_run = Some(o.standing);
+        report.new_run = Some(n.standing);
+        report.warnings = warnings;
+        return report;
+    }
+    let mut report = compare_judged(old, new);
+    report.old_run = Some(o.standing);
+    report.new_run = Some(n.standing);
+    report.warnings.append(&mut warnings);
+    report
+}
+
+/// Compare two trees whose runs can be judged.
+fn compare_judged(old: &Tree, new: &Tree) -> DiffReport {
     type Side<'a> = (Option<&'a OathResults>, Vec<Item>);
     let mut pairs: BTreeMap<String, (Side<'_>, Side<'_>)> = BTreeMap::new();
     for f in &old.files {
@@ -205,10 +268,10 @@ pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
     for f in &new.files {
         pairs.entry(f.oath_path.clone()).or_default().1.0 = Some(&f.results);
     }
-    for (oath, item) in items(old.latest_run().as_ref()) {
+    for (oath, item) in items(old.latest_run()) {
         pairs.entry(oath).or_default().0.1.push(item);
     }
-    for (oath, item) in items(new.latest_run().as_ref()) {
+    for (oath, item) in items(new.latest_run()) {
         pairs.entry(oath).or_default().1.1.push(item);
     }
     let mut ordered: Vec<_> = pairs.into_iter().collect();
@@ -259,7 +322,10 @@ pub fn compare(old: &Tree, new: &Tree) -> DiffReport {
         new: new.shown.clone(),
         summary,
         oaths,
+        old_run: None,
+        new_run: None,
         errors: Vec::new(),
+        warnings: Vec::new(),
     }
 }
 

@@ -1,6 +1,10 @@
 //! The diff for people: Markdown that reads as plain text in a terminal
 //! and renders as a short PR comment (one heading, one section per oath,
-//! one bullet per change). Pure.
+//! one bullet per change). Pure. Names, paths and messages are escaped
+//! for the terminal, on one line (issue 34); the escapes read as text in
+//! Markdown too.
+
+use varar_core::untrusted::terminal_line;
 
 use super::{Change, ChangeKind, DiffReport, DiffStatus, Outcome};
 
@@ -14,8 +18,8 @@ pub fn render(report: &DiffReport) -> String {
         out.push_str(&format!(
             "diff: error: {} problem(s) reading `{}` and `{}`; nothing was compared\n",
             report.errors.len(),
-            report.old,
-            report.new
+            terminal_line(&report.old),
+            terminal_line(&report.new)
         ));
         return out;
     }
@@ -97,8 +101,13 @@ fn bullet(c: &Change) -> String {
 /// CommonMark lets every ASCII punctuation character be; `:` only before
 /// `//` and `.` only after `www` (the bare URLs GFM links); line breaks
 /// become spaces. A name sits mid-line after `- **word**: `, where no
-/// block construct can start.
+/// block construct can start. The other controls are escaped for the
+/// terminal afterwards, so their backslashes are not doubled.
 fn markdown_text(text: &str) -> String {
+    terminal_line(&markdown(text)).into_owned()
+}
+
+fn markdown(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     let chars: Vec<char> = text.chars().collect();
     for (i, &c) in chars.iter().enumerate() {
@@ -132,7 +141,7 @@ fn markdown_text(text: &str) -> String {
 /// any run of backticks inside; `…` when lines were left out).
 fn code_span(text: &str) -> String {
     let mut lines = text.lines();
-    let first = lines.next().unwrap_or("");
+    let first = terminal_line(lines.next().unwrap_or(""));
     let more = if lines.next().is_some() { " …" } else { "" };
     let longest = first.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest + 1);
@@ -160,6 +169,18 @@ mod tests {
         assert_eq!(
             markdown_text("see https://x.invalid or WWW.x @me"),
             "see https\\://x.invalid or WWW\\.x \\@me"
+        );
+    }
+
+    #[test]
+    fn issue34_controls_in_names_and_messages_are_escaped_for_the_terminal() {
+        assert_eq!(
+            markdown_text("a\u{1b}[2J *b*\u{202e}"),
+            "a\\u{001B}\\[2J \\*b\\*\\u{202E}"
+        );
+        assert_eq!(
+            code_span("bel\u{7} nul\u{0}\rx\nnext"),
+            "`bel\\u{0007} nul\\u{0000}\\u{000D}x` …"
         );
     }
 

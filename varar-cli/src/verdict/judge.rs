@@ -8,9 +8,11 @@ use super::model::{
     FailureRecord, GateOptions, GateReport, GateStatus, ItemFailure, OathGate, OathStatus,
     RecoveredItem, RunSummary, VERSION,
 };
+use crate::current::Latest;
 use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::records::{Code, ErrorRecord, exit_code};
 use crate::run_evidence::{failed_items, recovered_items};
+use crate::standing::Standing;
 
 impl GateReport {
     /// The report of a gate that could not even find its oaths.
@@ -32,6 +34,8 @@ struct Judged {
     item_failures: Vec<ItemFailure>,
     recovered: Vec<RecoveredItem>,
     errors: Vec<ErrorRecord>,
+    warnings: Vec<ErrorRecord>,
+    standing: Option<Standing>,
 }
 
 /// Judge the project's evidence: every selected oath's result file (the
@@ -48,21 +52,25 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
         .flat_map(failed_items)
         .map(|i| i.oath_path.as_str())
         .collect();
-    let mut expected = BTreeSet::new();
+    // The run's standing, as every other consumer reads it (issue 34).
+    let standing = project.standing();
+    let latest = Latest {
+        standing: Some(&standing),
+        run,
+    };
     for o in &project.oaths {
         let linked = project.linked_only.contains(&o.oath_path);
-        let (mut gate, has_examples) = judge(o, linked, run.is_some(), &mut judged);
+        let mut gate = judge(o, linked, latest, &mut judged);
         if failed_oaths.contains(o.oath_path.as_str())
             && matches!(gate.status, OathStatus::Passed | OathStatus::Linked)
         {
             gate.status = OathStatus::Failed;
         }
-        if has_examples || project.baselined.contains(&o.oath_path) {
-            expected.insert(o.oath_path.clone());
-        }
         judged.oaths.push(gate);
     }
-    judged.errors.extend(project.run.problems(&expected));
+    judged.errors.extend(standing.problems);
+    judged.warnings = standing.warnings;
+    judged.standing = Some(standing.standing);
     if let Some(run) = run {
         judged.run = Some(RunSummary::of(run));
         judged.item_failures = failed_items(run).map(ItemFailure::of).collect();
@@ -71,10 +79,10 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
     finish(judged)
 }
 
-/// The verdict on one oath, and whether its fresh result has examples;
-/// its failures and problems are added to `judged`. `linked`: it needs no
-/// result of its own; `has_run`: some run record could be read.
-fn judge(o: &OathEvidence, linked: bool, has_run: bool, judged: &mut Judged) -> (OathGate, bool) {
+/// The verdict on one oath, by the rule every consumer draws by
+/// ([`crate::current::drawn`]); its failures and problems are added to
+/// `judged`. `linked`: it needs no result of its own.
+fn judge(o: &OathEvidence, linked: bool, latest: Latest<'_>, judged: &mut Judged) -> OathGate {
     let mut gate = OathGate {
         path: o.oath_path.clone(),
         status: OathStatus::Missing,
@@ -87,12 +95,14 @@ fn judge(o: &OathEvidence, linked: bool, has_run: bool, judged: &mut Judged) -> 
         gate.failed = r.examples.iter().filter(|e| e.failure.is_some()).count();
         gate.passed = r.examples.len() - gate.failed;
     };
-    let mut has_examples = false;
-    match o.state() {
-        EvidenceState::Fresh(r) => {
+    match o.state(latest) {
+        // An earlier run's result (only when the latest run cannot be
+        // judged, which its problems say) is of the text as it is now:
+        // listed as what the result file holds (issue 19: an incomplete
+        // run wins over a failure, and both are said).
+        EvidenceState::Fresh(r) | EvidenceState::Earlier(r, _) => {
             counted(&mut gate, r);
             gate.fresh = true;
-            has_examples = !r.examples.is_empty();
             gate.status = if gate.failed > 0 {
                 OathStatus::Failed
             } else {
@@ -109,7 +119,10 @@ fn judge(o: &OathEvidence, linked: bool, has_run: bool, judged: &mut Judged) -> 
             counted(&mut gate, r);
             gate.status = OathStatus::Stale;
             // Without any run record, `missing_run` alone says why.
-            if has_run {
+            if latest
+                .standing
+                .is_none_or(|s| s.standing != Standing::Missing)
+            {
                 judged.errors.push(stale_result(o, &why));
             }
         }
@@ -124,7 +137,7 @@ fn judge(o: &OathEvidence, linked: bool, has_run: bool, judged: &mut Judged) -> 
             judged.errors.extend(found);
         }
     }
-    (gate, has_examples)
+    gate
 }
 
 /// The failures of a fresh result.
@@ -184,6 +197,9 @@ fn finish(j: Judged) -> GateReport {
         failures: j.failures,
         item_failures: j.item_failures,
         recovered: j.recovered,
+        // A gate that could not find its oaths has no run to stand on.
+        standing: j.standing.unwrap_or(Standing::Missing),
         errors: j.errors,
+        warnings: j.warnings,
     }
 }

@@ -6,6 +6,7 @@ use varar_core::record::{ItemEvidence, RunRecord};
 
 use crate::records::ErrorRecord;
 use crate::run_evidence::{ItemCounts, attempts, counts, last_failure};
+use crate::standing::Standing;
 
 /// The version of the JSON output: 2 since the gate judges the run
 /// (issue 19).
@@ -45,8 +46,14 @@ pub struct GateReport {
     /// Every item of the latest run that failed (or never ended) and then
     /// passed on a retry.
     pub recovered: Vec<RecoveredItem>,
+    /// The latest run's standing (issue 34): `complete` when the run can
+    /// be judged; what every consumer shows.
+    pub standing: Standing,
     /// Every problem with the evidence.
     pub errors: Vec<ErrorRecord>,
+    /// What does not stop the judging: records of earlier runs that cannot
+    /// be read (each names the file and what to do).
+    pub warnings: Vec<ErrorRecord>,
 }
 
 /// The verdict in one word.
@@ -127,7 +134,8 @@ pub enum OathStatus {
     /// No result file, and none is expected: every paragraph of the oath
     /// lies in a section other oaths link to, which runs there (spec 70).
     Linked,
-    /// A result of another version of the oath.
+    /// A result of another version of the oath, or of a text no record
+    /// of the latest run names by SHA-256.
     Stale,
     /// The result file could not be read or was refused.
     Invalid,

@@ -1,21 +1,30 @@
-//! The verdict for people.
+//! The verdict for people. Every name, path and message comes from files
+//! a run (or someone) wrote: each is escaped for the terminal, a name or a
+//! path on one line, a message line by line (issue 34).
 
 use varar_core::names::ItemKind;
+use varar_core::untrusted::terminal_line as line;
 
 use super::model::{GateReport, GateStatus, ItemFailure};
 use crate::run_evidence::{names_example, plural};
 
 /// The verdict for people: each failed example as `path:line: example`
 /// with its message indented, each other failed item as `path:line: name
-/// (kind)` with its message, each recovered item, each problem as
-/// `error[code]: message`, then one summary line.
+/// (kind)` with its message, each recovered item, each warning as
+/// `warning[code]: message`, each problem as `error[code]: message`, then
+/// one summary line.
 pub fn render_text(report: &GateReport) -> String {
     let mut out = String::new();
     for f in &report.failures {
         let at = f.doc_path.as_deref().unwrap_or(&f.oath_path);
-        out.push_str(&format!("FAILED {at}:{}: {}\n", f.line, f.example));
+        out.push_str(&format!(
+            "FAILED {}:{}: {}\n",
+            line(at),
+            f.line,
+            line(&f.example)
+        ));
         if f.doc_path.is_some() {
-            out.push_str(&format!("    (an example of {})\n", f.oath_path));
+            out.push_str(&format!("    (an example of {})\n", line(&f.oath_path)));
         }
         indented(&mut out, &f.message);
     }
@@ -24,7 +33,7 @@ pub fn render_text(report: &GateReport) -> String {
         out.push_str(&format!(
             "FAILED {}: {} ({}{})\n",
             place(&i.oath_path, i.line),
-            i.name,
+            line(&i.name),
             i.kind.as_str(),
             tries(i.attempts)
         ));
@@ -34,7 +43,7 @@ pub fn render_text(report: &GateReport) -> String {
         out.push_str(&format!(
             "RECOVERED {}: {} ({}, passed on attempt {}){}\n",
             place(&r.oath_path, r.line),
-            r.name,
+            line(&r.name),
             r.kind.as_str(),
             r.attempts,
             if report.deny_recovered {
@@ -46,6 +55,9 @@ pub fn render_text(report: &GateReport) -> String {
         if let Some(m) = &r.message {
             indented(&mut out, m.lines().next().unwrap_or(""));
         }
+    }
+    for w in &report.warnings {
+        out.push_str(&format!("warning[{}]: {}\n", w.code, line(&w.message)));
     }
     for e in &report.errors {
         out.push_str(&format!("{e}\n"));
@@ -124,17 +136,17 @@ fn summary(report: &GateReport, others: &[&ItemFailure]) -> String {
 }
 
 fn indented(out: &mut String, message: &str) {
-    for line in message.lines() {
-        out.push_str(&format!("    {line}\n"));
+    for text in message.lines() {
+        out.push_str(&format!("    {}\n", line(text)));
     }
 }
 
 /// `path:line`, or `path` alone for line 0 (a read error).
-fn place(path: &str, line: u32) -> String {
-    if line == 0 {
-        path.to_owned()
+fn place(path: &str, at: u32) -> String {
+    if at == 0 {
+        line(path).into_owned()
     } else {
-        format!("{path}:{line}")
+        format!("{}:{at}", line(path))
     }
 }
 

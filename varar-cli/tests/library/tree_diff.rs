@@ -22,6 +22,8 @@ fn tree(name: &str, files: Vec<(&str, &str, Vec<ExampleResult>)>) -> Tree {
             .collect(),
         records: Vec::new(),
         absent: Vec::new(),
+        unreadable: Vec::new(),
+        run: Default::default(),
     }
 }
 

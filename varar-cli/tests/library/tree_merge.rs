@@ -25,6 +25,8 @@ fn tree(name: &str, files: Vec<TreeFile>) -> Tree {
         files,
         records: Vec::new(),
         absent: Vec::new(),
+        unreadable: Vec::new(),
+        run: Default::default(),
     }
 }
 

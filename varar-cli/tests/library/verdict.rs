@@ -209,12 +209,16 @@ fn the_schema_is_valid_and_not_vacuous() {
         "run": {"runId": "r", "startedAt": "t", "endedAt": "t", "complete": true, "processes": 1,
                 "counts": {"planned": 0, "passed": 0, "failed": 0, "ignored": 0, "notRun": 0,
                            "recovered": 0}},
-        "oaths": [], "failures": [], "itemFailures": [], "recovered": [], "errors": []});
+        "oaths": [], "failures": [], "itemFailures": [], "recovered": [], "standing": "complete",
+        "errors": [], "warnings": []});
     assert!(validator.is_valid(&good));
     let mut bad = Vec::new();
     for (pointer, value) in [
         ("/version", serde_json::json!(1)),
         ("/run/complete", serde_json::json!(false)),
+        // Issue 34: a gate passes only on a complete run.
+        ("/standing", serde_json::json!("incomplete")),
+        ("/standing", serde_json::json!("whole")),
         ("/run/counts/notRun", serde_json::json!(-1)),
         (
             "/itemFailures",

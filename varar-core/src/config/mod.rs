@@ -248,7 +248,8 @@ impl ConfigWarning {
     }
 
     /// What it says, without the path and the place: a key's control and
-    /// bidi characters escaped (Rust's debug form).
+    /// bidi characters escaped (Rust's debug form), and a key longer than
+    /// [`crate::untrusted::TEXT_LIMIT`] cut, as every text from a file is.
     pub fn reason(&self) -> String {
         match self {
             ConfigWarning::DuplicateKey { duplicate, .. } => {
@@ -259,7 +260,7 @@ impl ConfigWarning {
                 format!(
                     "the key {:?} is written twice{first}; the last value is used, as JSON.parse \
                      does",
-                    duplicate.path()
+                    crate::untrusted::cut(&duplicate.path())
                 )
             }
             ConfigWarning::MoreDuplicateKeys { count, .. } => {

@@ -252,6 +252,27 @@ fn issue34_a_key_written_with_control_characters_is_shown_escaped() {
 }
 
 #[test]
+fn issue34_a_huge_key_written_twice_is_cut_in_the_warning() {
+    let key = "k".repeat(crate::untrusted::TEXT_LIMIT * 3);
+    let c = parse(&format!(
+        "{{\"snippets\": {{\"{key}\": \"a\", \"{key}\": \"b\"}}}}"
+    ))
+    .unwrap_or_else(|e| panic!("{e}"));
+    let shown = c.warnings[0].to_string();
+    assert!(
+        shown.len() < 2 * crate::untrusted::TEXT_LIMIT,
+        "{}",
+        shown.len()
+    );
+    assert!(
+        shown.contains("bytes cut]"),
+        "{}",
+        &shown[shown.len() - 200..]
+    );
+    assert!(shown.ends_with("the last value is used, as JSON.parse does"));
+}
+
+#[test]
 fn issue34_thousands_of_keys_written_twice_are_warned_about_twenty_at_most() {
     let members: Vec<String> = (0..5000).map(|_| "\"steps\": []".to_owned()).collect();
     let c = parse(&format!("{{{}}}", members.join(", "))).unwrap_or_else(|e| panic!("{e}"));

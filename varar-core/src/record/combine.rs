@@ -152,6 +152,15 @@ impl RunRecord {
         !self.processes.is_empty() && self.processes.iter().all(|p| p.complete)
     }
 
+    /// The oaths whose result files some process of the run could not
+    /// write ([`ProcessRecord::unwritten`]), each once, in oathPath order.
+    pub fn unwritten(&self) -> BTreeSet<&str> {
+        self.processes
+            .iter()
+            .flat_map(|p| p.unwritten.iter().map(String::as_str))
+            .collect()
+    }
+
     /// The item named `name`, if some process selected it.
     pub fn item(&self, name: &str) -> Option<&ItemEvidence> {
         self.items.iter().find(|i| i.name == name)

@@ -1,4 +1,13 @@
 //! What one process writes: its record, version 1.
+//!
+//! Two members were added to version 1 without a bump (the reader ignores
+//! members it does not know, so older readers read such a record): `project`
+//! names the project a record belongs to, for readers of a run history that
+//! several projects share; `unwritten` lists the oaths whose result files
+//! the process could not write. A process that could not write every result
+//! file records itself `complete: false` even when it reached its end, so
+//! that a reader that does not know `unwritten` still refuses the run
+//! instead of passing on the older result files left in place (issue 34).
 
 #[cfg(feature = "serde")]
 use serde::Serialize;
@@ -35,8 +44,16 @@ pub struct ProcessRecord {
     pub run_id: String,
     /// This process, unique within the run.
     pub process_id: String,
-    /// Whether the process reached its end.
+    /// Whether the process reached its end with its evidence written: its
+    /// record, and every result file it had to write (see
+    /// [`ProcessRecord::unwritten`]).
     pub complete: bool,
+    /// The project it ran, as [`ProcessRecord::project`] names it: a
+    /// lowercase hexadecimal SHA-256 of the project root's canonical path
+    /// (no path is written into a record, which travels with `.varar/`).
+    /// Absent in records written before issue 34.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub project: Option<String>,
     /// When it started, RFC 3339 UTC with milliseconds.
     pub started_at: String,
     /// When it ended; absent while incomplete.
@@ -61,6 +78,12 @@ pub struct ProcessRecord {
     /// with [`ProcessRecord::items`], every item those oaths have.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub unselected: Vec<String>,
+    /// The oaths whose result files (`.varar/<oathPath>.json`) this process
+    /// had to write and could not, in oathPath order: the files on disk
+    /// are older than this run. A process that lists any records itself
+    /// `complete: false`.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub unwritten: Vec<String>,
 }
 
 /// The options of a process (what changes what it does).
@@ -271,6 +294,9 @@ impl ProcessRecord {
         w.string(Some("runId"), &self.run_id);
         w.string(Some("processId"), &self.process_id);
         w.bool(Some("complete"), self.complete);
+        if let Some(project) = &self.project {
+            w.string(Some("project"), project);
+        }
         w.string(Some("startedAt"), &self.started_at);
         if let Some(ended) = &self.ended_at {
             w.string(Some("endedAt"), ended);
@@ -298,7 +324,16 @@ impl ProcessRecord {
                 self.unselected.iter().map(String::as_str),
             );
         }
+        if !self.unwritten.is_empty() {
+            w.strings(Some("unwritten"), self.unwritten.iter().map(String::as_str));
+        }
         w.end_object();
+    }
+
+    /// Whether the process reached its end (it wrote its end record),
+    /// whether or not its evidence is whole.
+    pub fn ended(&self) -> bool {
+        self.complete || (self.ended_at.is_some() && !self.unwritten.is_empty())
     }
 }
 

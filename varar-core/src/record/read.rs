@@ -2,7 +2,9 @@
 //! the place and the reason. A key written twice is refused; unknown members
 //! are ignored (additive fields may land without a version bump); a record
 //! of another version is [`RecordError::UnsupportedVersion`], which a
-//! consumer treats as absent (the stability policy of seed 000).
+//! consumer treats as absent (the stability policy of seed 000). An item's
+//! `message` longer than [`crate::untrusted::TEXT_LIMIT`] is read cut, with
+//! its note (issue 34).
 
 use super::model::{
     DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
@@ -52,16 +54,19 @@ pub struct RecordHeader {
     pub complete: bool,
     /// When the process started (RFC 3339).
     pub started_at: String,
+    /// The project it ran ([`ProcessRecord::project`](super::ProcessRecord::project)).
+    pub project: Option<String>,
 }
 
 /// The members a [`RecordHeader`] is read from.
-const HEADER_KEYS: [&str; 6] = [
+const HEADER_KEYS: [&str; 7] = [
     "format",
     "version",
     "runId",
     "processId",
     "complete",
     "startedAt",
+    "project",
 ];
 
 /// Read a record's [`RecordHeader`]: its other members (the items, the
@@ -77,6 +82,7 @@ pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
             process_id: record.process_id,
             complete: record.complete,
             started_at: record.started_at,
+            project: record.project,
         });
     };
     json::first_duplicate(&tree, TOP)?;
@@ -87,6 +93,7 @@ pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
         process_id: string(&top, "processId")?,
         complete: boolean(&top, "complete")?,
         started_at: string(&top, "startedAt")?,
+        project: optional(&top, "project", |n, at| Ok(n.as_str(at)?.to_owned()))?,
     })
 }
 
@@ -103,6 +110,7 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
         run_id: string(&top, "runId")?,
         process_id: string(&top, "processId")?,
         complete: boolean(&top, "complete")?,
+        project: optional(&top, "project", |n, at| Ok(n.as_str(at)?.to_owned()))?,
         started_at: string(&top, "startedAt")?,
         ended_at: optional(&top, "endedAt", |n, at| Ok(n.as_str(at)?.to_owned()))?,
         arguments: strings(&top, "arguments")?,
@@ -120,6 +128,10 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
         unselected: match top.get("unselected") {
             None => Vec::new(),
             Some(_) => strings(&top, "unselected")?,
+        },
+        unwritten: match top.get("unwritten") {
+            None => Vec::new(),
+            Some(_) => strings(&top, "unwritten")?,
         },
     })
 }
@@ -289,6 +301,10 @@ fn item(node: &Node, place: &str) -> Result<Item, ReadError> {
         attempt,
         outcome,
         duration_ms,
-        message: optional(&obj, "message", |n, at| Ok(n.as_str(at)?.to_owned()))?,
+        // Cut as the harness cuts it: a crafted or older record may hold
+        // megabytes (issue 34).
+        message: optional(&obj, "message", |n, at| {
+            Ok(crate::untrusted::cut(n.as_str(at)?).into_owned())
+        })?,
     })
 }

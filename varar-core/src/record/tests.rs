@@ -9,6 +9,7 @@ fn record(run: &str, process: &str, started: &str, items: Vec<Item>) -> ProcessR
         run_id: run.to_owned(),
         process_id: process.to_owned(),
         complete: true,
+        project: None,
         started_at: started.to_owned(),
         ended_at: Some(started.to_owned()),
         arguments: vec!["--exact".to_owned(), "a.md::x".to_owned()],
@@ -43,6 +44,7 @@ fn record(run: &str, process: &str, started: &str, items: Vec<Item>) -> ProcessR
         },
         items,
         unselected: Vec::new(),
+        unwritten: Vec::new(),
     }
 }
 
@@ -78,6 +80,14 @@ fn what_the_writer_writes_reads_back_equal() {
     let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
     let back = parse_process_record(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(back, r);
+    // Issue 34's members: the project, and the result files not written.
+    r.project = Some("b".repeat(64));
+    r.unwritten = vec!["a.md".to_owned()];
+    r.complete = false;
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
+    let back = parse_process_record(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, r);
+    assert!(back.ended(), "it wrote its end, without its results");
     assert!(text.contains("\"kind\": \"example\""), "{text}");
     assert!(!text.contains("null"), "absent members are omitted: {text}");
 }
@@ -145,6 +155,7 @@ fn a_header_reads_as_the_whole_record_says_and_refuses_what_it_refuses() {
         vec![item("a.md::x", 1, Some(Outcome::Failed))],
     );
     r.complete = false;
+    r.project = Some("c".repeat(64));
     let text = r.to_text().unwrap_or_default();
     let header = parse_record_header(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
@@ -154,6 +165,7 @@ fn a_header_reads_as_the_whole_record_says_and_refuses_what_it_refuses() {
             process_id: "p1".to_owned(),
             complete: false,
             started_at: "2026-12-01T07:00:00.000Z".to_owned(),
+            project: Some("c".repeat(64)),
         }
     );
     let refuse = |t: &str| {
@@ -276,6 +288,8 @@ fn the_writer_writes_what_serde_json_pretty_writes() {
         group: "g".to_owned(),
     });
     r.options.threads = Some(2);
+    r.project = Some("d".repeat(64));
+    r.unwritten = vec!["a.md".to_owned(), "b \"c\".md".to_owned()];
     r.options.timeout = None;
     r.nextest = None;
     r.ended_at = None;

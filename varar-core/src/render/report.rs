@@ -8,6 +8,7 @@ use crate::drift::{Drift, HARNESS_DRIFT_HINT};
 use crate::failure::{Failure, FailureKind, PanicSite};
 use crate::plan::{Diagnostic, Expectation, PlannedExample};
 use crate::source::Source;
+use crate::untrusted::{cut, cut_string, terminal_line, terminal_text};
 
 /// How many failing cells are shown in full; the rest are counted.
 const MAX_CELLS: usize = 12;
@@ -37,7 +38,7 @@ pub fn failure_in(
         .find(|s| s.doc_path.is_none())
         .map(|s| s.match_span.start_line)
         .unwrap_or(example.span.start_line);
-    let message = failure.to_string();
+    let message = failure.bounded_message();
     let mut out = match (failure.anchor(), step_doc) {
         (None, Some(_)) => header(oath_path, None, fallback, &message),
         (anchor, _) => header(path, anchor, fallback, &message),
@@ -59,11 +60,14 @@ pub fn failure_in(
         other => {
             for extra in message.lines().skip(1) {
                 out.push_str("  ");
-                out.push_str(extra);
+                out.push_str(&terminal_line(extra));
                 out.push('\n');
             }
             if let Some(site) = other.panic() {
-                out.push_str(&format!("  panicked at {}\n", site.location));
+                out.push_str(&format!(
+                    "  panicked at {}\n",
+                    terminal_line(&site.location)
+                ));
             }
             if let Some(anchor) = other.anchor() {
                 let label = match other.kind() {
@@ -83,9 +87,10 @@ pub fn failure_in(
             (FailureKind::UnexpectedPass, _) => {
                 "note: an `error` fence says this example must fail".to_string()
             }
-            (_, Some(m)) => {
-                format!("note: the `error` fence expects a failure whose message contains {m:?}")
-            }
+            (_, Some(m)) => format!(
+                "note: the `error` fence expects a failure whose message contains {}",
+                terminal_line(&format!("{:?}", cut(m)))
+            ),
             (_, None) => String::new(),
         };
         if !note.is_empty() {
@@ -94,13 +99,14 @@ pub fn failure_in(
         }
     }
     out.push_str(&unmatched_note(oath_source, example, styles));
+    let name = terminal_line(&example.name);
     if step_doc.is_some() {
         out.push_str(&format!(
-            "  in example \"{}\" of {oath_path}, which reaches this step through a link\n",
-            example.name
+            "  in example \"{name}\" of {}, which reaches this step through a link\n",
+            terminal_line(oath_path)
         ));
     } else {
-        out.push_str(&format!("  in example \"{}\"\n", example.name));
+        out.push_str(&format!("  in example \"{name}\"\n"));
     }
     out
 }
@@ -108,7 +114,10 @@ pub fn failure_in(
 /// The step's own frames of a panic's backtrace, or how to get them.
 fn backtrace(site: &PanicSite, styles: &Styles) -> String {
     match &site.backtrace {
-        Some(frames) => format!("  stack backtrace (the step's frames):\n{frames}"),
+        Some(frames) => format!(
+            "  stack backtrace (the step's frames):\n{}",
+            terminal_text(&cut(frames))
+        ),
         None => {
             let mut out = styles.paint(
                 styles.hint,
@@ -136,18 +145,20 @@ fn unmatched_note(source: &Source<'_>, example: &PlannedExample, styles: &Styles
         out.push_str(&format!(
             "  line {}: {}\n",
             span.start_line,
-            crate::text::collapse_whitespace(text)
+            terminal_line(&cut(&crate::text::collapse_whitespace(text)))
         ));
     }
     out
 }
 
 /// The failed state teardowns of an example, after its own failure (spec
-/// 60.6); the one that became the failure itself is not repeated.
+/// 60.6); the one that became the failure itself is not repeated. Each is
+/// cut and escaped for a terminal.
 pub fn teardown_notes(messages: &[String], failure: &Failure, styles: &Styles) -> String {
     let own = failure.to_string();
     let mut out = String::new();
     for message in messages.iter().filter(|m| **m != own) {
+        let message = terminal_text(&cut(message)).into_owned();
         out.push_str(&styles.paint(styles.hint, &format!("also: {message}")));
         out.push('\n');
     }
@@ -156,11 +167,11 @@ pub fn teardown_notes(messages: &[String], failure: &Failure, styles: &Styles) -
 
 /// The text of a drift item (spec 40 §5.4 plus how to accept it).
 pub fn drift(path: &str, source: &Source<'_>, drift: &Drift, styles: &Styles) -> String {
-    let message = drift.message();
+    let message = cut_string(drift.message());
     let mut out = header(path, Some(drift.span), drift.line, &message);
     out.push('\n');
     for extra in message.lines().skip(1) {
-        out.push_str(extra);
+        out.push_str(&terminal_line(extra));
         out.push('\n');
     }
     out.push_str(&snippet(
@@ -176,10 +187,11 @@ pub fn drift(path: &str, source: &Source<'_>, drift: &Drift, styles: &Styles) ->
 
 /// The text of a plan diagnostic item: `path:line:col: message` and the span.
 pub fn diagnostic(path: &str, source: &Source<'_>, d: &Diagnostic, styles: &Styles) -> String {
-    let mut out = header(path, Some(d.span), d.span.start_line, &d.message);
+    let message = cut(&d.message);
+    let mut out = header(path, Some(d.span), d.span.start_line, &message);
     out.push('\n');
-    for extra in d.message.lines().skip(1) {
-        out.push_str(extra);
+    for extra in message.lines().skip(1) {
+        out.push_str(&terminal_line(extra));
         out.push('\n');
     }
     out.push_str(&snippet(source, d.span, d.code.as_str(), styles));

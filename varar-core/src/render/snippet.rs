@@ -8,6 +8,7 @@ use unicode_width::UnicodeWidthChar;
 
 use super::styles::Styles;
 use crate::source::{Source, Span};
+use crate::untrusted::{is_bidi_control, push_escaped, terminal_line};
 
 const TAB: &str = "    ";
 
@@ -28,18 +29,26 @@ pub fn display_col(line: &str, units: u32) -> usize {
 fn char_width(ch: char) -> usize {
     if ch == '\t' {
         TAB.len()
+    } else if is_bidi_control(ch) {
+        BIDI_ESCAPE_WIDTH
     } else {
         ch.width().unwrap_or(0)
     }
 }
 
-/// The line as displayed: tabs expanded, CR and other controls dropped.
+/// The width of a bidirectional control as shown: `\u{202E}`.
+const BIDI_ESCAPE_WIDTH: usize = 8;
+
+/// The line as displayed: tabs expanded, CR and other controls dropped,
+/// a bidirectional control written as its escape (issue 34: it would
+/// reorder the line on a terminal).
 fn display_line(line: &str) -> String {
     let mut out = String::with_capacity(line.len());
     for ch in line.chars() {
         match ch {
             '\t' => out.push_str(TAB),
             c if c.is_control() => {}
+            c if is_bidi_control(c) => push_escaped(&mut out, c),
             c => out.push(c),
         }
     }
@@ -77,7 +86,7 @@ pub fn snippet(source: &Source<'_>, span: Span, label: &str, styles: &Styles) ->
     let gutter_width = line_no.to_string().len();
     let blank = " ".repeat(gutter_width);
     let bar = styles.paint(styles.gutter, "|");
-    let mut label = label.to_string();
+    let mut label = terminal_line(label).into_owned();
     if last_line > line_no {
         let more = last_line - line_no;
         label = if label.is_empty() {
@@ -122,6 +131,19 @@ mod tests {
         let src = Source::new("\tab\r\nx");
         let out = snippet(&src, src.span(2, 3), "", &Styles::plain());
         assert_eq!(out, "  |\n1 |     ab\n  |      ^\n");
+    }
+
+    #[test]
+    fn a_bidi_override_in_the_source_is_escaped_and_the_underline_stays_under_the_span() {
+        let src = Source::new("a\u{202e}bc\n");
+        let out = snippet(&src, src.span(2, 4), "x\u{1b}[2J", &Styles::plain());
+        assert_eq!(
+            out,
+            format!(
+                "  |\n1 | a\\u{{202E}}bc\n  | {}^^ x\\u{{001B}}[2J\n",
+                " ".repeat(9)
+            )
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::model::{
 use crate::failure::Failure;
 use crate::outcome::ExampleRun;
 use crate::plan::PlannedExample;
+use crate::untrusted::{TEXT_LIMIT, cut, cut_to};
 
 /// Longest step text shown in a stack line before it is cut.
 const LABEL_CHARS: usize = 60;
@@ -60,14 +61,14 @@ fn result_failure(
 ) -> ResultFailure {
     let anchor = f.anchor();
     let line = anchor.map(|a| a.start_line).unwrap_or(first_line);
-    let message = f.to_string();
-    let mut stack = format!("{message}\n");
+    let message = f.bounded_message();
     let step = f.step().and_then(|i| example.steps.get(i));
     // `line`, `anchor`, `cells` and the frame are in the failing step's own
     // document, which `docPath` names when it is not the oath (spec 70
     // §70.4.4, §70.6.4).
     let doc_path = step.and_then(|s| s.doc_path.clone());
     let frame_path = doc_path.as_deref().unwrap_or(oath_path);
+    let mut frame = String::new();
     if let (Some(step), Some(anchor)) = (step, anchor) {
         let label = if step.text.chars().count() > LABEL_CHARS {
             let cut: String = step.text.chars().take(LABEL_CHARS).collect();
@@ -75,11 +76,15 @@ fn result_failure(
         } else {
             step.text.clone()
         };
-        stack.push_str(&format!(
+        frame = format!(
             "    at {label} ({frame_path}:{}:{})",
             anchor.start_line, anchor.start_col
-        ));
+        );
     }
+    // The stack is the message and its frame within the one limit, so a
+    // reader's cut never takes the frame off (issue 34).
+    let room = TEXT_LIMIT.saturating_sub(frame.len() + 1);
+    let stack = format!("{}\n{frame}", cut_to(&message, room));
     ResultFailure {
         line,
         message,
@@ -90,7 +95,7 @@ fn result_failure(
             .map(|c| CellFailure {
                 from: c.span.start_offset,
                 to: c.span.end_offset,
-                actual: c.actual.clone(),
+                actual: cut(&c.actual).into_owned(),
             })
             .collect(),
         anchor: anchor.map(|a| Anchor {

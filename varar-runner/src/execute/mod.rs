@@ -4,7 +4,9 @@
 //! (an `async fn` step's future driven by the [`Driver`]), the sensor slot
 //! contract, the header-bound row check after the loop, the
 //! expected-failure inversion (§30.5), and the teardown of the example's
-//! states in reverse order of creation, whatever happened.
+//! states in reverse order of creation, whatever happened. The run it
+//! returns holds every message cut at `varar_core::untrusted::TEXT_LIMIT`
+//! (issue 34), after the `error` fence was judged on the whole text.
 //!
 //! The executor never inspects or copies a state, and never reads the
 //! clock: a deadline comes in through the driver, and progress goes out
@@ -122,11 +124,14 @@ pub fn execute_with<R: StepLookup + ?Sized, D: Driver>(
             .unwrap_or(example.span);
         failure = Some(Failure::locate(Problem::thrown(message), step, span));
     }
+    // The fence was judged on the whole text; what is kept is bounded
+    // (issue 34).
     ExampleRun {
         steps,
         failure,
         teardown: messages,
     }
+    .bounded()
 }
 
 /// Expected-failure inversion (spec 30 §30.5).

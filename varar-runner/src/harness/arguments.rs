@@ -1,6 +1,7 @@
 //! libtest's command line. The shapes `cargo test` and `cargo nextest`
 //! use (a few flags and at most one filter: `--exact <name> --nocapture`
-//! for every nextest test) are read here directly; anything else goes to
+//! for every nextest test, `--exact -- <name>` when the name may start
+//! with `-`) are read here directly; anything else goes to
 //! libtest-mimic's clap parser, which knows every option and writes the
 //! help and the errors. Building clap's parser is most of what a process
 //! of one example does before it reads anything (about a tenth of its
@@ -20,12 +21,29 @@ pub(super) fn from_env() -> Arguments {
 /// value that clap checks against no other, each at most once, and at
 /// most one filter: what clap would make of them. `None` for anything
 /// else.
+///
+/// After `--` (the end of options) every argument is a filter, whatever it
+/// starts with, as clap reads it: a test name such as
+/// `--logfile=x/a.md::Shop::…` (an oath under a directory named so) is a
+/// name there, never an option.
 fn simple(args: impl Iterator<Item = OsString>) -> Option<Arguments> {
     let mut parsed = Arguments::default();
     let mut filter = None;
+    let mut options_ended = false;
     for arg in args {
         let arg = arg.into_string().ok()?;
+        if options_ended {
+            // A second filter is clap's error to report.
+            if filter.replace(arg).is_some() {
+                return None;
+            }
+            continue;
+        }
         let flag = match arg.as_str() {
+            "--" => {
+                options_ended = true;
+                continue;
+            }
             "--exact" => &mut parsed.exact,
             "--nocapture" => &mut parsed.nocapture,
             "--ignored" => &mut parsed.ignored,
@@ -79,6 +97,11 @@ mod tests {
             &["--show-output", "--nocapture"],
             &[""],
             &["apples and pears"],
+            &["--exact", "--", name],
+            &["--", "-odd name"],
+            &["--", "--"],
+            &["--"],
+            &["-q", "--", "--exact"],
         ] {
             assert!(ours(args).is_some(), "{args:?} is read here");
             assert_eq!(ours(args), clap(args), "{args:?}");
@@ -90,12 +113,13 @@ mod tests {
         for args in [
             &["--exact", "--exact"][..],
             &["a", "b"],
+            &["a", "--", "b"],
+            &["--", "a", "b"],
             &["--format", "terse"],
             &["--format=json", "-Z", "unstable-options"],
             &["--test-threads", "1"],
             &["--skip", "apples"],
             &["--color=never"],
-            &["--", "-odd name"],
             &["-qq"],
             &["--help"],
             &["--exakt"],
@@ -104,6 +128,46 @@ mod tests {
             &["--bench"],
         ] {
             assert_eq!(ours(args), None, "{args:?}");
+        }
+    }
+
+    /// The item of an oath under a directory named `--logfile=varar`, as
+    /// the language server passes it: after `--`, a filter (exact or not)
+    /// that selects that item, never the option that would write a log
+    /// file where it points.
+    #[test]
+    fn a_name_like_an_option_after_the_end_of_options_selects_its_item() {
+        use super::super::libtest::is_filtered_out;
+        use super::super::select::Selection;
+        let name = "--logfile=varar/a.md::Shop::I put 1 bun in the basket";
+        let other = "varar/basket.md::The basket::Counting";
+        let exact = ["--color", "never", "--exact", "--", name];
+        let filter = ["--", "--logfile=varar/a.md::"];
+        for argv in [&exact[..], &exact[2..], &filter[..]] {
+            let from_clap =
+                Arguments::from_iter(std::iter::once("oaths").chain(argv.iter().copied()));
+            let ours = simple(argv.iter().map(OsString::from));
+            for (who, args) in [("clap", Some(from_clap)), ("ours", ours)] {
+                let Some(args) = args else {
+                    assert_eq!(argv.len(), 5, "{argv:?} is read here");
+                    continue;
+                };
+                assert_eq!(args.logfile, None, "{who}: {argv:?}");
+                assert_eq!(
+                    args.filter.as_deref(),
+                    argv.last().copied(),
+                    "{who}: {argv:?}"
+                );
+                assert!(!is_filtered_out(&args, name), "{who}: {argv:?}");
+                assert!(is_filtered_out(&args, other), "{who}: {argv:?}");
+                if args.exact {
+                    assert_eq!(
+                        Selection::of(&args, false),
+                        Selection::Item(name.to_owned()),
+                        "{who}"
+                    );
+                }
+            }
         }
     }
 

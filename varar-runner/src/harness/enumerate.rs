@@ -303,7 +303,9 @@ impl Build<'_, '_> {
             oath_path: oath.oath_path.as_str().into(),
             line: 0,
         };
-        prepared.items.push_failing(meta, message.clone(), message);
+        // The reason names the path: escaped for the terminal (issue 34).
+        let shown = varar_core::untrusted::terminal_text(&message).into_owned();
+        prepared.items.push_failing(meta, shown, message);
         prepared.records.push(OathRecord {
             oath_path: oath.oath_path.clone(),
             entry: None,
@@ -502,7 +504,7 @@ fn example_body(
                 let styles = &shared.styles;
                 let mut text = oath.report(&example, failure, styles);
                 text.push_str(&report::teardown_notes(&run.teardown, failure, styles));
-                let message = failure.to_string();
+                let message = failure.bounded_message();
                 let first = message.lines().next().unwrap_or_default().to_owned();
                 Err((text, Some(first)))
             }

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::libtest::Trialish;
 use varar_core::names::ItemKind;
 use varar_core::record::Outcome;
+use varar_core::untrusted::cut_string;
 
 /// What the record says of an item before it runs.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +86,9 @@ impl Items {
             let duration_ms = start.elapsed().as_secs_f64() * 1000.0;
             let (outcome, message, failed) = match result {
                 Ok(()) => (Outcome::Passed, None, None),
-                Err((text, plain)) => (Outcome::Failed, plain, Some(text)),
+                // The record keeps the plain text cut, as the result
+                // file does (issue 34).
+                Err((text, plain)) => (Outcome::Failed, plain.map(cut_string), Some(text)),
             };
             log.finish(
                 index,

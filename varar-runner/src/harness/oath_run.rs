@@ -37,6 +37,9 @@ pub(crate) struct OathRun {
     results: Mutex<Vec<(usize, ExampleResult)>>,
     /// Whether its complete results were claimed for writing.
     written: AtomicBool,
+    /// Whether a write of its result file failed (issue 34): the run
+    /// record lists it, and the run fails.
+    unwritten: AtomicBool,
 }
 
 impl OathRun {
@@ -60,6 +63,7 @@ impl OathRun {
             planned,
             results: Mutex::new(Vec::new()),
             written: AtomicBool::new(false),
+            unwritten: AtomicBool::new(false),
         }
     }
 
@@ -78,8 +82,20 @@ impl OathRun {
             Err(e) => Ok(print::unserialisable(&self.path, &e)),
         };
         if let Err(e) = written {
-            print::warning(e);
+            self.not_written(e);
         }
+    }
+
+    /// Say that the oath's result file could not be written, and remember
+    /// it for the run record.
+    pub fn not_written(&self, problem: impl std::fmt::Display) {
+        self.unwritten.store(true, Ordering::Release);
+        print::warning(problem);
+    }
+
+    /// Whether a write of its result file failed.
+    pub fn unwritten(&self) -> bool {
+        self.unwritten.load(Ordering::Acquire)
     }
 
     pub(crate) fn record(&self, index: usize, result: ExampleResult) {

@@ -6,9 +6,13 @@ use std::fmt::Display;
 
 use super::error::HarnessError;
 use varar_core::lock::LOCK_FILE_NAME;
+use varar_core::untrusted::terminal_text;
 
-/// One notice line (or lines), as is.
+/// One notice line (or lines), escaped for the terminal: the paths,
+/// names, step texts and error messages it holds are not ours (issue 34).
+/// Its line breaks stay (some notices list problems line by line).
 pub(crate) fn notice(text: &str) {
+    let text = terminal_text(text);
     #[allow(clippy::print_stderr)]
     {
         eprintln!("{text}");
@@ -18,6 +22,12 @@ pub(crate) fn notice(text: &str) {
 /// A problem that does not stop the run.
 pub(crate) fn warning(problem: impl Display) {
     notice(&format!("varar: warning: {problem}"));
+}
+
+/// Say that something went wrong that fails the run (its tests may all
+/// have passed).
+pub(crate) fn error(problem: impl Display) {
+    notice(&format!("varar: error: {problem}"));
 }
 
 /// Say that an oath's results could not be serialised (which cannot happen

@@ -25,7 +25,7 @@ use super::panics::install_quiet_panic_hook;
 use super::plan_cache::{Layout, PlanCache};
 use super::pool::Pool;
 use super::print;
-use super::record::{self, EarlierRuns, Identity, Recording, Start};
+use super::record::{self, Claim, EarlierRuns, Identity, Recording, Start};
 use super::rerun::{continue_run, rerun_mode};
 use super::runtime::Runtime;
 use super::select::Selection;
@@ -47,7 +47,13 @@ use varar_core::results::{merge_results, parse_run_result};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
-    let setup = setup(runner, args)?;
+    // The run's directory is made before anything is written (issue 34):
+    // see `setup`. A rerun joins the directory of the run it continues,
+    // made long ago.
+    let identity = Identity::from_env();
+    let rerun = rerun_mode()?;
+    let claim_for = (!args.list && rerun.is_none()).then_some(identity.run_id.as_str());
+    let (setup, claim) = setup(runner, args, claim_for)?;
     let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
     let shared = Arc::new(RunShared {
         resources: Arc::new(ResourceStore::new(setup.lifecycle.resources.clone())),
@@ -60,7 +66,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         styles: setup.styles.clone(),
         watch: Watch::new(),
     });
-    let mut read = read(runner, args, &setup)?;
+    let mut read = read(runner, args, &setup, identity, rerun)?;
     let watch = Arc::clone(&shared.watch);
     let mut plans = plan_cache(runner, args, &read);
     let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
@@ -91,6 +97,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 selected,
                 documents: digests::document_digests(&read.texts, used),
             },
+            claim.is_some_and(Claim::keep),
         )
     });
     let watchdog = match (&setup.limit, args.list) {
@@ -123,9 +130,18 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     };
     // The lock is being written; the record that names it is written
     // meanwhile, and learns whether it was.
-    let saved = match recording {
-        Some(recording) => recording.finish(&prepared.items.log, earlier, lock),
-        None => lock.map(LockSave::wait),
+    let unwritten = prepared
+        .oaths
+        .iter()
+        .filter(|o| o.unwritten())
+        .map(|o| o.path.clone())
+        .collect();
+    let (saved, unrecorded) = match recording {
+        Some(recording) => {
+            let done = recording.finish(&prepared.items.log, earlier, lock, unwritten);
+            (done.lock, done.failed)
+        }
+        None => (lock.map(LockSave::wait), false),
     };
     let finished = finished.and_then(|()| lock_saved(saved, update));
     let torn_down = tear_down_resources(&shared);
@@ -139,7 +155,9 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     }
     finished?;
     // A failed resource teardown fails the run; the results are written.
-    Ok(if torn_down {
+    // So does evidence that could not be written (issue 34): the record or
+    // a result file, said when it happened.
+    Ok(if torn_down && !unrecorded {
         conclusion.exit_code()
     } else {
         ExitCode::from(FATAL)
@@ -160,7 +178,16 @@ struct Setup {
 }
 
 /// Setup: settings, steps and discovery. Nothing is read but the config.
-fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
+/// Once the settings are valid, and before discovery writes its cache, the
+/// directory of run `claim_for` is made (issue 34): a process a file-size
+/// limit kills at its first write still leaves a trace that `cargo varar
+/// gate` refuses to look past, and a run stopped by its settings leaves
+/// none.
+fn setup<'a>(
+    runner: &'a Settings,
+    args: &Arguments,
+    claim_for: Option<&str>,
+) -> Result<(Setup, Option<Claim<'a>>), HarnessError> {
     install_quiet_panic_hook();
     let styles = color::styles(args, ColorEnv::read());
     let config = load_config(&runner.root)?;
@@ -173,6 +200,9 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     };
     let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
     let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
+    // Given back, if still empty, when the run stops before it records
+    // itself.
+    let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
     let found = discovery_cache::discover(&runner.root, &config, args, update)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
         return Err(nothing_discovered(&config, &runner.root));
@@ -180,7 +210,7 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
     if steps.is_empty() {
         print::no_steps();
     }
-    Ok(Setup {
+    let setup = Setup {
         styles,
         update,
         limit,
@@ -192,7 +222,8 @@ fn setup(runner: &Settings, args: &Arguments) -> Result<Setup, HarnessError> {
             .into_iter()
             .map(|(path, error)| (path, error.to_string()))
             .collect(),
-    })
+    };
+    Ok((setup, claim))
 }
 
 /// The steps `inventory` collected from the modules `modules` selects (all
@@ -256,7 +287,13 @@ struct Read {
 /// Read: which oaths to plan, every oath's text, the baseline. Drift is
 /// detected against the baseline as it is now; nothing is locked while
 /// planning and running.
-fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, HarnessError> {
+fn read(
+    runner: &Settings,
+    args: &Arguments,
+    setup: &Setup,
+    mut identity: Identity,
+    rerun: Option<&'static str>,
+) -> Result<Read, HarnessError> {
     // Listing has no side effects; a filtered run (nextest runs one item per
     // process) leaves the baseline to full runs, unless the user asked to
     // accept drift.
@@ -265,8 +302,6 @@ fn read(runner: &Settings, args: &Arguments, setup: &Setup) -> Result<Read, Harn
     let selection = Selection::of(args, records);
     // A run of everything reads the lock while it reads the oaths (it
     // needs the whole of it).
-    let mut identity = Identity::from_env();
-    let rerun = rerun_mode()?;
     // A run that records the baseline, unfiltered and no rerun, sees
     // everything: it replaces the earlier runs' records, whose headers it
     // reads here, each on a thread of its own (the last record of a run of
@@ -469,7 +504,7 @@ fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
             }
         });
         if let Err(e) = written {
-            print::warning(e);
+            oath.not_written(e);
         }
     }
 }

@@ -143,6 +143,7 @@ pub(crate) fn timed_out_run(example: &PlannedExample, at: usize, limit: &str) ->
         failure: invert(&example.expected, Some(failure), last),
         teardown: Vec::new(),
     }
+    .bounded()
 }
 
 /// The example's thread ended without a result (it cannot panic: every

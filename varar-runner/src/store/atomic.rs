@@ -8,10 +8,13 @@ use std::collections::BTreeSet;
 use std::fs::File;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, SystemTime};
 
+use varar_core::owned::{STALE_TEMPORARY_MS, temporary_prefix};
+
 use super::errors::{StoreError, write_err};
+use super::removal::{Orphans, remove_orphans_in};
 
 /// Whether a write must reach the disk before the call returns.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,11 +46,12 @@ pub fn write_disposable(path: &Path, bytes: &[u8]) -> Result<bool, StoreError> {
 /// holding whole (a run record of thousands of items). Always written.
 ///
 /// For a file in a directory of one run (`.varar/.runs/<run>/`, a history
-/// run), which is removed whole when the run is pruned: its directory is
-/// not swept for stale temporaries, since it holds one record per process
-/// and every process of a nextest run writes twice (listing it at each
-/// write made a run of n processes list n² entries). An orphan of a
-/// killed process goes with its run's directory.
+/// run): its directory is not swept for orphaned temporaries at each
+/// write, since it holds one record per process and every process of a
+/// nextest run writes twice (listing it at each write made a run of n
+/// processes list n² entries). The first process of the next run sweeps
+/// them (`sweep_scratch`, the history's pruning), or they go with their
+/// run's directory.
 pub fn write_disposable_with(
     path: &Path,
     fill: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
@@ -98,7 +102,10 @@ fn replace_with(
         remove_stale_temporaries(dir, SystemTime::now());
     }
     let mut builder = tempfile::Builder::new();
-    builder.prefix(TEMP_PREFIX);
+    // Our process id in the name: a later process removes it once this
+    // one is gone (see `removal`).
+    let prefix = temporary_prefix(std::process::id());
+    builder.prefix(&prefix);
     // NamedTempFile is private (0600) by default: give a new file the usual
     // 0644 (less the umask) so a committed lock stays readable, and keep an
     // existing file's mode exactly (set after creation, which the umask does
@@ -142,13 +149,16 @@ fn holds_exactly(path: &Path, meta: &std::fs::Metadata, bytes: &[u8]) -> bool {
     same_size && std::fs::read(path).is_ok_and(|existing| existing == bytes)
 }
 
-/// The name every temporary file of ours starts with.
-pub const TEMP_PREFIX: &str = ".varar-tmp-";
+/// The name every temporary file of ours starts with (then this
+/// process's id and a `-`: `varar_core::owned::temporary_prefix`).
+pub use varar_core::owned::TEMP_PREFIX;
 
 /// How old a temporary file of ours must be before a later write removes
-/// it: far longer than any write takes, so only orphans of killed runs
-/// qualify, and a concurrent run's temporary is never touched.
-pub const STALE_TEMPORARY: Duration = Duration::from_secs(10 * 60);
+/// it whatever its name says: far longer than any write takes, so only
+/// orphans of killed runs qualify, and a concurrent run's temporary is
+/// never touched. A temporary whose writer is gone goes sooner (see
+/// `removal`).
+pub const STALE_TEMPORARY: Duration = Duration::from_millis(STALE_TEMPORARY_MS);
 
 /// Whether this process writes to `dir` for the first time: a directory
 /// is swept once per process, not at every write (a first run writes a
@@ -162,35 +172,15 @@ fn first_write_to(dir: &Path) -> bool {
     swept.insert(dir.to_path_buf())
 }
 
-/// Remove the temporaries of ours in `dir` last modified before `now −
-/// STALE_TEMPORARY`. Best effort: a file that vanished or cannot be
-/// removed is left to a later process.
+/// Remove the orphaned temporaries of ours in `dir` at `now`: those older
+/// than [`STALE_TEMPORARY`], and those of a process that no longer runs
+/// last modified before this process first wrote (the next `site`, `merge`
+/// or run removes what a killed one left). Best effort: a file that
+/// vanished or cannot be removed is left to a later process.
 fn remove_stale_temporaries(dir: &Path, now: SystemTime) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let ours = entry
-            .file_name()
-            .to_str()
-            .is_some_and(|n| n.starts_with(TEMP_PREFIX));
-        // Only our temporaries are looked at: a directory of a hundred
-        // result files was a hundred `stat`s per write.
-        if !ours {
-            continue;
-        }
-        let Ok(meta) = entry.metadata() else {
-            continue;
-        };
-        let stale = meta
-            .modified()
-            .ok()
-            .and_then(|m| now.duration_since(m).ok())
-            .is_some_and(|age| age > STALE_TEMPORARY);
-        if stale && meta.is_file() {
-            let _ = std::fs::remove_file(entry.path());
-        }
-    }
+    static FIRST_WRITE: OnceLock<SystemTime> = OnceLock::new();
+    let since = *FIRST_WRITE.get_or_init(|| now);
+    remove_orphans_in(dir, &Orphans::since(since), now);
 }
 
 /// `<name>.new` beside `path`.

@@ -64,6 +64,15 @@ pub enum StoreError {
         #[source]
         source: std::io::Error,
     },
+    /// The run history's place is not a history varar may write and prune
+    /// (issue 34): nothing there was touched.
+    #[error("the run history `{}` is refused: {reason}", path.display())]
+    HistoryRefused {
+        /// The place, as `VARAR_HISTORY` (or the default) names it.
+        path: PathBuf,
+        /// Why.
+        reason: varar_core::history::HistoryRefusal,
+    },
     /// An oathPath that is not a plain relative path.
     #[error("`{oath_path}` is not a relative path inside the project")]
     BadOathPath {

@@ -15,12 +15,16 @@
 //! - A file that exists but cannot be read is never overwritten; a
 //!   `<name>.new` candidate is written beside it instead.
 //! - `.varar/` gets a `.gitignore` containing `*` when we create it.
-//! - A temporary file a killed run left behind (`.varar-tmp-*`, our own
-//!   naming) is removed by a later process's first write to its directory
-//!   once it is older than [`STALE_TEMPORARY`]: no write takes that long,
-//!   so it can only be an orphan (issue 10). A run record's directory is the
-//!   exception: it is not listed at each write (it holds a record per
-//!   process), and its orphans go when the run is pruned.
+//! - A temporary file a killed run left behind (`.varar-tmp-<pid>-*`, our
+//!   own naming, with the writer's process id) is an orphan once that
+//!   process is gone (or once it is older than [`STALE_TEMPORARY`], whatever
+//!   its name): a later process's first write to its directory removes it
+//!   (issue 10), and the first process of each run removes every orphan
+//!   under `.varar/` and in the history's runs (issue 34, `removal`).
+//! - Only what we wrote is ever deleted (issue 34, `removal`): a run
+//!   directory goes entry by entry, records and orphans only, never
+//!   through a symbolic link, and is left whole when it holds anything
+//!   else; the history is pruned only in a directory varar made and marked.
 //!
 //! The store moves bytes only: what a run-result file holds, and how a run
 //! merges into it, is the pure `results` module's business.
@@ -30,6 +34,7 @@ mod baseline;
 mod errors;
 mod history;
 mod locks;
+mod removal;
 pub(crate) mod runs;
 mod scratch;
 #[cfg(test)]
@@ -42,14 +47,17 @@ pub use atomic::{
 };
 pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};
-pub use history::{History, read_history};
+pub use history::{History, check_history_dir, read_history, records_missing_from};
 pub use locks::FileLockGuard;
+pub use removal::{Orphans, remove_run_dir};
 pub use runs::{
-    KEPT_RUNS, RUNS_DIR, RecordFileError, WrittenRecord, file_name_of, prune_runs,
-    read_other_headers, read_records, read_records_in, read_records_under, record_files_in,
-    record_files_under, remove_runs_before, runs_dir, write_process_record,
+    KEPT_RUNS, RUNS_DIR, RecordFileError, RunDirectory, WrittenRecord, claim_run_dir, file_name_of,
+    modified_at, project_id, prune_oldest_runs, prune_runs, prune_unrecorded_runs,
+    read_other_headers, read_records, read_records_in, read_records_under, read_run_dirs_in,
+    read_run_dirs_under, record_files_in, record_files_under, release_run_dir, remove_runs_before,
+    runs_dir, write_process_record,
 };
-pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir};
+pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir, sweep_scratch};
 pub use tree::{
     oath_path_of, read_run_result, read_run_result_file, read_run_result_in, replace_run_result,
     result_files, result_path_in, result_path_shown, run_result_path, update_run_result,

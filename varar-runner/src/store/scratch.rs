@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use super::atomic::create_ignored_dir;
 use super::errors::StoreError;
+use super::removal::{Orphans, remove_orphans_under};
 
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
@@ -31,4 +32,13 @@ pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
         source,
     })?;
     Ok(dir)
+}
+
+/// Remove the orphaned temporaries anywhere under the project's `.varar/`
+/// (issue 34): what writers killed before this run began left, never
+/// through a symbolic link (links are not followed, and a `.varar` that is
+/// one is left alone). For the first process of a run, once. Best effort;
+/// returns how many went.
+pub fn sweep_scratch(root: &Path, orphans: &Orphans) -> usize {
+    remove_orphans_under(&root.join(SCRATCH_DIR), orphans)
 }

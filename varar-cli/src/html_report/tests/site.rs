@@ -4,35 +4,14 @@ use varar_core::hash::source_hash;
 use varar_core::lock::{Lock, LockEntry, LockExample};
 use varar_core::results::OathResults;
 
-use super::support::{CHECKOUT, SHARED, checkout_results, failed, passed, range_of, results_of};
+use super::support::{
+    CHECKOUT, SHARED, checkout_results, failed, file, oath, passed, range_of, results_of,
+};
+use crate::current::Vouched;
 use crate::html_report::*;
-use crate::run_evidence::Vouched;
 use crate::run_evidence::tests::vouched;
 
 const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
-
-/// An oath whose results (if any) the run that read `text` wrote.
-fn oath(path: &str, text: &str, results: ResultsInput) -> OathInput {
-    OathInput {
-        oath_path: path.into(),
-        text: Ok(text.into()),
-        results,
-        vouched: vouched(&[(path, text)]),
-    }
-}
-
-fn file<'a>(site: &'a Site, path: &str) -> &'a str {
-    site.files
-        .iter()
-        .find(|f| f.path == path)
-        .map(|f| f.contents.as_str())
-        .unwrap_or_else(|| {
-            panic!(
-                "no {path} in {:?}",
-                site.files.iter().map(|f| &f.path).collect::<Vec<_>>()
-            )
-        })
-}
 
 fn basket_results(text: &str) -> OathResults {
     let (from, to) = range_of(BASKET, "3", 0);
@@ -65,6 +44,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let page = file(&fresh, "oaths/varar/basket.md.html");
     assert!(page.contains("<mark "), "{page}");
@@ -83,6 +63,7 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let page = file(&stale, "oaths/varar/basket.md.html");
     assert!(page.contains("These results are stale."), "{page}");
@@ -156,6 +137,7 @@ fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
         lock: Some(lock),
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     let paths: Vec<&str> = site.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
@@ -237,6 +219,7 @@ fn titles_names_and_messages_are_escaped_everywhere() {
         lock: None,
         run: None,
         history: Vec::new(),
+        standing: None,
     });
     for f in &site.files {
         for banned in ["<script", "<img", "<b>", "<x>", "<q>"] {
@@ -272,6 +255,7 @@ fn doc_path_failures_are_drawn_on_the_other_page_only_while_its_hash_matches() {
             lock: None,
             run: None,
             history: Vec::new(),
+            standing: None,
         })
     };
     let site = build(source_hash(shared));
@@ -320,6 +304,7 @@ fn an_oath_that_runs_only_where_it_is_linked_is_not_listed_as_not_run() {
             lock,
             run: None,
             history: Vec::new(),
+            standing: None,
         })
     };
     // The last full run recorded no example of its own: it runs inside
@@ -429,6 +414,7 @@ mod issue19 {
             lock: None,
             run: Some(run),
             history: Vec::new(),
+            standing: None,
         })
     }
 
@@ -500,60 +486,58 @@ mod issue19 {
     }
 }
 
-/// Issue 34: an edit whose 32-bit `sourceHash` collides with the text the
-/// run read is not drawn over with that run's failure: the SHA-256 the run
-/// recorded decides.
 #[test]
-fn issue34_an_edit_with_a_colliding_source_hash_is_stale_not_drawn_over() {
-    use crate::evidence::tests::{AFTER, BEFORE};
-    assert_eq!(source_hash(BEFORE), source_hash(AFTER));
-    let (from, to) = range_of(BEFORE, "2", 0);
-    let results = results_of(
-        "varar/rising.md",
-        BEFORE,
-        vec![failed(
-            "I bake 1 loaves. Then the dough rises 2 times",
-            vec![3],
-            &[(from, to, "1")],
-            Some((from, to)),
+fn issue34_results_the_latest_run_does_not_vouch_for_are_an_earlier_runs_and_the_index_says_why() {
+    use crate::records::{Code, ErrorRecord};
+    use crate::standing::{Draws, RunStanding, Standing};
+    let standing = RunStanding {
+        standing: Standing::Incomplete,
+        run_id: Some("killed".to_owned()),
+        problems: vec![ErrorRecord::new(
+            Code::IncompleteRun,
+            "the latest run (`killed`) is incomplete: its process `p` never reached its end",
         )],
-    );
-    let site = |text: &str| {
-        let mut o = oath("varar/rising.md", text, ResultsInput::Read(results.clone()));
-        // The run that wrote the results read the text before the edit.
-        o.vouched = vouched(&[("varar/rising.md", BEFORE)]);
-        render_site(&ProjectInput {
-            name: "p".into(),
-            oaths: vec![o],
-            lock: None,
-            run: None,
-            history: Vec::new(),
-        })
+        warnings: Vec::new(),
+        draws: Draws::Ended {
+            oaths: Default::default(),
+            items: Default::default(),
+            unwritten: Default::default(),
+        },
     };
-    let before = site(BEFORE);
-    assert!(file(&before, "oaths/varar/rising.md.html").contains("<mark "));
-    let after = site(AFTER);
-    let page = file(&after, "oaths/varar/rising.md.html");
-    assert!(
-        !page.contains("<mark "),
-        "the old failure drawn on the new text: {page}"
-    );
-    assert!(page.contains("These results are stale."), "{page}");
-    assert!(page.contains("the run read sha256"), "{page}");
-    assert!(file(&after, "index.html").contains("stale results"));
-    // Without any run record the report cannot tell: stale too.
-    let mut unvouched = oath(
-        "varar/rising.md",
-        BEFORE,
-        ResultsInput::Read(results.clone()),
-    );
-    unvouched.vouched = Vouched::new();
     let site = render_site(&ProjectInput {
         name: "p".into(),
-        oaths: vec![unvouched],
-        ..ProjectInput::default()
+        oaths: vec![oath(
+            "varar/basket.md",
+            BASKET,
+            ResultsInput::Read(basket_results(BASKET)),
+        )],
+        lock: None,
+        run: None,
+        history: Vec::new(),
+        standing: Some(standing),
     });
-    let page = file(&site, "oaths/varar/rising.md.html");
-    assert!(!page.contains("<mark "), "{page}");
-    assert!(page.contains("no kept run record names the text"), "{page}");
+    let page = file(&site, "oaths/varar/basket.md.html");
+    assert!(
+        page.contains("These results are of an earlier run."),
+        "{page}"
+    );
+    assert!(!page.contains("<mark "), "nothing drawn as current: {page}");
+    assert!(page.contains("results of an earlier run"), "{page}");
+    let index = file(&site, "index.html");
+    let standing = index
+        .find("data-varar-standing=\"incomplete\"")
+        .unwrap_or_else(|| panic!("{index}"));
+    assert!(
+        standing < index.find("varar-totals").unwrap_or(0),
+        "the standing comes first: {index}"
+    );
+    assert!(
+        index.contains("its process `p` never reached its end"),
+        "{index}"
+    );
+    assert!(index.contains("the latest run is incomplete"), "{index}");
+    assert!(
+        index.contains("<dt>examples failed</dt><dd>0</dd>"),
+        "an earlier run's failure is not counted as current: {index}"
+    );
 }

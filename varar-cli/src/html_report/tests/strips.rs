@@ -49,7 +49,7 @@ fn history(warm: &[&[Option<Outcome>]]) -> Vec<crate::flaky::FlakyItem> {
         )]
         .into(),
     };
-    strips(&RunRecord::combine(records), &now)
+    strips((&RunRecord::combine(records), &Default::default()), &now)
 }
 
 fn site(history: Vec<crate::flaky::FlakyItem>) -> Site {
@@ -71,6 +71,7 @@ fn site(history: Vec<crate::flaky::FlakyItem>) -> Site {
         lock: None,
         run: None,
         history,
+        standing: None,
     })
 }
 

@@ -9,9 +9,35 @@ use varar_core::results::{
 use crate::html_report::links::Links;
 use crate::html_report::markdown::{Rendered, render};
 use crate::html_report::overlay::{self, Foreign, Overlay};
+use crate::html_report::{OathInput, ResultsInput, Site};
 use varar_core::hash::source_hash;
 use varar_core::parse::parse;
 use varar_core::source::Source;
+
+/// An oath whose results (if any) the latest run, which read `text`,
+/// wrote.
+pub fn oath(path: &str, text: &str, results: ResultsInput) -> OathInput {
+    OathInput {
+        oath_path: path.into(),
+        text: Ok(text.into()),
+        results,
+        vouched: crate::run_evidence::tests::vouched(&[(path, text)]),
+    }
+}
+
+/// The file of the site at `path`.
+pub fn file<'a>(site: &'a Site, path: &str) -> &'a str {
+    site.files
+        .iter()
+        .find(|f| f.path == path)
+        .map(|f| f.contents.as_str())
+        .unwrap_or_else(|| {
+            panic!(
+                "no {path} in {:?}",
+                site.files.iter().map(|f| &f.path).collect::<Vec<_>>()
+            )
+        })
+}
 
 /// The UTF-16 range of the `nth` occurrence of `needle` in `text`.
 pub fn range_of(text: &str, needle: &str, nth: usize) -> (u32, u32) {

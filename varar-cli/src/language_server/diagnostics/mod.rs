@@ -9,9 +9,17 @@
 //!   message;
 //! - `example-failed`: a failure recorded in `.varar/` by the last run, at
 //!   its cells, else its anchor, else its line (spec 30 §30.6), only while
-//!   the result is fresh ([`crate::evidence`]: the oath, and every document
-//!   a version-2 result names, still have the recorded hashes). A failure
-//!   whose `docPath` names another document is shown in that document.
+//!   the result is of the text as it is now ([`crate::current::drawn`],
+//!   the rule every consumer draws by: the oath, and every document a
+//!   version-2 result names, still have the recorded `sourceHash` and the
+//!   SHA-256 the latest run read). A failure whose `docPath` names another
+//!   document is shown in that document.
+//! - The latest run's standing, as the gate reads it ([`crate::standing`],
+//!   issue 34): a failure the latest run does not vouch for (its example
+//!   did not end in it: the run was killed, or did not run it, or cannot
+//!   be judged) is an earlier run's, shown as information with the reason,
+//!   never as a current error; and an oath that holds such a result gets
+//!   one `run-standing` warning at its top saying what the latest run is.
 //!
 //! On a Rust file: `rust-syntax` when it does not parse (its last good
 //! steps stay in use), and `invalid-step` for a definition the registry
@@ -40,7 +48,7 @@ use varar_core::source::Source;
 use super::analysis::Analysis;
 use super::position::range;
 use super::step_index::{RefusedDefinition, StepFile};
-use crate::evidence::{EvidenceState, OathEvidence};
+use crate::evidence::OathEvidence;
 
 /// The `source` of every diagnostic.
 pub const SOURCE: &str = "varar";
@@ -54,6 +62,45 @@ pub struct RecordedFailure {
     pub example: String,
     /// The failure.
     pub failure: ResultFailure,
+    /// Why the latest run does not vouch for it (an earlier run's failure,
+    /// issue 34); `None` when it is the latest run's.
+    pub earlier: Option<String>,
+}
+
+pub use crate::current::Latest;
+
+/// The `run-standing` warning at the top of an oath some of whose recorded
+/// results (`recorded`, and `fresh`: every example of its fresh results)
+/// the latest run does not vouch for.
+pub fn standing_diagnostic(latest: Latest<'_>, earlier: bool) -> Option<Diagnostic> {
+    let standing = latest.standing?;
+    if !earlier || standing.judgeable() {
+        return None;
+    }
+    let mut d = diagnostic(
+        lsp_types::Range::default(),
+        "run-standing",
+        format!(
+            "{}; the results of this oath that it does not vouch for are an earlier run's, \
+             shown as information (run the tests again)",
+            standing.headline()
+        ),
+    );
+    d.severity = Some(DiagnosticSeverity::WARNING);
+    Some(d)
+}
+
+/// Whether some result in `evidence` of the text as it is now that
+/// belongs to `document` (its own oath's) holds an example the latest run
+/// does not vouch for ([`crate::current::drawn`]).
+pub fn holds_earlier(document: &str, evidence: &[OathEvidence], latest: Latest<'_>) -> bool {
+    evidence.iter().any(|e| {
+        let Ok((results, of_text)) = e.drawn(latest) else {
+            return false;
+        };
+        results.oath_path == document
+            && results.examples.iter().any(|x| of_text.example(x).is_err())
+    })
 }
 
 /// Every diagnostic of an oath: those of its plan and of the plans that
@@ -102,12 +149,18 @@ fn unique<'a>(diagnostics: impl Iterator<Item = &'a PlanDiagnostic>) -> Vec<Diag
         .collect()
 }
 
-/// The failures of fresh results that belong to `document` (an oathPath):
-/// its own oath's, and those of other oaths whose `docPath` names it.
-pub fn recorded_failures(document: &str, evidence: &[OathEvidence]) -> Vec<RecordedFailure> {
+/// The failures of results of the texts as they are now that belong to
+/// `document` (an oathPath): its own oath's, and those of other oaths whose
+/// `docPath` names it; each marked when the latest run does not vouch for
+/// it ([`crate::current::drawn`], by example).
+pub fn recorded_failures(
+    document: &str,
+    evidence: &[OathEvidence],
+    latest: Latest<'_>,
+) -> Vec<RecordedFailure> {
     let mut out = Vec::new();
     for e in evidence {
-        let EvidenceState::Fresh(results) = e.state() else {
+        let Ok((results, of_text)) = e.drawn(latest) else {
             continue;
         };
         for example in &results.examples {
@@ -119,10 +172,12 @@ pub fn recorded_failures(document: &str, evidence: &[OathEvidence]) -> Vec<Recor
             }
             let belongs = failure.doc_path.as_deref().unwrap_or(&results.oath_path);
             if belongs == document {
+                let earlier = of_text.example(example).err();
                 out.push(RecordedFailure {
                     oath_path: results.oath_path.clone(),
                     example: example.name.clone(),
                     failure: failure.clone(),
+                    earlier,
                 });
             }
         }
@@ -132,9 +187,36 @@ pub fn recorded_failures(document: &str, evidence: &[OathEvidence]) -> Vec<Recor
 
 /// One failure at its place (spec 30 §30.6, rendering precedence).
 fn failure_diagnostics(source: &Source<'_>, r: &RecordedFailure) -> Vec<Diagnostic> {
-    let f = &r.failure;
     let len = source.len_utf16();
-    let note = format!("in example \"{}\" (last run of {})", r.example, r.oath_path);
+    let note = match &r.earlier {
+        None => format!("in example \"{}\" (last run of {})", r.example, r.oath_path),
+        Some(why) => format!(
+            "in example \"{}\" (an earlier run of {}, not the latest: {why})",
+            r.example, r.oath_path
+        ),
+    };
+    let found = placed_failure(source, r, len, &note);
+    match &r.earlier {
+        None => found,
+        // Not the latest run's: information, never a current error.
+        Some(_) => found
+            .into_iter()
+            .map(|mut d| {
+                d.severity = Some(DiagnosticSeverity::INFORMATION);
+                d
+            })
+            .collect(),
+    }
+}
+
+/// The diagnostics of one failure at its place, with `note`.
+fn placed_failure(
+    source: &Source<'_>,
+    r: &RecordedFailure,
+    len: u32,
+    note: &str,
+) -> Vec<Diagnostic> {
+    let f = &r.failure;
     let cells: Vec<Diagnostic> = f
         .cells
         .iter()

@@ -111,7 +111,7 @@ fn fresh_failures_at_their_cells_anchor_or_line_and_none_when_stale() {
         text,
         vec![failed("a", cell), failed("b", thrown), failed("c", lined)],
     );
-    let recorded = recorded_failures("varar/x.md", &[e]);
+    let recorded = recorded_failures("varar/x.md", &[e], Latest::default());
     assert_eq!(recorded.len(), 3);
     let d = oath_diagnostics(&plan(&index, text), &recorded);
     assert_eq!(
@@ -148,7 +148,7 @@ fn fresh_failures_at_their_cells_anchor_or_line_and_none_when_stale() {
             },
         ));
     }
-    assert!(recorded_failures("varar/x.md", &[stale]).is_empty());
+    assert!(recorded_failures("varar/x.md", &[stale], Latest::default()).is_empty());
 }
 
 #[test]
@@ -190,8 +190,14 @@ fn a_doc_path_failure_belongs_to_the_document_it_names() {
         ("varar/main.md", "# Main\n\n[Fill](shared.md)\n"),
         ("varar/shared.md", shared),
     ]);
-    assert!(recorded_failures("varar/main.md", std::slice::from_ref(&e)).is_empty());
-    let recorded = recorded_failures("varar/shared.md", std::slice::from_ref(&e));
+    assert!(
+        recorded_failures("varar/main.md", std::slice::from_ref(&e), Latest::default()).is_empty()
+    );
+    let recorded = recorded_failures(
+        "varar/shared.md",
+        std::slice::from_ref(&e),
+        Latest::default(),
+    );
     assert_eq!(recorded.len(), 1);
     assert_eq!(recorded[0].oath_path, "varar/main.md");
     // The shared document changed: the result is stale everywhere.
@@ -199,7 +205,7 @@ fn a_doc_path_failure_belongs_to_the_document_it_names() {
         "varar/shared.md".into(),
         DocumentText::Text(format!("{shared}x")),
     );
-    assert!(recorded_failures("varar/shared.md", &[e]).is_empty());
+    assert!(recorded_failures("varar/shared.md", &[e], Latest::default()).is_empty());
 }
 
 #[test]
@@ -267,10 +273,10 @@ fn issue34_a_buffer_whose_source_hash_collides_shows_no_recorded_failure() {
     };
     let mut e = evidence("varar/x.md", BEFORE, vec![failed("Rises", failure)]);
     assert_eq!(
-        recorded_failures("varar/x.md", std::slice::from_ref(&e)).len(),
+        recorded_failures("varar/x.md", std::slice::from_ref(&e), Latest::default()).len(),
         1
     );
     // The buffer now holds the edit; the run read the text before it.
     e.text = Ok(AFTER.into());
-    assert!(recorded_failures("varar/x.md", &[e]).is_empty());
+    assert!(recorded_failures("varar/x.md", &[e], Latest::default()).is_empty());
 }

@@ -7,6 +7,9 @@
 //! the expression. [`rename`] refuses, with the reason, what it cannot do
 //! safely:
 //!
+//! - the new expression holds a control character, a bidirectional-text
+//!   control or an invisible character (named by its code point; see
+//!   [`super::characters`]): it would be written into every oath;
 //! - the new expression does not parse, or names an unknown type;
 //! - its parameters differ from the old one's (added, removed or of
 //!   another type, in order): a sentence's values could not be kept;
@@ -31,9 +34,11 @@ use varar_core::expression::{CompiledExpression, Expression};
 use varar_core::lock::Lock;
 use varar_core::plan::DiagnosticCode;
 use varar_core::source::{Source, Span, utf16_len};
+use varar_core::untrusted::{code_point, hidden};
 
 use super::actions::rust_string;
 use super::analysis::{Analysis, PlanContext, plan_documents};
+use super::characters::shown;
 use super::oaths::Oaths;
 use super::step_index::StepIndex;
 use super::usages::{Usages, oath_uses};
@@ -118,6 +123,20 @@ pub enum Refusal {
         /// The parser's message.
         reason: String,
     },
+    /// The new expression holds a character a step text may not hold.
+    #[error(
+        "`{expression}` holds {code_point} at character {at}, {reason}; a rename would write it into every oath that uses the step"
+    )]
+    Character {
+        /// The new expression, with what a reader cannot see escaped.
+        expression: String,
+        /// The character, as `U+202E`.
+        code_point: String,
+        /// Its place in the new expression, 1-based, in characters.
+        at: usize,
+        /// What it is and why it is refused.
+        reason: &'static str,
+    },
     /// Its parameters differ.
     #[error(
         "the parameters would change from {old} to {new}: a rename keeps each sentence's values, so it cannot add, remove or retype one"
@@ -176,6 +195,18 @@ pub fn rename(world: &World<'_>, step: usize, new: &str) -> Result<Vec<Edit>, Re
     let (file, item) = world.index.step(step).ok_or(Refusal::NoStep)?;
     if new == item.expression {
         return Ok(Vec::new());
+    }
+    if let Some((at, c, why)) = new
+        .chars()
+        .enumerate()
+        .find_map(|(at, c)| hidden(c).map(|why| (at + 1, c, why)))
+    {
+        return Err(Refusal::Character {
+            expression: shown(new),
+            code_point: code_point(c),
+            at,
+            reason: why.reason(),
+        });
     }
     let expression_error = |reason: String| Refusal::Expression {
         expression: new.to_string(),

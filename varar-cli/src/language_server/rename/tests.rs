@@ -158,3 +158,50 @@ fn asked_from_a_sentence_or_from_the_attribute_string() {
     assert_eq!(span.end_col, at.end_col - 1);
     assert_eq!(step_in_rust(&index, path, at.start_line - 2, 0), None);
 }
+
+/// A new text with NUL or a right-to-left override was written into
+/// every oath; it is refused, the character named by its code point.
+#[test]
+fn a_new_text_with_a_control_bidi_or_invisible_character_is_refused_by_code_point() {
+    let index = bakery();
+    let oaths = oaths(&[]);
+    let world = World {
+        index: &index,
+        lock: None,
+        oaths: &oaths,
+    };
+    let sell = step(&index, "I sell {int} {word} from the shelf");
+    for (new, code_point, at) in [
+        ("I sell {int} {word} from the\0 shelf", "U+0000", 29),
+        ("I sell {int} {word} from the \u{202E}flehs", "U+202E", 30),
+        ("I sell {int} {word}\u{2066} from the shelf", "U+2066", 20),
+        ("I sell {int} {word} from the\nshelf", "U+000A", 29),
+        ("I sell {int} {word} from the\u{200B} shelf", "U+200B", 29),
+        ("\u{1B}[8mI sell {int} {word} from the shelf", "U+001B", 1),
+    ] {
+        let refused = rename(&world, sell, new);
+        let Err(Refusal::Character {
+            code_point: found,
+            at: place,
+            ..
+        }) = &refused
+        else {
+            panic!("{new:?}: not refused: {refused:?}");
+        };
+        assert_eq!((found.as_str(), *place), (code_point, at), "{new:?}");
+    }
+    assert_eq!(
+        rename(&world, sell, "I sell {int} {word} from the \u{202E}flehs")
+            .map_err(|e| e.to_string()),
+        Err(
+            "`I sell {int} {word} from the \\u{202E}flehs` holds U+202E at character 30, \
+             a bidirectional-text control: it changes the order in which the text is shown; \
+             a rename would write it into every oath that uses the step"
+                .to_string()
+        )
+    );
+    // A tab is text in an expression (spec 20 §20.2.1): it is kept.
+    let edits = rename(&world, sell, "I sell {int} {word}\tfrom the shelf")
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(edits[0].text, "I sell 2 croissants\tfrom the shelf");
+}

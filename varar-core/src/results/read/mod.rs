@@ -16,7 +16,10 @@
 //!   would place their offsets in the wrong document.
 //!
 //! Unknown members are ignored, as the stability policy of the format asks
-//! (additive optional fields may land without a version bump).
+//! (additive optional fields may land without a version bump). A
+//! `message`, `stack` or cell's `actual` longer than
+//! [`crate::untrusted::TEXT_LIMIT`] is read cut, with its note (issue 34):
+//! no consumer shows or stores again megabytes a file should not hold.
 //!
 //! Pure: bytes in, value or [`ResultsError`] out. The file is read by
 //! [`crate::store::read_run_result`].
@@ -181,8 +184,8 @@ fn failure(node: &Node, at: &str, version: u32) -> Result<ResultFailure, Results
     let obj = object(node, at)?;
     let member = |key: &str| format!("{at}.{key}");
     let line = unsigned(obj.required("line")?, &member("line"))?;
-    let message = string(obj.required("message")?, &member("message"))?;
-    let stack = string(obj.required("stack")?, &member("stack"))?;
+    let message = text(obj.required("message")?, &member("message"))?;
+    let stack = text(obj.required("stack")?, &member("stack"))?;
     let cells = match obj.get("cells") {
         None => Vec::new(),
         Some(node) => array(node, &member("cells"))?
@@ -223,7 +226,7 @@ fn cell(node: &Node, at: &str) -> Result<CellFailure, ResultsError> {
     let obj = object(node, at)?;
     let (from, to) = range(&obj, at)?;
     let actual_at = format!("{at}.actual");
-    let actual = string(obj.required("actual")?, &actual_at)?;
+    let actual = text(obj.required("actual")?, &actual_at)?;
     Ok(CellFailure { from, to, actual })
 }
 
@@ -253,6 +256,13 @@ fn array<'a>(node: &'a Node, at: &str) -> Result<&'a [Node], ResultsError> {
 
 fn string(node: &Node, at: &str) -> Result<String, ResultsError> {
     Ok(node.as_str(at)?.to_owned())
+}
+
+/// A message, stack or actual value: a string, cut at
+/// [`crate::untrusted::TEXT_LIMIT`] (a crafted or older file may hold
+/// megabytes; every consumer reads it through here, issue 34).
+fn text(node: &Node, at: &str) -> Result<String, ResultsError> {
+    Ok(crate::untrusted::cut(node.as_str(at)?).into_owned())
 }
 
 /// A line or offset: an integer (in the `Number.isInteger` sense, so `5.0`

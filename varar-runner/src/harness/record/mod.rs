@@ -3,10 +3,12 @@
 //! the digests of its inputs, written at the start as incomplete and again
 //! at the end with every item's outcome.
 
+use std::cell::Cell;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::hash::{BuildHasher, Hasher};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use libtest_mimic::Arguments;
@@ -182,6 +184,22 @@ pub(crate) struct Recording<'a> {
     history: HistoryWriter,
     /// The lock's stamp when `lock_before` was taken.
     lock_stamp: Option<Stamp>,
+    /// Whether a write of the record to `.varar/.runs/` failed (issue 34):
+    /// the run then fails, whatever its items did.
+    unrecorded: Cell<bool>,
+    /// When this process began: what a killed writer's temporary predates.
+    orphans: store::Orphans,
+    /// The first process of a run's pruning and sweep, under way.
+    tidying: Option<JoinHandle<()>>,
+}
+
+/// How a recorded process ended, for the run.
+pub(crate) struct Finished {
+    /// How the lock's write ended, when this run wrote it.
+    pub lock: Option<Result<bool, StoreError>>,
+    /// Whether the process's evidence is not whole (its record or a result
+    /// file could not be written): the run fails (issue 34).
+    pub failed: bool,
 }
 
 /// What the record is started from.
@@ -198,8 +216,10 @@ pub(crate) struct Start<'a> {
 }
 
 impl<'a> Recording<'a> {
-    /// Write the record of a process that starts: `complete: false`.
-    pub(crate) fn start(root: &'a Path, start: Start<'_>) -> Recording<'a> {
+    /// Write the record of a process that starts: `complete: false`. The
+    /// first process of a run (`new_run`: it made the run's directory,
+    /// [`Claim`]) prunes the oldest runs once its record is written.
+    pub(crate) fn start(root: &'a Path, start: Start<'_>, new_run: bool) -> Recording<'a> {
         let Start {
             identity,
             args,
@@ -234,6 +254,7 @@ impl<'a> Recording<'a> {
             run_id: identity.run_id.clone(),
             process_id: identity.process_id.clone(),
             complete: false,
+            project: Some(store::project_id(root)),
             started_at: rfc3339_millis(identity.started_ms),
             ended_at: None,
             arguments: arguments(args),
@@ -254,16 +275,27 @@ impl<'a> Recording<'a> {
             },
             items,
             unselected,
+            unwritten: Vec::new(),
         };
-        let recording = Recording {
+        let orphans = store::Orphans::since_ms(identity.started_ms);
+        let mut recording = Recording {
             root,
             record,
             selected,
-            history: HistoryWriter::from_env(root),
+            history: HistoryWriter::from_env(root, identity.started_ms),
             lock_stamp,
+            unrecorded: Cell::new(false),
+            orphans,
+            tidying: None,
         };
-        if recording.write() {
-            prune_when_new(root, &recording.record.run_id);
+        // Older runs are pruned (and killed writers' temporaries swept)
+        // only once this run's record is written: a run that cannot record
+        // itself destroys no evidence.
+        match recording.write() {
+            Some(written) if new_run || written.new_run => {
+                recording.tidying = tidy_when_new(root, &recording.record.run_id, orphans);
+            }
+            _ => {}
         }
         recording
     }
@@ -278,12 +310,16 @@ impl<'a> Recording<'a> {
     /// record is written: the record names the bytes being written, and is
     /// written again naming the lock on disk if that write failed. Returns
     /// how it ended.
+    ///
+    /// `unwritten`: the oaths whose result files could not be written; the
+    /// record then says so and stays `complete: false` (issue 34).
     pub(crate) fn finish(
         mut self,
         log: &RunLog,
         earlier: Option<EarlierRuns>,
         lock: Option<LockSave>,
-    ) -> Option<Result<bool, StoreError>> {
+        unwritten: Vec<String>,
+    ) -> Finished {
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
             if let Some(finished) = log.get(index) {
                 item.outcome = Some(finished.outcome);
@@ -298,7 +334,20 @@ impl<'a> Recording<'a> {
             Some(lock) => Some(lock.digest.clone()),
             None => self.lock_on_disk(),
         };
-        self.record.complete = true;
+        if !unwritten.is_empty() {
+            print::error(format_args!(
+                "the results of {} could not be written to `.varar/` (see the warnings above): \
+                 the files there are older than this run, and this run's record says so, so \
+                 `cargo varar gate` refuses them; this run fails",
+                unwritten
+                    .iter()
+                    .map(|o| format!("`{o}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.record.complete = unwritten.is_empty();
+        self.record.unwritten = unwritten;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
         let _ = self.write();
         let saved = lock.map(|lock| {
@@ -310,15 +359,27 @@ impl<'a> Recording<'a> {
             saved
         });
         if let Some(EarlierRuns(found)) = earlier {
-            let headers = readable(found);
-            store::remove_runs_before(
-                self.root,
-                &headers,
-                &self.record.run_id,
-                &self.record.started_at,
-            );
+            let (headers, unreadable) = split_found(found);
+            // Only a run whose own record stands replaces the earlier ones.
+            if !self.unrecorded.get() {
+                store::remove_runs_before(
+                    self.root,
+                    &headers,
+                    &unreadable,
+                    &self.record.run_id,
+                    &self.record.started_at,
+                    &self.orphans,
+                );
+            }
         }
-        saved
+        if let Some(tidying) = self.tidying.take() {
+            // Best effort, and it never panics on what it finds.
+            let _ = tidying.join();
+        }
+        Finished {
+            lock: saved,
+            failed: self.unrecorded.get() || !self.record.unwritten.is_empty(),
+        }
     }
 
     /// The lock's digest as it is on disk: the one taken at the start
@@ -332,19 +393,83 @@ impl<'a> Recording<'a> {
         }
     }
 
-    /// Write the record (and its history's copy); whether this created
-    /// the run's directory, as the first process of a run does.
-    fn write(&self) -> bool {
-        let written = match store::write_process_record(self.root, &self.record) {
+    /// Write the record (and its history's copy). A record `.varar/.runs/`
+    /// does not take is an error, said once: the run then fails, and the
+    /// history's copy (when there is a history) is the witness that makes
+    /// `cargo varar gate` refuse the older evidence (issue 34).
+    fn write(&self) -> Option<store::WrittenRecord> {
+        let written = store::write_process_record(self.root, &self.record);
+        let kept = self.history.write(
+            &self.record,
+            written.as_ref().ok().map(|w| w.path.as_path()),
+        );
+        match written {
             Ok(written) => Some(written),
             Err(e) => {
-                print::warning(format_args!("the run record was not written: {e}"));
+                if !self.unrecorded.replace(true) {
+                    print::error(unrecorded_message(&e, self.history.dir().filter(|_| kept)));
+                }
                 None
             }
-        };
-        self.history
-            .write(&self.record, written.as_ref().map(|w| w.path.as_path()));
-        written.is_some_and(|w| w.new_run)
+        }
+    }
+}
+
+/// What is said when this run's record could not be written to
+/// `.varar/.runs/`: where, why, and whether anything else witnesses the
+/// run (`history`: the run history that kept the record).
+fn unrecorded_message(e: &StoreError, history: Option<&Path>) -> String {
+    let then = match history {
+        Some(dir) => format!(
+            "the run history keeps it (`{}`), so `cargo varar gate` refuses the older evidence \
+             in `.varar/` (unrecorded_run)",
+            dir.display()
+        ),
+        None => "nothing else records this run (the run history is off or could not be \
+                 written), so `cargo varar gate` may take the older evidence in `.varar/` for \
+                 this run's: do not judge it until a run records itself"
+            .to_owned(),
+    };
+    format!(
+        "this run's record could not be written to `.varar/.runs/` ({e}): {then}; this run fails \
+         (free the disk, make `.varar/` writable, or raise the file-size limit, and run the \
+         tests again)"
+    )
+}
+
+/// The directory of this process's run, made before the run writes
+/// anything else (see [`store::claim_run_dir`]; one that cannot be made is
+/// said when the record cannot be written either). Dropped before the run
+/// records itself (it stopped early, with an error), the directory this
+/// made goes again if it is still empty; kept, it is the run's.
+pub(crate) struct Claim<'a> {
+    root: &'a Path,
+    run_id: String,
+    made: bool,
+}
+
+impl<'a> Claim<'a> {
+    /// Make the directory of run `run_id`.
+    pub(crate) fn new(root: &'a Path, run_id: &str) -> Claim<'a> {
+        Claim {
+            root,
+            run_id: run_id.to_owned(),
+            made: store::claim_run_dir(root, run_id).unwrap_or(false),
+        }
+    }
+
+    /// Keep the directory for the run; whether this made it (the run is
+    /// new).
+    pub(crate) fn keep(mut self) -> bool {
+        std::mem::take(&mut self.made)
+    }
+}
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        if self.made {
+            store::release_run_dir(self.root, &self.run_id);
+        }
     }
 }
 
@@ -359,61 +484,72 @@ pub(crate) fn earlier_runs(root: &Path, run_id: &str) -> EarlierRuns {
     EarlierRuns(store::read_other_headers(root, run_id))
 }
 
-/// Every readable run of the project; records that cannot be read are
-/// reported (and left alone), records of an unknown version skipped.
-pub(crate) fn store_runs(root: &Path) -> Vec<RunRecord> {
-    records(store::read_records(root))
+/// Every readable run of the project, and how many record files could not
+/// be read (each reported, and left alone); records of an unknown version
+/// skipped.
+pub(crate) fn store_runs(root: &Path) -> (Vec<RunRecord>, usize) {
+    let (read, unreadable) = split_found(store::read_records(root));
+    (RunRecord::combine(read), unreadable.len())
 }
 
-/// The runs of `found`, its unreadable records reported.
-fn records(found: Vec<Result<ProcessRecord, store::RecordFileError>>) -> Vec<RunRecord> {
-    RunRecord::combine(readable(found))
-}
-
-/// What of `found` could be read; the unreadable files reported, records
-/// of an unknown version skipped.
-fn readable<T>(found: Vec<Result<T, store::RecordFileError>>) -> Vec<T> {
+/// What of `found` could be read, and the files that could not (each
+/// reported as a warning naming the file and what to do: issue 34);
+/// records of an unknown version skipped.
+fn split_found<T>(found: Vec<Result<T, store::RecordFileError>>) -> (Vec<T>, Vec<PathBuf>) {
     let mut read = Vec::new();
+    let mut unreadable = Vec::new();
     for found in found {
         match found {
             Ok(record) => read.push(record),
             Err(e) if e.is_unknown_version() => {}
-            Err(e) => print::warning(e),
+            Err(e) => {
+                print::warning(format_args!(
+                    "{e}; it is left out (the first full run that starts after it was written \
+                     removes it with the earlier runs; or delete it)"
+                ));
+                unreadable.push(e.path().to_path_buf());
+            }
         }
     }
-    read
+    (read, unreadable)
 }
 
-/// The first process of a new run prunes the oldest runs, keeping
-/// [`store::KEPT_RUNS`] (by the time their directories last changed, so
-/// that no record has to be read).
-fn prune_when_new(root: &Path, run_id: &str) {
-    let dir = store::runs_dir(root);
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    let own = store::file_name_of(run_id);
-    let mut runs: Vec<(SystemTime, std::path::PathBuf)> = entries
-        .flatten()
-        .filter(|e| {
-            e.file_type().is_ok_and(|t| t.is_dir()) && e.file_name().to_string_lossy() != own
-        })
-        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
-        .collect();
-    if runs.len() < store::KEPT_RUNS {
-        return;
+/// The first process of a new run, once its start record is written,
+/// prunes the oldest runs, keeping [`store::KEPT_RUNS`] (by the time their
+/// directories last changed, so that no record has to be read), and the
+/// runs killed before they recorded anything, and removes the temporaries
+/// killed writers left anywhere under `.varar/` (issue 34): on a thread of
+/// its own, which nothing of the run waits for until it ends.
+fn tidy_when_new(root: &Path, run_id: &str, orphans: store::Orphans) -> Option<JoinHandle<()>> {
+    fn tidy(root: &Path, run_id: &str, orphans: &store::Orphans) {
+        store::prune_oldest_runs(root, run_id, orphans);
+        // Before the sweep: a killed run's directory goes whole, never
+        // emptied and left changed after this run began.
+        store::prune_unrecorded_runs(root, run_id, orphans);
+        store::sweep_scratch(root, orphans);
     }
-    runs.sort_by_key(|r| std::cmp::Reverse(r.0));
-    for (_, path) in runs.into_iter().skip(store::KEPT_RUNS) {
-        let _ = std::fs::remove_dir_all(path);
+    let (owned_root, owned_id) = (root.to_path_buf(), run_id.to_owned());
+    let spawned = std::thread::Builder::new()
+        .name("varar-tidy".to_owned())
+        .spawn(move || tidy(&owned_root, &owned_id, &orphans));
+    match spawned {
+        Ok(handle) => Some(handle),
+        // No thread to spare: tidy here.
+        Err(_) => {
+            tidy(root, run_id, &orphans);
+            None
+        }
     }
 }
 
 /// What a rerun (`VARAR_RERUN=failed`) continues: the latest complete run
 /// of the current sources (`current`: every document's digest now), its
 /// processes of this invocation (`group`) left out.
+///
+/// `unreadable`: how many record files could not be read (already
+/// reported): the latest readable run is continued all the same.
 pub(crate) fn rerun_of(
-    runs: Vec<RunRecord>,
+    (runs, unreadable): (Vec<RunRecord>, usize),
     group: &str,
     current: &HashMap<String, String>,
 ) -> Result<(String, Continuation), String> {
@@ -437,7 +573,17 @@ pub(crate) fn rerun_of(
                 .all(|d| current.get(&d.path).is_some_and(|sha| *sha == d.sha256))
     };
     let Some(run) = runs.iter().find(|r| r.complete() && fresh(r)) else {
-        return Err(if runs.is_empty() {
+        return Err(if runs.is_empty() && unreadable > 0 {
+            format!(
+                "there is no readable run record in .varar/.runs/ ({} could not be read: see \
+                 the warnings above)",
+                if unreadable == 1 {
+                    "1 record file".to_owned()
+                } else {
+                    format!("{unreadable} record files")
+                }
+            )
+        } else if runs.is_empty() {
             "there is no run record in .varar/".to_owned()
         } else {
             "no complete run of the sources as they are now".to_owned()

@@ -45,7 +45,8 @@ fn a_rerun_continues_the_latest_complete_run_of_the_current_sources() {
     );
     latest.unselected = vec!["a.md::elsewhere".to_owned()];
     let runs = RunRecord::combine(vec![older, unfinished, latest]);
-    let (run, continuation) = rerun_of(runs, "me", &current()).unwrap_or_else(|e| panic!("{e}"));
+    let (run, continuation) =
+        rerun_of((runs, 0), "me", &current()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(run, "run");
     assert_eq!(
         continuation
@@ -70,14 +71,23 @@ fn a_run_of_other_sources_is_not_continued() {
         &[("a.md::x", Some(Outcome::Failed), 1)],
     );
     let edited = HashMap::from([("a.md".to_owned(), "b".repeat(64))]);
-    let err = rerun_of(RunRecord::combine(vec![run]), "me", &edited)
+    let err = rerun_of((RunRecord::combine(vec![run]), 0), "me", &edited)
         .err()
         .unwrap_or_default();
     assert_eq!(err, "no complete run of the sources as they are now");
-    let err = rerun_of(Vec::new(), "me", &current())
+    let err = rerun_of((Vec::new(), 0), "me", &current())
         .err()
         .unwrap_or_default();
     assert_eq!(err, "there is no run record in .varar/");
+    // Issue 34: records that could not be read are not "no record".
+    let err = rerun_of((Vec::new(), 1), "me", &current())
+        .err()
+        .unwrap_or_default();
+    assert_eq!(
+        err,
+        "there is no readable run record in .varar/.runs/ (1 record file could not be read: \
+         see the warnings above)"
+    );
 }
 
 #[test]
@@ -102,11 +112,11 @@ fn the_processes_of_this_invocation_do_not_decide_what_it_reruns() {
         group: "nextest-2".to_owned(),
     });
     let runs = RunRecord::combine(vec![first.clone(), sibling.clone()]);
-    let (_, same) = rerun_of(runs, "nextest-2", &current()).unwrap_or_else(|e| panic!("{e}"));
+    let (_, same) = rerun_of((runs, 0), "nextest-2", &current()).unwrap_or_else(|e| panic!("{e}"));
     assert!(same.items.contains("a.md::x"));
     assert_eq!(same.previous.get("a.md::x"), Some(&1));
     let runs = RunRecord::combine(vec![first, sibling]);
-    let (_, later) = rerun_of(runs, "me", &current()).unwrap_or_else(|e| panic!("{e}"));
+    let (_, later) = rerun_of((runs, 0), "me", &current()).unwrap_or_else(|e| panic!("{e}"));
     assert!(later.items.is_empty(), "a later rerun sees it recovered");
     assert_eq!(later.previous.get("a.md::x"), Some(&2));
 }
@@ -132,9 +142,13 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
             selected: Vec::new(),
             history: HistoryWriter::none(),
             lock_stamp: None,
+            unrecorded: Cell::new(false),
+            orphans: store::Orphans::since_ms(0),
+            tidying: None,
         };
-        let saved = recording.finish(&RunLog::default(), None, Some(lock));
-        assert_eq!(saved.map(|s| s.is_ok()), Some(process == "wrote"));
+        let finished = recording.finish(&RunLog::default(), None, Some(lock), Vec::new());
+        assert_eq!(finished.lock.map(|s| s.is_ok()), Some(process == "wrote"));
+        assert!(!finished.failed);
         let records = store::read_records(root);
         let record = records
             .iter()
@@ -149,4 +163,81 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
             .map(|l| l.sha256.as_str());
         assert_eq!(lock_after, Some(named.as_str()), "{process}");
     }
+}
+
+/// A history in `dir` with the default limits, made and marked (see
+/// `store::History::open`).
+fn history_in(dir: &Path) -> HistoryWriter {
+    let history = crate::store::History {
+        dir: dir.to_path_buf(),
+        origin: varar_core::history::HistoryOrigin::Named,
+        limits: varar_core::history::HistoryLimits::default(),
+        project: dir.with_file_name("project"),
+        target: dir.with_file_name("target"),
+    };
+    history.open().unwrap_or_else(|e| panic!("{e}"));
+    HistoryWriter::at(history)
+}
+
+#[test]
+fn issue34_a_record_that_varar_cannot_take_fails_the_run_and_the_history_keeps_it() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(&root).unwrap_or_else(|e| panic!("{e}"));
+    // `.varar/` made a file: nothing can be written under it.
+    std::fs::write(root.join(".varar"), b"").unwrap_or_else(|e| panic!("{e}"));
+    let history = dir.path().join("history");
+    let recording = Recording {
+        root: &root,
+        record: record("run", "p1", STARTED, false),
+        selected: Vec::new(),
+        history: history_in(&history),
+        lock_stamp: None,
+        unrecorded: Cell::new(false),
+        orphans: store::Orphans::since_ms(0),
+        tidying: None,
+    };
+    assert!(recording.write().is_none());
+    assert!(recording.unrecorded.get());
+    let finished = recording.finish(&RunLog::default(), None, None, Vec::new());
+    assert!(finished.failed, "the run fails");
+    let kept = store::read_history(&history);
+    assert_eq!(kept.len(), 1, "the history keeps the end record: {kept:?}");
+    assert!(kept[0].as_ref().is_ok_and(|r| r.complete));
+}
+
+#[test]
+fn issue34_result_files_that_could_not_be_written_leave_the_record_incomplete() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path();
+    let recording = Recording {
+        root,
+        record: record("run", "p1", STARTED, false),
+        selected: Vec::new(),
+        history: HistoryWriter::none(),
+        lock_stamp: None,
+        unrecorded: Cell::new(false),
+        orphans: store::Orphans::since_ms(0),
+        tidying: None,
+    };
+    let finished = recording.finish(&RunLog::default(), None, None, vec!["a.md".to_owned()]);
+    assert!(finished.failed);
+    let records: Vec<ProcessRecord> = store::read_records(root).into_iter().flatten().collect();
+    assert_eq!(records.len(), 1);
+    assert!(!records[0].complete, "an older reader refuses it too");
+    assert!(records[0].ended_at.is_some() && records[0].ended());
+    assert_eq!(records[0].unwritten, ["a.md"]);
+}
+
+#[test]
+fn issue34_a_claim_is_given_back_when_the_run_stops_before_it_records_itself() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let root = dir.path();
+    let run_dir = store::runs_dir(root).join("stopped");
+    drop(Claim::new(root, "stopped"));
+    assert!(!run_dir.exists(), "an early error leaves no unrecorded run");
+    assert!(Claim::new(root, "kept").keep(), "the first process made it");
+    assert!(store::runs_dir(root).join("kept").is_dir());
+    assert!(!Claim::new(root, "kept").keep(), "a later process did not");
+    assert!(store::runs_dir(root).join("kept").is_dir());
 }

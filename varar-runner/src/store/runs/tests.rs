@@ -1,10 +1,15 @@
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::*;
 use varar_core::record::Outcome;
 
 fn tmp() -> tempfile::TempDir {
     tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A run that begins now.
+fn now() -> Orphans {
+    Orphans::since(std::time::SystemTime::now())
 }
 
 /// A record as another writer would have put it on disk: read through the
@@ -206,7 +211,14 @@ fn a_full_run_removes_complete_runs_that_started_before_it_only() {
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
     assert_eq!(headers.len(), 5, "every process of the other runs");
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(
+        root,
+        &headers,
+        &[],
+        "new",
+        "2026-12-01T07:00:00.000Z",
+        &now(),
+    );
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)
@@ -234,7 +246,7 @@ fn pruning_keeps_the_newest_complete_runs_and_every_incomplete_one() {
         .unwrap_or_else(|e| panic!("{e}"));
     }
     let runs = RunRecord::combine(read_ok(root));
-    prune_runs(root, &runs, "run-00");
+    prune_runs(root, &runs, "run-00", &now());
     let mut left: Vec<String> = RunRecord::combine(read_ok(root))
         .into_iter()
         .map(|r| r.run_id)
@@ -275,6 +287,253 @@ fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
-    remove_runs_before(root, &headers, "new", "2026-12-01T07:00:00.000Z");
+    remove_runs_before(
+        root,
+        &headers,
+        &[],
+        "new",
+        "2026-12-01T07:00:00.000Z",
+        &now(),
+    );
     assert!(!run_dir.exists(), "the orphan goes with its run");
+}
+
+#[test]
+fn issue34_a_claimed_run_directory_exists_before_any_record_of_it() {
+    let dir = tmp();
+    let root = dir.path();
+    assert!(claim_run_dir(root, "run/1").unwrap_or_else(|e| panic!("{e}")));
+    assert!(runs_dir(root).join("run_1").is_dir());
+    assert!(
+        root.join(".varar/.gitignore").is_file(),
+        "made with .varar/"
+    );
+    assert!(!claim_run_dir(root, "run/1").unwrap_or_else(|e| panic!("{e}")));
+    let r = record("run/1", "p1", "2026-12-01T07:00:00.000Z", false);
+    let written = write_process_record(root, &r).unwrap_or_else(|e| panic!("{e}"));
+    assert!(!written.new_run, "the claim made it");
+    // A `.varar/` that is a file: nothing can be claimed.
+    let blocked = tmp();
+    std::fs::write(blocked.path().join(".varar"), b"").unwrap_or_else(|e| panic!("{e}"));
+    assert!(claim_run_dir(blocked.path(), "run-1").is_err());
+}
+
+#[test]
+fn issue34_run_directories_are_read_with_their_time_their_records_and_what_else_they_hold() {
+    let dir = tmp();
+    let root = dir.path();
+    let good = record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
+    write_process_record(root, &good).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(runs_dir(root).join("run-1/p0.run"), b"{").unwrap_or_else(|e| panic!("{e}"));
+    claim_run_dir(root, "empty").unwrap_or_else(|e| panic!("{e}"));
+    let killed = runs_dir(root).join("killed");
+    std::fs::create_dir_all(&killed).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(killed.join(format!("{TEMP_PREFIX}x")), b"{\n  \"vers")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let other = runs_dir(root).join("other");
+    std::fs::create_dir_all(&other).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(other.join("notes.txt"), b"mine").unwrap_or_else(|e| panic!("{e}"));
+    let dirs = read_run_dirs_in(&root.join(SCRATCH_DIR)).unwrap_or_else(|e| panic!("{e}"));
+    let names: Vec<&str> = dirs.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["empty", "killed", "other", "run-1"]);
+    assert!(dirs.iter().all(|d| d.modified.is_some()));
+    let shape: Vec<(usize, usize, bool)> = dirs
+        .iter()
+        .map(|d| {
+            let ok = d.records.iter().filter(|r| r.is_ok()).count();
+            (ok, d.records.len() - ok, d.foreign)
+        })
+        .collect();
+    assert_eq!(
+        shape,
+        [(0, 0, false), (0, 0, false), (0, 0, true), (1, 1, false)],
+        "a temporary of ours is not foreign; a file of someone else's is"
+    );
+    assert!(
+        read_run_dirs_in(&root.join("nowhere"))
+            .unwrap_or_else(|e| panic!("{e}"))
+            .is_empty()
+    );
+}
+
+#[test]
+fn issue34_a_full_run_prunes_an_older_runs_unreadable_record_and_nothing_newer() {
+    use std::time::{Duration, SystemTime};
+    let dir = tmp();
+    let root = dir.path();
+    let runs = runs_dir(root);
+    let age = |path: &Path, ago: u64| {
+        let file = std::fs::File::open(path).unwrap_or_else(|e| panic!("{e}"));
+        file.set_modified(SystemTime::now() - Duration::from_secs(ago))
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    // What a user (or a checkout) put beside an older run's broken record.
+    let foreign = runs.join("broken-foreign").join("evidence.pdf");
+    std::fs::create_dir_all(runs.join("broken-foreign")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&foreign, b"mine").unwrap_or_else(|e| panic!("{e}"));
+    let broken = [
+        ("broken-old", 3600),
+        ("broken-new", 0),
+        ("busy", 3600),
+        ("broken-foreign", 3600),
+    ];
+    for (name, ago) in broken {
+        std::fs::create_dir_all(runs.join(name)).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(runs.join(name).join("p.run"), b"{\"vers").unwrap_or_else(|e| panic!("{e}"));
+        age(&runs.join(name), ago);
+    }
+    // `busy` also holds a readable record of a run still being written.
+    let busy = record("busy", "q", "2020-01-01T00:00:00.000Z", false);
+    write_process_record(root, &busy).unwrap_or_else(|e| panic!("{e}"));
+    age(&runs.join("busy"), 3600);
+    let found = read_other_headers(root, "new");
+    let (headers, unreadable): (Vec<_>, Vec<_>) = found.into_iter().partition(Result::is_ok);
+    let headers: Vec<RecordHeader> = headers.into_iter().flatten().collect();
+    let unreadable: Vec<PathBuf> = unreadable
+        .into_iter()
+        .filter_map(|e| e.err().map(|e| e.path().to_path_buf()))
+        .collect();
+    assert_eq!(unreadable.len(), 4);
+    let runs_changed = modified_at(&runs).unwrap_or_default();
+    let minute_ago = varar_core::time::rfc3339_millis(
+        u64::try_from(
+            (SystemTime::now() - Duration::from_secs(60))
+                .duration_since(SystemTime::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis()),
+        )
+        .unwrap_or(0),
+    );
+    assert!(minute_ago < runs_changed);
+    remove_runs_before(root, &headers, &unreadable, "new", &minute_ago, &now());
+    assert!(!runs.join("broken-old").exists(), "older than this run");
+    assert!(runs.join("broken-new").exists(), "written after it started");
+    assert!(runs.join("busy").exists(), "a run still being written");
+    assert!(
+        foreign.exists() && runs.join("broken-foreign/p.run").exists(),
+        "an older run's directory holding anything else stays whole"
+    );
+}
+
+/// The headers of every run but `new`.
+fn other_headers(root: &Path) -> Vec<RecordHeader> {
+    read_other_headers(root, "new")
+        .into_iter()
+        .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
+        .collect()
+}
+
+#[test]
+fn issue34_pruning_runs_leaves_a_run_directory_holding_a_foreign_file() {
+    let dir = tmp();
+    let root = dir.path();
+    for run in ["old", "older"] {
+        write_process_record(root, &record(run, "p", "2026-12-01T06:00:00.000Z", true))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // What a user (or a checkout) put there.
+    let foreign = runs_dir(root).join("old").join("evidence.pdf");
+    std::fs::write(&foreign, "mine").unwrap_or_else(|e| panic!("{e}"));
+    remove_runs_before(
+        root,
+        &other_headers(root),
+        &[],
+        "new",
+        "2026-12-01T07:00:00.000Z",
+        &now(),
+    );
+    assert!(
+        foreign.exists(),
+        "a run directory holding anything else stays"
+    );
+    assert!(runs_dir(root).join("old/p.run").exists(), "whole");
+    assert!(!runs_dir(root).join("older").exists(), "ours goes");
+    // Nor by age.
+    for n in 0..KEPT_RUNS + 2 {
+        write_process_record(
+            root,
+            &record(&format!("r{n:02}"), "p", "2026-12-01T08:00:00.000Z", true),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // The oldest of all, by its directory's time.
+    std::fs::File::open(runs_dir(root).join("old"))
+        .and_then(|d| d.set_modified(std::time::SystemTime::UNIX_EPOCH))
+        .unwrap_or_else(|e| panic!("{e}"));
+    prune_oldest_runs(root, "new", &now());
+    assert!(foreign.exists());
+    assert!(
+        !runs_dir(root).join("r00").exists(),
+        "ours beyond the count go"
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn issue34_pruning_runs_never_goes_through_a_symlinked_runs_directory() {
+    let dir = tmp();
+    let elsewhere = dir.path().join("elsewhere");
+    write_process_record(
+        &elsewhere,
+        &record("old", "p", "2026-12-01T06:00:00.000Z", true),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // A project whose `.varar/.runs` is a link to another's.
+    let root = dir.path().join("project");
+    std::fs::create_dir_all(root.join(".varar")).unwrap_or_else(|e| panic!("{e}"));
+    std::os::unix::fs::symlink(runs_dir(&elsewhere), runs_dir(&root))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let headers = other_headers(&root);
+    assert_eq!(headers.len(), 1, "read through the link");
+    remove_runs_before(
+        &root,
+        &headers,
+        &[],
+        "new",
+        "2026-12-01T07:00:00.000Z",
+        &now(),
+    );
+    assert!(
+        runs_dir(&elsewhere).join("old/p.run").exists(),
+        "nothing removed through the link"
+    );
+}
+
+#[test]
+fn issue34_a_run_killed_before_its_first_record_goes_whole_and_nothing_else_does() {
+    use std::time::{Duration, SystemTime};
+    let dir = tmp();
+    let root = dir.path();
+    let runs = runs_dir(root);
+    let stale = Duration::from_millis(varar_core::owned::STALE_TEMPORARY_MS + 1000);
+    let put = |run: &str, name: &str, ago: Duration| {
+        let path = runs.join(run).join(name);
+        std::fs::create_dir_all(runs.join(run)).unwrap_or_else(|e| panic!("{e}"));
+        let file = std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}"));
+        file.set_modified(SystemTime::now() - ago)
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    // A run killed at its first write: its temporary, its writer gone.
+    put("killed", &format!("{TEMP_PREFIX}x"), stale);
+    // A run starting now: its directory, empty or holding a live write.
+    claim_run_dir(root, "starting").unwrap_or_else(|e| panic!("{e}"));
+    let live = varar_core::owned::temporary_prefix(std::process::id());
+    put("writing", &format!("{live}y"), Duration::ZERO);
+    // A run that recorded its start, then was killed writing its end.
+    write_process_record(
+        root,
+        &record("recorded", "p", "2026-12-01T07:00:00.000Z", false),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    put("recorded", &format!("{TEMP_PREFIX}z"), stale);
+    // Someone else's file beside an orphan.
+    put("foreign", &format!("{TEMP_PREFIX}w"), stale);
+    put("foreign", "notes.txt", Duration::ZERO);
+    // This run's own directory.
+    put("new", &format!("{TEMP_PREFIX}v"), stale);
+    prune_unrecorded_runs(root, "new", &now());
+    assert!(!runs.join("killed").exists(), "the killed run goes whole");
+    for kept in ["starting", "writing", "recorded", "foreign", "new"] {
+        assert!(runs.join(kept).is_dir(), "{kept} stays");
+    }
+    assert!(runs.join("foreign/notes.txt").exists());
 }

@@ -12,8 +12,29 @@
 //! | `VARAR_HISTORY_RUNS` | [`DEFAULT_RUNS`] | runs kept at most |
 //! | `VARAR_HISTORY_SIZE` | [`DEFAULT_BYTES`] (256 MiB) | bytes kept at most (`K`, `M`, `G` suffixes, powers of 1024) |
 //! | `VARAR_HISTORY_DAYS` | [`DEFAULT_DAYS`] | days a run is kept at most (`0`: no age limit) |
+//!
+//! Pruning deletes, so the history is a directory varar made and marked
+//! (issue 34, STYLE §2.9): [`judge_history`] decides, from what the shell
+//! saw at the place (symbolic links not followed), whether a run may use
+//! it, adopt it or must refuse it. A missing directory is created with
+//! the marker [`HISTORY_MARKER`]; a marked one is used; an empty one is
+//! adopted (marked). At the default place only, an unmarked history an
+//! earlier version wrote is adopted when every entry is recognisably one
+//! of our run directories ([`crate::owned::is_run_dir`]). Anything else
+//! is refused: a symbolic link, what is not a directory, a directory
+//! holding anything else, and, marked or not, the project's directory,
+//! cargo's target directory or a parent of either, or a place inside the
+//! project's `.varar/`. A refused history is one warning; the run goes on
+//! without it.
 
 use std::path::{Path, PathBuf};
+
+mod place;
+
+pub use place::{
+    Clash, HISTORY_MARKER, HistoryOrigin, HistoryRefusal, HistorySeen, HistoryUse, MARKER_TEXT,
+    SeenEntry, clash, judge_history,
+};
 
 /// The variable that moves the history (`off` turns it off).
 pub const HISTORY_VAR: &str = "VARAR_HISTORY";
@@ -132,28 +153,38 @@ pub fn parse_size(text: &str) -> Option<u64> {
 }
 
 /// Where the history is: `VARAR_HISTORY` (`off`: nowhere; relative to
-/// `root`), else `<CARGO_TARGET_DIR>/varar/history` (relative to `root`),
-/// else under cargo's target directory: `found_target` (the shell's find:
-/// the `target/` of the nearest ancestor of `root` that cargo marked with
-/// its `CACHEDIR.TAG`, so a workspace member's history lands in the
-/// workspace's target) or `<root>/target`.
+/// `root`), else `<target>/varar/history` (see [`target_dir`]), and which
+/// of the two it is.
 pub fn history_dir(
     root: &Path,
     history: Option<&str>,
-    target_dir: Option<&str>,
+    target_dir_var: Option<&str>,
     found_target: Option<&Path>,
-) -> Option<PathBuf> {
+) -> Option<(PathBuf, HistoryOrigin)> {
     match history.map(str::trim).filter(|h| !h.is_empty()) {
         Some("off") => None,
-        Some(dir) => Some(root.join(dir)),
+        Some(dir) => Some((root.join(dir), HistoryOrigin::Named)),
         None => {
-            let target = match (target_dir.filter(|t| !t.is_empty()), found_target) {
-                (Some(t), _) => root.join(t),
-                (None, Some(found)) => found.to_path_buf(),
-                (None, None) => root.join("target"),
-            };
-            Some(target.join("varar").join("history"))
+            let target = target_dir(root, target_dir_var, found_target);
+            Some((target.join("varar").join("history"), HistoryOrigin::Default))
         }
+    }
+}
+
+/// Cargo's target directory for the project at `root`: `CARGO_TARGET_DIR`
+/// (`target_dir_var`, relative to `root`), else `found_target` (the
+/// shell's find: the `target/` of the nearest ancestor of `root` that
+/// cargo marked with its `CACHEDIR.TAG`, so a workspace member's history
+/// lands in the workspace's target), else `<root>/target`.
+pub fn target_dir(
+    root: &Path,
+    target_dir_var: Option<&str>,
+    found_target: Option<&Path>,
+) -> PathBuf {
+    match (target_dir_var.filter(|t| !t.is_empty()), found_target) {
+        (Some(t), _) => root.join(t),
+        (None, Some(found)) => found.to_path_buf(),
+        (None, None) => root.join("target"),
     }
 }
 
@@ -201,113 +232,4 @@ pub fn runs_to_prune(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const DAY: u64 = 86_400_000;
-
-    fn run(name: &str, modified_ms: u64, bytes: u64) -> KeptRun {
-        KeptRun {
-            name: name.to_owned(),
-            modified_ms,
-            bytes,
-        }
-    }
-
-    #[test]
-    fn the_count_limit_keeps_the_newest_runs_and_the_one_being_written() {
-        let runs = [
-            run("a", 10 * DAY, 1),
-            run("b", 11 * DAY, 1),
-            run("c", 12 * DAY, 1),
-            run("own", 9 * DAY, 1),
-        ];
-        let limits = HistoryLimits {
-            runs: 2,
-            ..HistoryLimits::default()
-        };
-        assert_eq!(runs_to_prune(&runs, "own", &limits, 12 * DAY), ["b", "a"]);
-    }
-
-    #[test]
-    fn the_size_limit_removes_every_run_older_than_the_first_that_does_not_fit() {
-        let runs = [
-            run("old", DAY, 1),
-            run("big", 2 * DAY, 100),
-            run("new", 3 * DAY, 10),
-            run("own", 4 * DAY, 10),
-        ];
-        let limits = HistoryLimits {
-            bytes: 50,
-            ..HistoryLimits::default()
-        };
-        assert_eq!(
-            runs_to_prune(&runs, "own", &limits, 4 * DAY),
-            ["big", "old"]
-        );
-    }
-
-    #[test]
-    fn the_age_limit_removes_old_runs_and_zero_days_keeps_them() {
-        let runs = [run("ancient", 0, 1), run("recent", 40 * DAY, 1)];
-        let limits = HistoryLimits::default();
-        assert_eq!(runs_to_prune(&runs, "own", &limits, 41 * DAY), ["ancient"]);
-        let forever = HistoryLimits { days: 0, ..limits };
-        assert!(runs_to_prune(&runs, "own", &forever, 41 * DAY).is_empty());
-    }
-
-    #[test]
-    fn limits_are_read_from_the_variables_and_bad_values_fall_back_to_the_defaults() {
-        let vars = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| (*v).to_owned())
-            }
-        };
-        let (limits, errors) =
-            HistoryLimits::from_vars(vars(&[(RUNS_VAR, "7"), (SIZE_VAR, "3K"), (DAYS_VAR, "0")]));
-        assert!(errors.is_empty(), "{errors:?}");
-        assert_eq!(
-            limits,
-            HistoryLimits {
-                runs: 7,
-                bytes: 3072,
-                days: 0
-            }
-        );
-        let (limits, errors) = HistoryLimits::from_vars(vars(&[
-            (RUNS_VAR, "0"),
-            (SIZE_VAR, "big"),
-            (DAYS_VAR, "-1"),
-        ]));
-        assert_eq!(limits, HistoryLimits::default());
-        let named: Vec<&str> = errors.iter().map(|e| e.var).collect();
-        assert_eq!(named, [RUNS_VAR, SIZE_VAR, DAYS_VAR]);
-        assert!(errors[1].to_string().contains("VARAR_HISTORY_SIZE=\"big\""));
-    }
-
-    #[test]
-    fn the_history_is_under_the_target_directory_unless_moved_or_off() {
-        let root = Path::new("/p");
-        assert_eq!(
-            history_dir(root, None, None, None),
-            Some(PathBuf::from("/p/target/varar/history"))
-        );
-        let workspace = Path::new("/ws/target");
-        assert_eq!(
-            history_dir(root, None, None, Some(workspace)),
-            Some(PathBuf::from("/ws/target/varar/history"))
-        );
-        assert_eq!(
-            history_dir(root, None, Some("/t"), Some(workspace)),
-            Some(PathBuf::from("/t/varar/history"))
-        );
-        assert_eq!(
-            history_dir(root, Some("keep"), Some("/t"), None),
-            Some(PathBuf::from("/p/keep"))
-        );
-        assert_eq!(history_dir(root, Some("off"), None, None), None);
-    }
-}
+mod tests;

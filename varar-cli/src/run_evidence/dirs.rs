@@ -1,0 +1,122 @@
+//! The run directories of a directory of runs, as the standing places them
+//! against the latest run (issue 34), and the records another place holds
+//! of runs the directory does not (pure).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use varar_core::record::ProcessRecord;
+use varar_runner::store::{RecordFileError, RunDirectory};
+
+use crate::records::{Code, ErrorRecord, display_path};
+
+/// One run directory (`<dir>/<run>/`) as the standing sees it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunDir {
+    /// Its name.
+    pub name: String,
+    /// When it last changed (RFC 3339 UTC, as records write instants);
+    /// `None` when that could not be read.
+    pub modified: Option<String>,
+    /// The runs its readable records belong to.
+    pub run_ids: BTreeSet<String>,
+    /// How many of its records are of a version this reader does not know.
+    pub unknown_version: usize,
+    /// Its records that could not be read (`invalid_run`).
+    pub unreadable: Vec<ErrorRecord>,
+    /// Whether it holds files that are not records or temporaries of ours.
+    pub foreign: bool,
+}
+
+impl RunDir {
+    /// Whether it holds no record at all, and nothing but what a run
+    /// writes: a run that made its directory and wrote no record.
+    pub fn holds_nothing(&self) -> bool {
+        self.run_ids.is_empty()
+            && self.unknown_version == 0
+            && self.unreadable.is_empty()
+            && !self.foreign
+    }
+}
+
+/// A record of a run that another place holds and the directory of runs
+/// does not: a run that could not write to `.varar/` (issue 34).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ElsewhereRecord {
+    /// The file, as shown to people.
+    pub path: String,
+    /// Its run.
+    pub run_id: String,
+    /// Its process.
+    pub process_id: String,
+    /// When the process started.
+    pub started_at: String,
+}
+
+impl ElsewhereRecord {
+    /// `unrecorded_run`: `runs` (the directory of runs, as shown) does not
+    /// hold this record.
+    pub fn problem(&self, runs: &str) -> ErrorRecord {
+        ErrorRecord::new(
+            Code::UnrecordedRun,
+            format!(
+                "the run history holds `{}`, the record of process `{}` of run `{}` (started \
+                 {}), which `{runs}` does not: the run could not write to `.varar/` (read-only, \
+                 a full disk), so the evidence there is older than it; make `.varar/` \
+                 writable and run the tests again",
+                self.path, self.process_id, self.run_id, self.started_at
+            ),
+        )
+        .with_path(self.path.clone())
+    }
+}
+
+/// What the store read of a directory of runs, split: every run directory
+/// as the standing sees it, every readable record, the record files of an
+/// unknown version (as shown), and the problem of a directory of runs that
+/// could not be listed; paths shown relative to `base`.
+pub(super) fn split(
+    read: Result<Vec<RunDirectory>, RecordFileError>,
+    base: &Path,
+) -> (
+    Vec<RunDir>,
+    Vec<ProcessRecord>,
+    Vec<String>,
+    Vec<ErrorRecord>,
+) {
+    let found = match read {
+        Ok(found) => found,
+        Err(e) => {
+            return (
+                Vec::new(),
+                Vec::new(),
+                Vec::new(),
+                vec![ErrorRecord::record_file(&e, base)],
+            );
+        }
+    };
+    let (mut dirs, mut records, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    for d in found {
+        let mut dir = RunDir {
+            name: d.name,
+            modified: d.modified,
+            foreign: d.foreign,
+            ..RunDir::default()
+        };
+        for r in d.records {
+            match r {
+                Ok(record) => {
+                    dir.run_ids.insert(record.run_id.clone());
+                    records.push(record);
+                }
+                Err(e) if e.is_unknown_version() => {
+                    dir.unknown_version += 1;
+                    unknown.push(display_path(e.path(), base));
+                }
+                Err(e) => dir.unreadable.push(ErrorRecord::record_file(&e, base)),
+            }
+        }
+        dirs.push(dir);
+    }
+    (dirs, records, unknown, Vec::new())
+}
