@@ -50,6 +50,7 @@ use std::time::Duration;
 use crate::corpus;
 use crate::e2e::{cargo, write};
 use crate::feature;
+use crate::nextest_floor;
 use crate::project::{Profile, Project};
 use crate::scaling::{self, ScaleOptions};
 
@@ -247,7 +248,7 @@ fn nextest_rows(
     let mut lines = Vec::new();
     for &(n, m) in &o.nextest {
         println!("cargo nextest run {n} x {m} and its floor ...");
-        let f = scaling::nextest_vs_floor(work, ours, scale, n, m)?;
+        let f = nextest_floor::nextest_vs_floor(work, ours, scale, n, m)?;
         let partition = if f.partition > 1 {
             format!(", 1/{} timed and scaled", f.partition)
         } else {

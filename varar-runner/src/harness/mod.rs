@@ -27,6 +27,7 @@ mod discovery_cache;
 mod documents;
 mod enumerate;
 mod error;
+mod finish;
 mod history;
 mod items;
 mod libtest;

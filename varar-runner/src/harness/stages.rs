@@ -2,7 +2,7 @@
 //! limit, the linked steps and their lifecycle, discovery), **read** (every
 //! oath's text once, the workspace, the selection of what to plan, the
 //! baseline), **trials** (each selected oath planned once and turned into
-//! items, `enumerate.rs`), the libtest run, and **finish** (results written,
+//! items, `enumerate.rs`), the libtest run, and **finish** (`finish.rs`: results written,
 //! the baseline recorded, resources torn down). Each stage returns a value
 //! the next takes; only a [`HarnessError`] stops the run.
 
@@ -18,6 +18,7 @@ use super::discovery_cache;
 use super::documents::Texts;
 use super::enumerate::{self, OathRun, Prepared, Purpose};
 use super::error::{FATAL, HarnessError};
+use super::finish::{lock_saved, record_baseline, tear_down_resources, write_results};
 use super::items::ItemMeta;
 use super::libtest;
 use super::lock_save::LockSave;
@@ -35,15 +36,12 @@ use super::trial::RunShared;
 use super::watch::{Watch, Watchdog};
 use crate::config::{Config, load_config, update_mode_from_env};
 use crate::discovery::OathFile;
-use crate::lifecycle::{Lifecycle, ResourceStore, ResourceTeardown, StepUse};
+use crate::lifecycle::{Lifecycle, ResourceStore, StepUse};
 use crate::linked::LinkedSteps;
-use crate::store::{
-    StoreError, lock_baseline, read_lock, read_lock_for, reread_lock, update_run_result,
-};
-use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice, stale_paths};
+use crate::store::{read_lock, read_lock_for};
+use varar_core::lock::{Baseline, OathRecord, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
-use varar_core::results::{merge_results, parse_run_result};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
@@ -473,114 +471,6 @@ fn finish(
         &discovered(setup),
         setup.update,
     )
-}
-
-/// Write each planned oath's results to `.varar/` (spec 40 §6, issue
-/// 10): exactly the examples of its current plan, each as this run
-/// recorded it or, when it did not run now, as the stored file of the
-/// same source did. A file whose every example ran is replaced without
-/// being read (most were, by the trial of their last example, while the
-/// others ran); nothing is created for an oath none of whose examples
-/// ran. Failures are warnings.
-fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
-    for oath in oaths {
-        if oath.complete() {
-            oath.replace_results(root);
-            continue;
-        }
-        let fresh = oath.results();
-        let written = update_run_result(root, &oath.path, |stored| {
-            let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
-            if stored.is_none() && fresh.examples.is_empty() {
-                return None;
-            }
-            let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
-            match merged.to_text() {
-                Ok(text) => Some(text.into_bytes()),
-                Err(e) => {
-                    print::unserialisable(&oath.path, &e);
-                    None
-                }
-            }
-        });
-        if let Err(e) = written {
-            oath.not_written(e);
-        }
-    }
-}
-
-/// Record the baseline (spec 40 §4.5) after the trials: under the
-/// advisory lock, re-read it (another run may have written it since this
-/// one started), reconcile this run's records with it and start writing
-/// it (the write holds the advisory lock until it is done).
-fn record_baseline(
-    root: &Path,
-    earlier: Baseline,
-    records: &[OathRecord],
-    discovered: &[String],
-    update: bool,
-) -> Result<Option<LockSave>, HarnessError> {
-    let guard = match lock_baseline(root) {
-        Ok(guard) => Some(guard),
-        Err(e) => {
-            print::warning(e);
-            None
-        }
-    };
-    let current = match reread_lock(root, earlier) {
-        Ok(current) => current,
-        // The user asked for the write: not doing it is fatal.
-        Err(e) if update => return Err(e.into()),
-        Err(e) => {
-            print::warning(format_args!("{e}; the baseline was not recorded"));
-            return Ok(None);
-        }
-    };
-    let mut reconciled = reconcile(&current, records, discovered, update);
-    for path in std::mem::take(&mut reconciled.pruned) {
-        print::notice(&pruned_notice(&path));
-    }
-    for path in std::mem::take(&mut reconciled.stale) {
-        print::notice(&stale_notice(&path));
-    }
-    Ok(reconciled
-        .write
-        .then(|| LockSave::start(root, reconciled, guard)))
-}
-
-/// How the lock's write ended, for the run: a failure is fatal when the
-/// user asked for it (`VARAR_UPDATE=1`), a warning otherwise.
-fn lock_saved(saved: Option<Result<bool, StoreError>>, update: bool) -> Result<(), HarnessError> {
-    match saved {
-        Some(Err(e)) if update => Err(e.into()),
-        Some(Err(e)) => {
-            print::warning(e);
-            Ok(())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Tear the run's resources down (spec 60.6), after the last example and
-/// before the runtime stops. `false` when one failed: the run then fails.
-fn tear_down_resources(shared: &RunShared) -> bool {
-    let lifecycle = &shared.lifecycle;
-    let problems = shared.runtime.with_driver(None, |driver| {
-        shared
-            .resources
-            .teardown_all(|id| lifecycle.teardown(id).map(|t| t.run), driver)
-    });
-    let mut ok = true;
-    for problem in problems {
-        match problem {
-            ResourceTeardown::Failed(message) => {
-                ok = false;
-                print::notice(&format!("error: {message}"));
-            }
-            ResourceTeardown::Skipped(message) => print::notice(&format!("varar: {message}")),
-        }
-    }
-    ok
 }
 
 #[cfg(test)]

@@ -98,9 +98,28 @@ pub fn claim_run_dir(root: &Path, run_id: &str) -> Result<bool, StoreError> {
 
 /// Remove the directory of run `run_id` if it is empty: what
 /// [`claim_run_dir`] made for a run that stopped before it wrote anything
-/// (`remove_dir` removes nothing else).
+/// (`remove_dir` removes nothing else). So is what the claim may have made
+/// around it: `.varar/.runs/` when it is left empty, and `.varar/` when it
+/// holds nothing but the `.gitignore` a claim writes, so that a run stopped
+/// by its settings (no config, nothing discovered) leaves no `.varar/`.
 pub fn release_run_dir(root: &Path, run_id: &str) {
-    let _ = std::fs::remove_dir(runs_dir(root).join(file_name_of(run_id)));
+    let runs = runs_dir(root);
+    if std::fs::remove_dir(runs.join(file_name_of(run_id))).is_err() {
+        return;
+    }
+    if std::fs::remove_dir(&runs).is_err() {
+        return;
+    }
+    let scratch = root.join(SCRATCH_DIR);
+    let ignore = scratch.join(".gitignore");
+    let only_ours = std::fs::read_dir(&scratch).is_ok_and(|entries| {
+        let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
+        names.len() == 1 && names[0] == ".gitignore"
+    }) && std::fs::symlink_metadata(&ignore).is_ok_and(|m| m.is_file())
+        && std::fs::read(&ignore).is_ok_and(|b| b == b"*\n");
+    if only_ours && std::fs::remove_file(&ignore).is_ok() {
+        let _ = std::fs::remove_dir(&scratch);
+    }
 }
 
 /// The project's identity in its records ([`ProcessRecord::project`]):

@@ -319,6 +319,29 @@ fn issue34_a_claimed_run_directory_exists_before_any_record_of_it() {
 }
 
 #[test]
+fn issue34_a_released_claim_takes_back_the_scratch_directory_it_made_and_nothing_else() {
+    // A run stopped by its settings leaves no `.varar/` behind.
+    let dir = tmp();
+    let root = dir.path();
+    assert!(claim_run_dir(root, "run-1").unwrap_or_else(|e| panic!("{e}")));
+    release_run_dir(root, "run-1");
+    assert!(!root.join(".varar").exists(), "the claim's .varar/ is gone");
+    // A `.varar/` that holds anything else stays, and so does that.
+    assert!(claim_run_dir(root, "run-2").unwrap_or_else(|e| panic!("{e}")));
+    std::fs::write(root.join(".varar/a.md.json"), b"{}").unwrap_or_else(|e| panic!("{e}"));
+    release_run_dir(root, "run-2");
+    assert!(!runs_dir(root).exists(), "the empty .runs/ goes");
+    assert!(root.join(".varar/a.md.json").is_file());
+    assert!(root.join(".varar/.gitignore").is_file());
+    // A run directory that holds something is never released.
+    assert!(claim_run_dir(root, "run-3").unwrap_or_else(|e| panic!("{e}")));
+    let record = runs_dir(root).join("run-3/p.run");
+    std::fs::write(&record, b"{").unwrap_or_else(|e| panic!("{e}"));
+    release_run_dir(root, "run-3");
+    assert!(record.is_file());
+}
+
+#[test]
 fn issue34_run_directories_are_read_with_their_time_their_records_and_what_else_they_hold() {
     let dir = tmp();
     let root = dir.path();

@@ -1,0 +1,128 @@
+//! The shell of the run's **finish** stage (spec 40 §6, §4.5, spec 60.6),
+//! which `stages.rs` sequences: the trials' results written to `.varar/`,
+//! the baseline reconciled and its write started, the outcome of that
+//! write judged, and the run's resources torn down.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use super::enumerate::OathRun;
+use super::error::HarnessError;
+use super::lock_save::LockSave;
+use super::print;
+use super::trial::RunShared;
+use crate::lifecycle::ResourceTeardown;
+use crate::store::{StoreError, lock_baseline, reread_lock, update_run_result};
+use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice};
+use varar_core::results::{merge_results, parse_run_result};
+
+/// Write each planned oath's results to `.varar/` (spec 40 §6, issue
+/// 10): exactly the examples of its current plan, each as this run
+/// recorded it or, when it did not run now, as the stored file of the
+/// same source did. A file whose every example ran is replaced without
+/// being read (most were, by the trial of their last example, while the
+/// others ran); nothing is created for an oath none of whose examples
+/// ran. Failures are warnings.
+pub(super) fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
+    for oath in oaths {
+        if oath.complete() {
+            oath.replace_results(root);
+            continue;
+        }
+        let fresh = oath.results();
+        let written = update_run_result(root, &oath.path, |stored| {
+            let stored = stored.and_then(|bytes| parse_run_result(bytes).ok());
+            if stored.is_none() && fresh.examples.is_empty() {
+                return None;
+            }
+            let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
+            match merged.to_text() {
+                Ok(text) => Some(text.into_bytes()),
+                Err(e) => {
+                    print::unserialisable(&oath.path, &e);
+                    None
+                }
+            }
+        });
+        if let Err(e) = written {
+            oath.not_written(e);
+        }
+    }
+}
+
+/// Record the baseline (spec 40 §4.5) after the trials: under the
+/// advisory lock, re-read it (another run may have written it since this
+/// one started), reconcile this run's records with it and start writing
+/// it (the write holds the advisory lock until it is done).
+pub(super) fn record_baseline(
+    root: &Path,
+    earlier: Baseline,
+    records: &[OathRecord],
+    discovered: &[String],
+    update: bool,
+) -> Result<Option<LockSave>, HarnessError> {
+    let guard = match lock_baseline(root) {
+        Ok(guard) => Some(guard),
+        Err(e) => {
+            print::warning(e);
+            None
+        }
+    };
+    let current = match reread_lock(root, earlier) {
+        Ok(current) => current,
+        // The user asked for the write: not doing it is fatal.
+        Err(e) if update => return Err(e.into()),
+        Err(e) => {
+            print::warning(format_args!("{e}; the baseline was not recorded"));
+            return Ok(None);
+        }
+    };
+    let mut reconciled = reconcile(&current, records, discovered, update);
+    for path in std::mem::take(&mut reconciled.pruned) {
+        print::notice(&pruned_notice(&path));
+    }
+    for path in std::mem::take(&mut reconciled.stale) {
+        print::notice(&stale_notice(&path));
+    }
+    Ok(reconciled
+        .write
+        .then(|| LockSave::start(root, reconciled, guard)))
+}
+
+/// How the lock's write ended, for the run: a failure is fatal when the
+/// user asked for it (`VARAR_UPDATE=1`), a warning otherwise.
+pub(super) fn lock_saved(
+    saved: Option<Result<bool, StoreError>>,
+    update: bool,
+) -> Result<(), HarnessError> {
+    match saved {
+        Some(Err(e)) if update => Err(e.into()),
+        Some(Err(e)) => {
+            print::warning(e);
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Tear the run's resources down (spec 60.6), after the last example and
+/// before the runtime stops. `false` when one failed: the run then fails.
+pub(super) fn tear_down_resources(shared: &RunShared) -> bool {
+    let lifecycle = &shared.lifecycle;
+    let problems = shared.runtime.with_driver(None, |driver| {
+        shared
+            .resources
+            .teardown_all(|id| lifecycle.teardown(id).map(|t| t.run), driver)
+    });
+    let mut ok = true;
+    for problem in problems {
+        match problem {
+            ResourceTeardown::Failed(message) => {
+                ok = false;
+                print::notice(&format!("error: {message}"));
+            }
+            ResourceTeardown::Skipped(message) => print::notice(&format!("varar: {message}")),
+        }
+    }
+    ok
+}
