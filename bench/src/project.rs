@@ -17,6 +17,7 @@ use crate::e2e::{cargo, write};
 /// still buy.
 pub const OPT_CRATES: &[&str] = &[
     "varar-core",
+    "varar-project",
     "varar-runner",
     "regex-automata",
     "regex-syntax",

@@ -24,9 +24,9 @@ use varar_core::plan::plan;
 use varar_core::record::DocumentDigest;
 use varar_core::results::{OathResults, Status, example_result, oath_results};
 use varar_core::source::Source;
+use varar_project::store::replace_run_result;
 use varar_runner::LinkedSteps;
 use varar_runner::execute;
-use varar_runner::store::replace_run_result;
 
 use crate::corpus::Corpus;
 use crate::e2e::{list, median};

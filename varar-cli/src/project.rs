@@ -21,9 +21,9 @@ use varar_core::lock::Baseline;
 use varar_core::oath_path::is_oath_path;
 use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
-use varar_runner::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
-use varar_runner::discovery::{DiscoveryError, OathFile, discover, read_oath};
-use varar_runner::store::{
+use varar_project::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
+use varar_project::discovery::{DiscoveryError, OathFile, discover, read_oath};
+use varar_project::store::{
     History, RecordFileError, ResultFileError, RunDirectory, SCRATCH_DIR, StoreError, project_id,
     read_lock, read_run_dirs_in, read_run_result, records_missing_from, result_path_shown,
     runs_dir,

@@ -17,9 +17,9 @@ use std::path::Path;
 
 use serde::Serialize;
 use varar_core::untrusted::terminal_line;
-use varar_runner::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
-use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::{RecordFileError, ResultFileError};
+use varar_project::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
+use varar_project::discovery::DiscoveryError;
+use varar_project::store::{RecordFileError, ResultFileError};
 
 use crate::root::RootError;
 
@@ -342,7 +342,7 @@ mod tests {
 
     #[test]
     fn issue34_a_config_warning_names_the_config_relative_to_the_root() {
-        let config = varar_runner::config::parse_config(
+        let config = varar_project::config::parse_config(
             &PathBuf::from("/shop/varar.config.json"),
             b"{\"docs\": {}, \"docs\": {}}",
         )

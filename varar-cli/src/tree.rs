@@ -1,7 +1,7 @@
 //! Reading a results tree for `merge` and `diff` (shell): a directory laid
 //! out like `.varar/` (a project's own, or a CI shard's downloaded
 //! artifact), every `<oathPath>.json` under it read with the one strict
-//! reader (`varar_runner::store::read_run_result_in`). Which files of a
+//! reader (`varar_project::store::read_run_result_in`). Which files of a
 //! tree are results is the store's business (`result_files`: the sidecar
 //! locks, the `.gitignore`, pending `.new` candidates and temporaries are
 //! not).
@@ -30,8 +30,8 @@ use std::path::Path;
 use varar_core::record::{ProcessRecord, RunRecord, parse_process_record};
 use varar_core::results::OathResults;
 use varar_core::untrusted::was_cut;
-use varar_runner::discovery::cmp_oath_paths;
-use varar_runner::store::{
+use varar_project::discovery::cmp_oath_paths;
+use varar_project::store::{
     RUNS_DIR, RecordFileError, read_run_dirs_in, read_run_result_in, record_files_in, result_files,
 };
 

@@ -1,16 +1,12 @@
-//! **The shell of Varar for Rust: the `cargo test` harness, the project's
-//! files, and the code that calls step functions.**
+//! **The `cargo test` harness of Varar for Rust, and the code that calls
+//! step functions.**
 //!
 //! Users depend on the `varar` facade crate, which re-exports [`run`],
 //! [`Runner`] and the step macros. The pure pipeline (parse → plan → drift
-//! → results → rendering) is `varar-core`; this crate is the imperative
-//! shell around it, and the only place with side effects:
+//! → results → rendering) is `varar-core`; the project's files (config,
+//! discovery, the lock and the `.varar/` tree) are `varar-project`. This
+//! crate binds them to libtest:
 //!
-//! - [`config`]: `varar.config.json` and `VARAR_UPDATE` (spec 40 §1);
-//! - [`discovery`]: which files are oaths, read strictly (spec 40 §2);
-//! - [`store`]: the files of a project on disk: the baseline
-//!   `varar.lock.json` and the `.varar/` tree of run results, written
-//!   atomically (spec 40 §4, §6);
 //! - [`LinkedSteps`] and [`execute`]: the step functions `inventory`
 //!   collected, and running a planned example against them (spec 30 §30.1,
 //!   spec 60), with panics caught and kept quiet
@@ -19,8 +15,9 @@
 //!   example, results and baseline written after the trials (spec 40 §7);
 //! - `__private`: the contract with the code the macros generate.
 //!
-//! `cargo varar` reads projects through [`config`], [`discovery`] and
-//! [`store`], so every consumer of a run finds the same files the same way.
+//! [`LinkedSteps`], [`execute`] and [`install_quiet_panic_hook`] are public
+//! for the conformance suite and the bench, which run steps without the
+//! harness.
 #![deny(missing_docs)]
 #![cfg_attr(
     not(test),
@@ -33,15 +30,12 @@
 )]
 
 mod compare;
-pub mod config;
-pub mod discovery;
 mod drive;
 mod execute;
 mod harness;
 mod lifecycle;
 mod linked;
 mod step;
-pub mod store;
 mod values;
 
 pub use execute::execute_linked as execute;

@@ -53,7 +53,7 @@ fn case_dirs(dir: &Path) -> Result<Vec<(String, PathBuf)>, String> {
 }
 
 fn check(case: &Path) -> Result<(), Failed> {
-    let loaded = varar_runner::config::load_config(case);
+    let loaded = varar_project::config::load_config(case);
     if case.join("expect-error.txt").is_file() {
         return match loaded {
             Err(e) => {

@@ -13,7 +13,7 @@ use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 use varar_core::results::OathResults;
 use varar_core::results::parse_run_result;
-use varar_runner::store::{read_run_result, replace_run_result};
+use varar_project::store::{read_run_result, replace_run_result};
 
 use crate::Corpus;
 use crate::golden::first_difference;

@@ -177,8 +177,8 @@ mod oath_paths {
     use proptest::prelude::*;
     use varar_core::oath_path::is_oath_path;
     use varar_core::record::parse_process_record;
-    use varar_runner::config::load_config;
-    use varar_runner::discovery::discover;
+    use varar_project::config::load_config;
+    use varar_project::discovery::discover;
 
     use super::*;
     use crate::project::{file_now, sources_now};

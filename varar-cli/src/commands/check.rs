@@ -7,9 +7,9 @@
 use std::path::Path;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
-use varar_runner::config::load_config;
-use varar_runner::discovery::{discover, read_oath};
-use varar_runner::store::read_lock;
+use varar_project::config::load_config;
+use varar_project::discovery::{discover, read_oath};
+use varar_project::store::read_lock;
 
 use super::output::{Output, json};
 use crate::check::{CheckInput, CheckReport, SCHEMA, check, render_text};

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use varar_core::record::{ProcessRecord, RunRecord};
-use varar_runner::store::{
+use varar_project::store::{
     History, RUNS_DIR, RecordFileError, RunDirectory, StoreError, check_history_dir,
     read_run_dirs_under,
 };

@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 
 use varar_core::results::OathResults;
 use varar_core::untrusted::terminal_line;
-use varar_runner::store::{self, StoreError};
+use varar_project::store::{self, StoreError};
 
 use super::output::Output;
 use crate::cli::MergeRun;

@@ -1,7 +1,7 @@
 //! What a command prints, as a value.
 
 use serde::Serialize;
-use varar_runner::store::{StoreError, write_atomic};
+use varar_project::store::{StoreError, write_atomic};
 
 use crate::cli::JunitOut;
 use crate::records::{Code, ErrorRecord, ErrorRecords};

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
 use varar_core::untrusted::terminal_line;
-use varar_runner::discovery::DiscoveryError;
-use varar_runner::store::{ResultFileError, StoreError, result_path_shown};
+use varar_project::discovery::DiscoveryError;
+use varar_project::store::{ResultFileError, StoreError, result_path_shown};
 
 use super::kept::read_kept;
 use super::output::Output;

@@ -1,7 +1,7 @@
 //! `cargo varar history`: the runs kept in the run history (issue 20),
 //! newest first, each with its time, whether it finished, whether it is of
 //! the sources as they are now, and its item counts. Pure: the shell reads
-//! the records ([`varar_runner::store::read_history`]) and the files now.
+//! the records ([`varar_project::store::read_history`]) and the files now.
 //!
 //! Each run has a standing (issue 34, as [`crate::standing`] names them):
 //! `complete`, `incomplete` (a process never ended or an item did not run),

@@ -15,9 +15,9 @@ use std::time::SystemTime;
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
 use varar_core::record::{RECORD_EXTENSION, RunRecord};
 use varar_core::results::OathResults;
-use varar_runner::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
-use varar_runner::discovery::{Globs, OathFile, discover, read_oath};
-use varar_runner::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
+use varar_project::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
+use varar_project::discovery::{Globs, OathFile, discover, read_oath};
+use varar_project::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
 
 use super::oaths::Oaths;
 use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};

@@ -24,7 +24,7 @@ use lsp_types::{
     ClientCapabilities, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
     DidSaveTextDocumentParams, InitializeParams, NumberOrString, Url,
 };
-use varar_runner::config::CONFIG_FILE_NAME;
+use varar_project::config::CONFIG_FILE_NAME;
 
 use super::diagnostics::{config_diagnostics, rust_diagnostics};
 use super::handlers::Answer;

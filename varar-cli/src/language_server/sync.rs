@@ -414,7 +414,7 @@ impl Server {
             out.push(OathEvidence {
                 vouched: vouched.unwrap_or_default(),
                 oath_path: oath.clone(),
-                result_path: varar_runner::store::result_path_shown(oath),
+                result_path: varar_project::store::result_path_shown(oath),
                 text: self.text_of(project, oath).ok_or_else(|| {
                     ErrorRecord::new(Code::InputError, format!("{oath} cannot be read"))
                 }),

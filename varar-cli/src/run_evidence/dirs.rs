@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use varar_core::record::ProcessRecord;
-use varar_runner::store::{RecordFileError, RunDirectory};
+use varar_project::store::{RecordFileError, RunDirectory};
 
 use crate::records::{Code, ErrorRecord, display_path};
 

@@ -39,7 +39,7 @@ use varar_core::names::{ItemKind, ItemName};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::ExampleResult;
 
-use varar_runner::store::{RUNS_DIR, RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of};
+use varar_project::store::{RUNS_DIR, RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of};
 
 use crate::records::{Code, ErrorRecord};
 

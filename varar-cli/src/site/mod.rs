@@ -21,7 +21,7 @@ use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
 
 use varar_core::oath_path::is_oath_path;
-use varar_runner::store;
+use varar_project::store;
 
 use crate::html_report::Site;
 

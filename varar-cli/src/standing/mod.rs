@@ -43,7 +43,7 @@ use serde::Serialize;
 use varar_core::names::ItemKind;
 use varar_core::record::RunRecord;
 use varar_core::results::ExampleResult;
-use varar_runner::store::{file_name_of, result_path_shown};
+use varar_project::store::{file_name_of, result_path_shown};
 
 use crate::records::{Code, ErrorRecord};
 use crate::run_evidence::{RunDir, RunEvidence, example_item};

@@ -45,7 +45,7 @@ use serde::Serialize;
 use varar_core::names::ItemKind;
 use varar_core::record::{Outcome as RunOutcome, RunRecord};
 use varar_core::results::{ExampleResult, OathResults, Status};
-use varar_runner::discovery::cmp_oath_paths;
+use varar_project::discovery::cmp_oath_paths;
 
 use crate::records::{ErrorRecord, exit_code};
 use crate::run_evidence::last_failure;

@@ -34,7 +34,7 @@
 use std::collections::BTreeMap;
 
 use varar_core::results::{ExampleResult, OathResults, Status};
-use varar_runner::discovery::cmp_oath_paths;
+use varar_project::discovery::cmp_oath_paths;
 
 use crate::records::{Code, ErrorRecord};
 use crate::tree::{Tree, TreeFile, TreeRecord};

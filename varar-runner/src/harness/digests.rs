@@ -12,8 +12,8 @@ use varar_core::record::{DocumentDigest, FileDigest};
 
 use super::documents::Texts;
 use super::stamp::Stamp;
-use crate::store;
 use varar_core::lock::LOCK_FILE_NAME;
+use varar_project::store;
 
 /// The digest of `<root>/<name>`, if it exists and can be read.
 pub(super) fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {

@@ -21,11 +21,11 @@ use libtest_mimic::Arguments;
 
 use super::error::HarnessError;
 use super::stamp::Stamp;
-use crate::config::Config;
-use crate::discovery::{Discovered, OathFile, discover_all};
-use crate::store::{self, CACHE_DIR, SCRATCH_DIR};
 use varar_core::names::{ItemKind, ItemName};
 use varar_core::oath_path::is_oath_path;
+use varar_project::config::Config;
+use varar_project::discovery::{Discovered, OathFile, discover_all};
+use varar_project::store::{self, CACHE_DIR, SCRATCH_DIR};
 
 /// The cache's file, in `.varar/.cache/`.
 const CACHE_FILE: &str = "discovery";
@@ -149,7 +149,7 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::discovery::discover_all;
+    use varar_project::discovery::discover_all;
 
     fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e}"))

@@ -18,11 +18,11 @@ use std::time::SystemTime;
 use super::link_index::LinkIndex;
 use super::select::Selection;
 use super::stamp::Stamp;
-use crate::discovery::{OathFile, read_oath_with_metadata};
 use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::plan::{Diagnostic, Plan};
 use varar_core::results::DocumentHash;
 use varar_core::workspace::{Workspace, may_link};
+use varar_project::discovery::{OathFile, read_oath_with_metadata};
 
 /// Every discovered oath's text as read once by this run.
 #[derive(Default)]

@@ -17,7 +17,6 @@ use super::items::{Body, ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::plan_cache::PlanCache;
 use super::trial::{RunShared, run_example};
-use crate::discovery::OathFile;
 use varar_core::drift::{
     CandidateInfo, detect_drift, fresh_entry, held_by_ambiguity, oath_candidates,
 };
@@ -30,6 +29,7 @@ use varar_core::render::{Styles, report};
 use varar_core::results::{ExampleKey, example_result};
 use varar_core::source::{Source, Tables};
 use varar_core::workspace::Workspace;
+use varar_project::discovery::OathFile;
 
 /// What enumeration produced.
 pub(crate) struct Prepared {

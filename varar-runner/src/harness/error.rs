@@ -10,9 +10,9 @@ use varar_core::lock::{LOCK_FILE_NAME, unsupported_version_error};
 use varar_core::registry::RegistryErrors;
 
 use super::timeout::TimeoutError;
-use crate::discovery::DiscoveryError;
 use crate::lifecycle::LifecycleErrors;
-use crate::store::StoreError;
+use varar_project::discovery::DiscoveryError;
+use varar_project::store::StoreError;
 
 /// The exit code of a run that could not start, or failed to tear a
 /// resource down (libtest's failure code).

@@ -12,9 +12,9 @@ use super::lock_save::LockSave;
 use super::print;
 use super::trial::RunShared;
 use crate::lifecycle::ResourceTeardown;
-use crate::store::{StoreError, lock_baseline, reread_lock, update_run_result};
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice};
 use varar_core::results::{merge_results, parse_run_result};
+use varar_project::store::{StoreError, lock_baseline, reread_lock, update_run_result};
 
 /// Write each planned oath's results to `.varar/` (spec 40 §6, issue
 /// 10): exactly the examples of its current plan, each as this run

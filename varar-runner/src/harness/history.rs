@@ -18,7 +18,7 @@ use std::time::SystemTime;
 use varar_core::record::ProcessRecord;
 
 use super::print;
-use crate::store::{History, Orphans, StoreError};
+use varar_project::store::{History, Orphans, StoreError};
 
 /// Where this process keeps its records beyond `.varar/.runs/`.
 pub(crate) struct HistoryWriter {

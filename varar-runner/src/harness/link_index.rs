@@ -15,8 +15,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use super::stamp::Stamp;
-use crate::discovery::OathFile;
-use crate::store::{self, CACHE_DIR, SCRATCH_DIR};
+use varar_project::discovery::OathFile;
+use varar_project::store::{self, CACHE_DIR, SCRATCH_DIR};
 
 /// The index's file, in `.varar/.cache/`.
 const INDEX_FILE: &str = "links";

@@ -12,7 +12,7 @@ use varar_core::hash::sha256_hex;
 use varar_core::lock::{LOCK_FILE_NAME, Reconciled};
 use varar_core::record::FileDigest;
 
-use crate::store::{FileLockGuard, StoreError, lock_baseline, save_lock};
+use varar_project::store::{FileLockGuard, StoreError, lock_baseline, save_lock};
 
 /// A lock being written: its digest, and the write.
 pub(crate) struct LockSave {

@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use super::print;
-use crate::store::replace_run_result;
 use varar_core::plan::PlannedExample;
 use varar_core::render::{Styles, report};
 use varar_core::results::{
     DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results,
 };
 use varar_core::source::{Source, Tables};
+use varar_project::store::replace_run_result;
 
 /// One oath as the trials see it: its text (for failure excerpts), the
 /// other documents its steps come from, and the results its examples

@@ -18,9 +18,9 @@
 
 use libtest_mimic::Arguments;
 
-use crate::discovery::OathFile;
 use varar_core::names::{ItemKind, ItemName};
 use varar_core::workspace::Workspace;
+use varar_project::discovery::OathFile;
 
 /// What a run needs to plan.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -34,14 +34,14 @@ use super::settings::Settings;
 use super::timeout::{Limit, VARAR_TIMEOUT, resolve_limit};
 use super::trial::RunShared;
 use super::watch::{Watch, Watchdog};
-use crate::config::{Config, load_config, update_mode_from_env};
-use crate::discovery::OathFile;
 use crate::lifecycle::{Lifecycle, ResourceStore, StepUse};
 use crate::linked::LinkedSteps;
-use crate::store::{read_lock, read_lock_for};
 use varar_core::lock::{Baseline, OathRecord, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
+use varar_project::config::{Config, load_config, update_mode_from_env};
+use varar_project::discovery::OathFile;
+use varar_project::store::{read_lock, read_lock_for};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {

@@ -34,8 +34,8 @@ use varar_core::plan::Plan;
 use varar_core::stored;
 
 use super::digests;
-use crate::discovery::OathFile;
-use crate::store;
+use varar_project::discovery::OathFile;
+use varar_project::store;
 
 mod pack;
 

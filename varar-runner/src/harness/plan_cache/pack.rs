@@ -20,7 +20,7 @@ use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
 use varar_core::stored;
 
-use crate::store;
+use varar_project::store;
 
 /// The first words of the pack's first line, and the format's version.
 const PACK_HEADER: &str = "varar plans 1";

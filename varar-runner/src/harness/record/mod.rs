@@ -24,7 +24,7 @@ use super::items::{ItemMeta, RunLog};
 use super::lock_save::LockSave;
 use super::print;
 use super::stamp::Stamp;
-use crate::store::{self, StoreError};
+use varar_project::store::{self, StoreError};
 
 mod identity;
 

@@ -1,5 +1,39 @@
 use super::*;
-use crate::store::runs::tests::record;
+
+/// A record as another writer would have put it on disk: read through the
+/// strict reader, so these tests exercise the same path as a consumer. Its
+/// one item, `a.md::x`, failed on attempt 1 if the record is complete; its
+/// one document, `a.md`, has the digest `"a" * 64`.
+fn record(run: &str, process: &str, started: &str, complete: bool) -> ProcessRecord {
+    let ended = if complete {
+        format!(r#""endedAt": "{started}","#)
+    } else {
+        String::new()
+    };
+    let outcome = if complete {
+        r#""outcome": "failed", "durationMs": 2.5, "message": "boom","#
+    } else {
+        ""
+    };
+    let text = format!(
+        r#"{{
+  "version": 1, "format": "varar-run-record", "varar": "0.1.0",
+  "runId": "{run}", "processId": "{process}", "complete": {complete},
+  "startedAt": "{started}", {ended}
+  "arguments": [],
+  "options": {{ "update": false, "runtime": "built-in" }},
+  "manifest": {{
+    "documents": [{{ "path": "a.md", "sha256": "{sha}", "sourceHash": "fnv1a:00000000" }}],
+    "reproducible": false, "limitations": []
+  }},
+  "items": [{{ "name": "a.md::x", "kind": "example", "oathPath": "a.md", "line": 3,
+               {outcome} "attempt": 1 }}]
+}}"#,
+        sha = "a".repeat(64),
+    );
+    varar_core::record::parse_process_record(text.as_bytes())
+        .unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
 
 const STARTED: &str = "2026-12-01T07:00:00.000Z";
 
@@ -168,7 +202,7 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
 /// A history in `dir` with the default limits, made and marked (see
 /// `store::History::open`).
 fn history_in(dir: &Path) -> HistoryWriter {
-    let history = crate::store::History {
+    let history = varar_project::store::History {
         dir: dir.to_path_buf(),
         origin: varar_core::history::HistoryOrigin::Named,
         limits: varar_core::history::HistoryLimits::default(),
