@@ -1,8 +1,9 @@
 //! Reading a project (shell): the one reader of every command that works
-//! on a project (`report`, `gate`, `junit`). [`read_project`] reads the
-//! config under the root, every oath it selects with its text and its
-//! `.varar/` result (read by the one strict reader), and the baseline, and
-//! keeps every problem as the typed error of the layer that failed: each
+//! on a project (`report`, `gate`, `junit`). [`read_project`] loads it
+//! with `varar_project::Project::load` (the config under the root, every
+//! oath it selects with its text, the baseline) and adds each oath's
+//! `.varar/` result (read by the one strict reader) and the run records,
+//! keeping every problem as the typed error of the layer that failed: each
 //! command decides what a problem means to it (the report draws an
 //! unreadable oath and goes on; the gate refuses to judge).
 //!
@@ -21,13 +22,13 @@ use varar_core::lock::Baseline;
 use varar_core::oath_path::is_oath_path;
 use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
-use varar_project::config::{CONFIG_FILE_NAME, Config, ConfigError, load_config};
-use varar_project::discovery::{DiscoveryError, OathFile, discover, read_oath};
+use varar_project::config::{CONFIG_FILE_NAME, Config};
+use varar_project::discovery::{DiscoveryError, OathFile, read_oath};
 use varar_project::store::{
     History, RecordFileError, ResultFileError, RunDirectory, SCRATCH_DIR, StoreError, project_id,
-    read_lock, read_run_dirs_in, read_run_result, records_missing_from, result_path_shown,
-    runs_dir,
+    read_run_dirs_in, read_run_result, records_missing_from, result_path_shown, runs_dir,
 };
+use varar_project::{Loaded, Oath, Project, ProjectError};
 
 use crate::current::RunRead;
 use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
@@ -62,45 +63,26 @@ pub struct OathSnapshot {
     pub results: Result<Option<OathResults>, ResultFileError>,
 }
 
-/// Why a project could not be read at all: there is nothing to look at.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ProjectError {
-    /// The config is invalid.
-    #[error(transparent)]
-    Config(#[from] ConfigError),
-    /// Discovery failed.
-    #[error(transparent)]
-    Discovery(#[from] DiscoveryError),
-}
-
-impl ProjectError {
-    /// The record of this problem, paths shown relative to `root`.
-    pub fn record(&self, root: &Path) -> ErrorRecord {
-        match self {
-            ProjectError::Config(e) => ErrorRecord::config(e, root),
-            ProjectError::Discovery(e) => ErrorRecord::discovery(e, root),
-        }
-    }
-}
-
 /// Read the project at `root` (see the module docs).
 pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
-    let config = load_config(root)?;
-    let files = discover(root, &config)?;
-    let oaths = files
+    let Loaded {
+        project,
+        oaths,
+        lock,
+    } = Project::load(root)?;
+    let oaths = oaths?
         .into_iter()
-        .map(|file| OathSnapshot {
-            text: read_oath(&file),
+        .map(|Oath { file, text }| OathSnapshot {
+            text,
             results: read_run_result(root, &file.oath_path),
             file,
         })
         .collect();
     Ok(ProjectSnapshot {
         root: root.to_path_buf(),
-        config,
+        config: project.config,
         oaths,
-        baseline: read_lock(root),
+        baseline: lock,
         runs: read_run_dirs_in(&root.join(SCRATCH_DIR)),
     })
 }
@@ -115,7 +97,7 @@ pub fn read_evidence(
     notes: &mut Vec<String>,
 ) -> Result<ProjectEvidence, ErrorRecord> {
     let root = location.resolve().map_err(|e| ErrorRecord::root(&e))?;
-    let snapshot = read_project(&root).map_err(|e| e.record(&root))?;
+    let snapshot = read_project(&root).map_err(|e| ErrorRecord::project(&e, &root))?;
     notes.extend(
         snapshot
             .config_warnings()

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use serde::Serialize;
 use varar_core::untrusted::terminal_line;
+use varar_project::ProjectError;
 use varar_project::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
 use varar_project::discovery::DiscoveryError;
 use varar_project::store::{RecordFileError, ResultFileError};
@@ -239,6 +240,16 @@ impl ErrorRecord {
         let absolute = root.join(CONFIG_FILE_NAME).display().to_string();
         let message = e.to_string().replacen(&absolute, CONFIG_FILE_NAME, 1);
         ErrorRecord::new(Code::InvalidConfig, message).with_path(CONFIG_FILE_NAME)
+    }
+
+    /// A project that could not be read at all, paths shown relative to
+    /// `root`.
+    pub fn project(e: &ProjectError, root: &Path) -> Self {
+        match e {
+            ProjectError::Config(e) => ErrorRecord::config(e, root),
+            ProjectError::Discovery(e) => ErrorRecord::discovery(e, root),
+            other => ErrorRecord::new(Code::InputError, other.to_string()),
+        }
     }
 
     /// Discovery or an oath read failed: a bad glob is `invalid_config`,

@@ -15,7 +15,10 @@
 //!   and 34): the baseline `varar.lock.json`, the `.varar/` tree of run
 //!   results, the run records and the run history, the caches, written
 //!   atomically and removed only when they are ours. It is the only module
-//!   that knows where those files are and the only writer of files.
+//!   that knows where those files are and the only writer of files;
+//! - [`project`]: loading a project, the one way every consumer reads one
+//!   ([`Project::load`]: config → discovery → the oaths' texts → the lock),
+//!   or stage by stage where the harness puts its caches between them.
 //!
 //! What it never does: decide (planning, drift, the run's verdict and every
 //! format's bytes are the engine's), run a step, print, or exit. Problems
@@ -35,4 +38,7 @@
 
 pub mod config;
 pub mod discovery;
+pub mod project;
 pub mod store;
+
+pub use project::{Loaded, Oath, Project, ProjectError};

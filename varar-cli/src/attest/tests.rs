@@ -177,8 +177,7 @@ mod oath_paths {
     use proptest::prelude::*;
     use varar_core::oath_path::is_oath_path;
     use varar_core::record::parse_process_record;
-    use varar_project::config::load_config;
-    use varar_project::discovery::discover;
+    use varar_project::Project;
 
     use super::*;
     use crate::project::{file_now, sources_now};
@@ -266,8 +265,9 @@ mod oath_paths {
                 std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
             }
             std::fs::write(&file, TEXT).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-            let config = load_config(root).unwrap_or_else(|e| panic!("{e}"));
-            let found: Vec<String> = discover(root, &config)
+            let project = Project::open(root).unwrap_or_else(|e| panic!("{e}"));
+            let found: Vec<String> = project
+                .oath_files()
                 .unwrap_or_else(|e| panic!("{e}"))
                 .into_iter()
                 .map(|o| o.oath_path)

@@ -1,15 +1,15 @@
 //! `cargo varar check`: read the project as the language server reads it
-//! (the config, every oath it selects, the Rust sources of the package
-//! and its path dependencies, the committed lock), hand it to
+//! (`varar_project::Project::load`: the config, every oath it selects, the
+//! committed lock; and the Rust sources of the package and its path
+//! dependencies), hand it to
 //! [`crate::check`] and return the report as text or JSON. Runs nothing;
 //! writes nothing.
 
 use std::path::Path;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
-use varar_project::config::load_config;
-use varar_project::discovery::{discover, read_oath};
-use varar_project::store::read_lock;
+use varar_project::store::StoreError;
+use varar_project::{Loaded, Project};
 
 use super::output::{Output, json};
 use crate::check::{CheckInput, CheckReport, SCHEMA, check, render_text};
@@ -65,44 +65,52 @@ pub fn report(project: &ProjectRoot) -> CheckReport {
         Err(e) => return CheckReport::unusable(vec![ErrorRecord::root(&e)]),
     };
     let mut errors = Vec::new();
-    let config = match load_config(&root) {
-        Ok(config) => config,
+    let Loaded {
+        project,
+        oaths: found,
+        lock,
+    } = match Project::load(&root) {
+        Ok(loaded) => loaded,
         Err(e) => return CheckReport::unusable(vec![ErrorRecord::config(&e, &root)]),
     };
-    let files = match discover(&root, &config) {
-        Ok(files) => files,
+    let found = match found {
+        Ok(found) => found,
         Err(e) => return CheckReport::unusable(vec![ErrorRecord::discovery(&e, &root)]),
     };
-    if files.is_empty() {
+    if found.is_empty() {
         errors.push(ErrorRecord::new(
             Code::NoOaths,
             "the config selects no oath: nothing to check",
         ));
     }
-    let mut oaths = Vec::with_capacity(files.len());
-    for file in &files {
-        match read_oath(file) {
-            Ok(text) => oaths.push((file.oath_path.clone(), text)),
+    let mut oaths = Vec::with_capacity(found.len());
+    for oath in found {
+        match oath.text {
+            Ok(text) => oaths.push((oath.file.oath_path, text)),
             Err(e) => errors.push(ErrorRecord::discovery(&e, &root)),
         }
     }
-    let lock = lock(&root, &mut errors);
+    let lock = usable_lock(&root, lock, &mut errors);
     let index = steps(&root, &mut errors);
     let input = CheckInput {
         root: &root,
         oaths,
         index: &index,
         lock: lock.as_ref(),
-        config: &config.warnings,
+        config: &project.config.warnings,
     };
     check(input, errors)
 }
 
 /// The committed lock: absent is fine, unreadable is an input error.
-fn lock(root: &Path, errors: &mut Vec<ErrorRecord>) -> Option<Lock> {
+fn usable_lock(
+    root: &Path,
+    lock: Result<Baseline, StoreError>,
+    errors: &mut Vec<ErrorRecord>,
+) -> Option<Lock> {
     let record =
         |message: String| ErrorRecord::new(Code::InputError, message).with_path(LOCK_FILE_NAME);
-    match read_lock(root) {
+    match lock {
         Ok(Baseline::Present { lock, .. }) => Some(lock),
         Ok(Baseline::Unsupported { version }) => {
             errors.push(record(format!(

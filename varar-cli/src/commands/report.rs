@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
 use varar_core::untrusted::terminal_line;
+use varar_project::ProjectError;
 use varar_project::discovery::DiscoveryError;
 use varar_project::store::{ResultFileError, StoreError, result_path_shown};
 
@@ -19,7 +20,7 @@ use crate::current::{RunRead, Vouched};
 use crate::evidence::ProjectEvidence;
 use crate::flaky::strips;
 use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
-use crate::project::{ProjectError, ProjectSnapshot, read_project};
+use crate::project::{ProjectSnapshot, read_project};
 use crate::records::{Code, ErrorRecord};
 use crate::root::RootError;
 use crate::site::{SiteError, write_site};

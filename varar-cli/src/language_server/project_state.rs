@@ -1,10 +1,12 @@
 //! One project as the server keeps it (shell: reads its files).
 //!
-//! Loaded once when its first oath is opened: the config (which files are
-//! oaths), every oath (reuse by link plans an oath among the others), every
-//! Rust source file (the step index), the committed lock and the `.varar/`
-//! results. Afterwards only what changed is re-read: one oath, one Rust
-//! file, the lock, one result file ([`ProjectState::reload`]).
+//! Loaded once when its first oath is opened: the project as every
+//! consumer loads it (`varar_project::Project::load`: the config, which
+//! files are oaths; every oath, since reuse by link plans an oath among the
+//! others; the committed lock), every Rust source file (the step index) and
+//! the `.varar/` results. Afterwards only what changed is re-read: one
+//! oath, one Rust file, the lock, one result file
+//! ([`ProjectState::reload`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -15,9 +17,12 @@ use std::time::SystemTime;
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
 use varar_core::record::{RECORD_EXTENSION, RunRecord};
 use varar_core::results::OathResults;
-use varar_project::config::{CONFIG_FILE_NAME, ConfigWarning, load_config};
-use varar_project::discovery::{Globs, OathFile, discover, read_oath};
-use varar_project::store::{SCRATCH_DIR, oath_path_of, read_lock, read_run_result_file};
+use varar_project::config::{CONFIG_FILE_NAME, ConfigWarning};
+use varar_project::discovery::{Globs, OathFile};
+use varar_project::store::{
+    SCRATCH_DIR, StoreError, oath_path_of, read_lock, read_run_result_file,
+};
+use varar_project::{Loaded, Project, ProjectError};
 
 use super::oaths::Oaths;
 use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
@@ -113,20 +118,25 @@ impl ProjectState {
     pub fn load(root: &Path, log: &mut Vec<String>) -> ProjectState {
         let root = rust_sources::normalize(root);
         let mut config_warnings = Vec::new();
-        let globs = match load_config(&root) {
-            Ok(config) => {
-                config_warnings.clone_from(&config.warnings);
-                match Globs::new(&config) {
+        let (globs, loaded) = match Project::load(&root) {
+            Ok(Loaded {
+                project,
+                oaths,
+                lock,
+            }) => {
+                config_warnings.clone_from(&project.config.warnings);
+                let globs = match Globs::new(&project.config) {
                     Ok(globs) => Some(globs),
                     Err(e) => {
                         log.push(e.to_string());
                         None
                     }
-                }
+                };
+                (globs, Some((oaths, lock)))
             }
             Err(e) => {
                 log.push(e.to_string());
-                None
+                (None, None)
             }
         };
         let sources = rust_sources::sources(&root);
@@ -139,8 +149,13 @@ impl ProjectState {
             let label = label(&sources, &path);
             Some((path, label, text))
         }));
+        let (oaths, lock) = match loaded {
+            Some((oaths, lock)) => (oaths, lock_logged(lock, log)),
+            // No config: the lock is still read, as a change of it would.
+            None => (Ok(Vec::new()), read_lock_logged(&root, log)),
+        };
         let mut project = ProjectState {
-            lock: read_lock_logged(&root, log),
+            lock,
             results: BTreeMap::new(),
             standing: None,
             mtimes: HashMap::new(),
@@ -152,9 +167,12 @@ impl ProjectState {
             sources,
             index,
         };
-        let files = project.oath_files(log);
-        project.oaths = Oaths::from_disk(files.iter().filter_map(|oath| match read_oath(oath) {
-            Ok(text) => Some((oath.oath_path.clone(), text)),
+        let oaths = oaths.unwrap_or_else(|e| {
+            log.push(e.to_string());
+            Vec::new()
+        });
+        project.oaths = Oaths::from_disk(oaths.into_iter().filter_map(|oath| match oath.text {
+            Ok(text) => Some((oath.file.oath_path, text)),
             // Left out of the workspace, as the harness leaves it out.
             Err(e) => {
                 log.push(e.to_string());
@@ -182,7 +200,7 @@ impl ProjectState {
     /// listings, no reading).
     fn tracked(&self) -> Vec<PathBuf> {
         let mut files = rust_files(&self.sources);
-        files.extend(self.oath_files(&mut Vec::new()).into_iter().map(|o| o.path));
+        files.extend(self.oath_files().into_iter().map(|o| o.path));
         files.push(self.root.join(LOCK_FILE_NAME));
         files.push(self.root.join(CONFIG_FILE_NAME));
         let dir = self.root.join(SCRATCH_DIR);
@@ -233,19 +251,13 @@ impl ProjectState {
             .then_some(oath)
     }
 
-    /// Every oath the config selects, from disk.
-    pub fn oath_files(&self, log: &mut Vec<String>) -> Vec<OathFile> {
-        let config = match load_config(&self.root) {
-            Ok(config) => config,
-            Err(e) => {
-                log.push(e.to_string());
-                return Vec::new();
-            }
-        };
-        discover(&self.root, &config).unwrap_or_else(|e| {
-            log.push(e.to_string());
-            Vec::new()
-        })
+    /// Every oath the config selects, from disk, discovered as
+    /// [`Project::load`] discovers them (none when that fails).
+    fn oath_files(&self) -> Vec<OathFile> {
+        Project::open(&self.root)
+            .map_err(ProjectError::from)
+            .and_then(|project| Ok(project.oath_files()?))
+            .unwrap_or_default()
     }
 
     /// Read every result under `.varar/` again (after a run).
@@ -393,7 +405,12 @@ fn result_oath(root: &Path, path: &Path) -> Option<String> {
 }
 
 fn read_lock_logged(root: &Path, log: &mut Vec<String>) -> Option<Lock> {
-    match read_lock(root) {
+    lock_logged(read_lock(root), log)
+}
+
+/// The lock when it can be used for drift; why not goes to `log`.
+fn lock_logged(lock: Result<Baseline, StoreError>, log: &mut Vec<String>) -> Option<Lock> {
+    match lock {
         Ok(Baseline::Present { lock, .. }) => Some(lock),
         Ok(Baseline::Absent) => None,
         Ok(Baseline::Unsupported { version }) => {

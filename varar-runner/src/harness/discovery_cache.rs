@@ -23,8 +23,9 @@ use super::error::HarnessError;
 use super::stamp::Stamp;
 use varar_core::names::{ItemKind, ItemName};
 use varar_core::oath_path::is_oath_path;
+use varar_project::Project;
 use varar_project::config::Config;
-use varar_project::discovery::{Discovered, OathFile, discover_all};
+use varar_project::discovery::{Discovered, OathFile};
 use varar_project::store::{self, CACHE_DIR, SCRATCH_DIR};
 
 /// The cache's file, in `.varar/.cache/`.
@@ -38,11 +39,11 @@ const HEADER: &str = "varar discovery 1";
 /// cache when it vouches for them (above); any other run
 /// walks, and a run that is no listing remembers what it found.
 pub(super) fn discover(
-    root: &Path,
-    config: &Config,
+    project: &Project,
     args: &Arguments,
     update: bool,
 ) -> Result<Discovered, HarnessError> {
+    let (root, config) = (project.root.as_path(), &project.config);
     let one_example = !args.list
         && !update
         && args.exact
@@ -57,7 +58,7 @@ pub(super) fn discover(
         });
     }
     let walked_at = SystemTime::now();
-    let found = discover_all(root, config)?;
+    let found = project.discover()?;
     if !args.list {
         remember(root, config, &found, walked_at);
     }

@@ -2,9 +2,14 @@
 //! limit, the linked steps and their lifecycle, discovery), **read** (every
 //! oath's text once, the workspace, the selection of what to plan, the
 //! baseline), **trials** (each selected oath planned once and turned into
-//! items, `enumerate.rs`), the libtest run, and **finish** (`finish.rs`: results written,
-//! the baseline recorded, resources torn down). Each stage returns a value
-//! the next takes; only a [`HarnessError`] stops the run.
+//! items, `enumerate.rs`), the libtest run, and **finish** (`finish.rs`:
+//! results written, the baseline recorded, resources torn down). Each stage
+//! returns a value the next takes; only a [`HarnessError`] stops the run.
+//!
+//! Setup and read load the project by the stages of
+//! `varar_project::Project` (config, discovery, texts, lock), the
+//! harness's caches between them: the discovery cache, the link index
+//! that leaves linkless oaths unread, the lock read beside the texts.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -39,9 +44,9 @@ use crate::linked::LinkedSteps;
 use varar_core::lock::{Baseline, OathRecord, stale_notice, stale_paths};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::render::Styles;
-use varar_project::config::{Config, load_config, update_mode_from_env};
+use varar_project::Project;
+use varar_project::config::{Config, update_mode_from_env};
 use varar_project::discovery::OathFile;
-use varar_project::store::{read_lock, read_lock_for};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
@@ -169,6 +174,10 @@ struct Setup {
     limit: Option<Limit>,
     steps: Arc<LinkedSteps>,
     lifecycle: Arc<Lifecycle>,
+    /// The project, its config read (`varar_project::Project`, loaded
+    /// stage by stage: the discovery cache and the oaths read as the run
+    /// selects them sit between the stages).
+    project: Project,
     /// Every discovered oath, in discovery order.
     oaths: Vec<OathFile>,
     /// The paths discovery found but could not read, with why.
@@ -188,8 +197,8 @@ fn setup<'a>(
 ) -> Result<(Setup, Option<Claim<'a>>), HarnessError> {
     install_quiet_panic_hook();
     let styles = color::styles(args, ColorEnv::read());
-    let config = load_config(&runner.root)?;
-    for warning in &config.warnings {
+    let project = Project::open(&runner.root)?;
+    for warning in &project.config.warnings {
         print::warning(warning);
     }
     let update = match runner.update {
@@ -201,9 +210,9 @@ fn setup<'a>(
     // Given back, if still empty, when the run stops before it records
     // itself.
     let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
-    let found = discovery_cache::discover(&runner.root, &config, args, update)?;
+    let found = discovery_cache::discover(&project, args, update)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
-        return Err(nothing_discovered(&config, &runner.root));
+        return Err(nothing_discovered(&project.config, &runner.root));
     }
     if steps.is_empty() {
         print::no_steps();
@@ -214,6 +223,7 @@ fn setup<'a>(
         limit,
         steps,
         lifecycle,
+        project,
         oaths: found.oaths,
         unreadable: found
             .unreadable
@@ -306,7 +316,7 @@ fn read(
     // thousands of items is read whole, as long as a hundred oaths).
     let replaces = records && !partial && rerun.is_none();
     let (texts, whole_lock, earlier) = std::thread::scope(|scope| {
-        let lock = (selection == Selection::All).then(|| scope.spawn(|| read_lock(&runner.root)));
+        let lock = (selection == Selection::All).then(|| scope.spawn(|| setup.project.read_lock()));
         let earlier =
             replaces.then(|| scope.spawn(|| record::earlier_runs(&runner.root, &identity.run_id)));
         let texts = Texts::read_for(
@@ -325,7 +335,7 @@ fn read(
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
         // Read beside the texts: a rerun keeps or empties the selection.
-        Selection::All => whole_lock.unwrap_or_else(|| read_lock(&runner.root))?,
+        Selection::All => whole_lock.unwrap_or_else(|| setup.project.read_lock())?,
         // The process of one example (every `cargo nextest` test of an
         // example) runs no drift item: its oath's drift is the business of
         // the drift items' own processes, and example names never depend
@@ -339,7 +349,7 @@ fn read(
             let workspace = texts.workspace();
             let planned = selection.oaths(&setup.oaths, &workspace);
             let wanted = |path: &str| planned.iter().any(|o| o.oath_path == path);
-            read_lock_for(&runner.root, &wanted)?
+            setup.project.read_lock_for(&wanted)?
         }
     };
     // A lock of another format is never silently ignored: drift could not
