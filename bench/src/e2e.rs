@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use varar_core::env::{CARGO_TARGET_DIR, VARAR_TIMEOUT, VARAR_UPDATE};
+use varar_project::store;
+
 use crate::corpus::{self, Corpus};
 
 /// Release-mode figures of the reference `cargo test` adapter (shared bench
@@ -92,7 +95,7 @@ pub fn measure(
         let mut binary_times = time_binary(binary, &project, &[], runs)?;
         report(&corpus, n, m, &summary, &mut cargo_times, &mut binary_times);
         let mut async_times = time_binary(async_binary, &async_project, &[], runs)?;
-        let mut limit_times = time_binary(binary, &project, &[("VARAR_TIMEOUT", LIMIT)], runs)?;
+        let mut limit_times = time_binary(binary, &project, &[(VARAR_TIMEOUT, LIMIT)], runs)?;
         report_variants(
             &corpus,
             &mut binary_times,
@@ -116,8 +119,8 @@ fn time_binary(
         Command::new(binary)
             .current_dir(project)
             .env("CARGO_MANIFEST_DIR", project)
-            .env_remove("VARAR_UPDATE")
-            .env_remove("VARAR_TIMEOUT")
+            .env_remove(VARAR_UPDATE)
+            .env_remove(VARAR_TIMEOUT)
             .envs(env.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -145,7 +148,7 @@ fn report_variants(
         per(a) - per(s)
     );
     println!(
-        "  sync, VARAR_TIMEOUT={LIMIT} median {:>8.3} s   (runs: {}), {:.1} µs per example: timeout overhead {:+.1} µs per example",
+        "  sync, {VARAR_TIMEOUT}={LIMIT} median {:>8.3} s   (runs: {}), {:.1} µs per example: timeout overhead {:+.1} µs per example",
         l.as_secs_f64(),
         list(limited),
         per(l),
@@ -224,7 +227,7 @@ fn summary(stdout: &str) -> String {
 /// `cargo` with a clean environment and the benchmark's own target dir.
 pub fn cargo(project: &Path, target: &Path) -> Command {
     let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
-    cmd.current_dir(project).env("CARGO_TARGET_DIR", target);
+    cmd.current_dir(project).env(CARGO_TARGET_DIR, target);
     for (key, _) in std::env::vars_os() {
         let k = key.to_string_lossy();
         if k.starts_with("VARAR_") || k == "CI" || k == "CARGO_TERM_COLOR" {
@@ -309,13 +312,12 @@ harness = false
 /// Put the corpus's oaths and config into the project, with no lock and no
 /// results left from another corpus.
 fn install(corpus: &Corpus, project: &Path) -> Result<(), String> {
-    for stale in ["varar", ".varar"] {
-        let p = project.join(stale);
+    for p in [project.join("varar"), store::scratch_dir(project)] {
         if p.exists() {
             fs::remove_dir_all(&p).map_err(|e| format!("{}: {e}", p.display()))?;
         }
     }
-    let lock = project.join("varar.lock.json");
+    let lock = store::lock_path(project);
     if lock.exists() {
         fs::remove_file(&lock).map_err(|e| format!("{}: {e}", lock.display()))?;
     }

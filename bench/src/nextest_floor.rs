@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use crate::corpus;
-use crate::project::{Project, Timed};
+use crate::project::{FLOOR_VAR, Project, Timed};
 use crate::scale_options::{ScaleOptions, config, ratio};
 
 /// `cargo nextest run` of the N × M corpus next to the floor: the same
@@ -39,7 +39,7 @@ pub fn nextest_vs_floor(
         let floor = project.nextest(
             "floor",
             &extra,
-            &[("VARAR_BENCH_FLOOR", items.to_string())],
+            &[(FLOOR_VAR, items.to_string())],
             o.timeout,
         )?;
         let run = project.nextest("oaths", &extra, &[], o.timeout)?;

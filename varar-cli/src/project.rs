@@ -25,8 +25,8 @@ use varar_core::results::OathResults;
 use varar_project::config::{CONFIG_FILE_NAME, Config};
 use varar_project::discovery::{DiscoveryError, OathFile, read_oath};
 use varar_project::store::{
-    History, RecordFileError, ResultFileError, RunDirectory, SCRATCH_DIR, StoreError, project_id,
-    read_run_dirs_in, read_run_result, records_missing_from, result_path_shown, runs_dir,
+    History, RecordFileError, ResultFileError, RunDirectory, StoreError, project_id, read_run_dirs,
+    read_run_result, records_missing_from, result_path_shown, runs_dir,
 };
 use varar_project::{Loaded, Oath, Project, ProjectError};
 
@@ -83,7 +83,7 @@ pub fn read_project(root: &Path) -> Result<ProjectSnapshot, ProjectError> {
         config: project.config,
         oaths,
         baseline: lock,
-        runs: read_run_dirs_in(&root.join(SCRATCH_DIR)),
+        runs: read_run_dirs(root),
     })
 }
 

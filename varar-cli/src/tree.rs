@@ -32,7 +32,8 @@ use varar_core::results::OathResults;
 use varar_core::untrusted::was_cut;
 use varar_project::discovery::cmp_oath_paths;
 use varar_project::store::{
-    RUNS_DIR, RecordFileError, read_run_dirs_in, read_run_result_in, record_files_in, result_files,
+    RecordFileError, read_run_dirs_in, read_run_result_in, record_files_in, result_files,
+    runs_dir_in, runs_dir_shown,
 };
 
 use crate::records::{Code, ErrorRecord, display_path};
@@ -142,7 +143,7 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
         return Err(errors);
     }
     files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
-    let run = RunEvidence::of_dirs(format!("{shown}/{RUNS_DIR}"), read_run_dirs_in(dir), base);
+    let run = RunEvidence::of_dirs(runs_dir_shown(&shown), read_run_dirs_in(dir), base);
     Ok(Tree {
         shown,
         files,
@@ -156,7 +157,7 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
 /// Every run record of the tree at `dir`, with its bytes; the records
 /// that cannot be read go to `unreadable` (`invalid_run`).
 fn read_records(dir: &Path, base: &Path, unreadable: &mut Vec<ErrorRecord>) -> Vec<TreeRecord> {
-    let runs = dir.join(RUNS_DIR);
+    let runs = runs_dir_in(dir);
     let mut records = Vec::new();
     for found in record_files_in(dir) {
         let read = found.and_then(|path| {

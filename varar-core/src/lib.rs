@@ -53,7 +53,8 @@
 //! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //!
-//! [`json`] holds the one strict JSON reader of the project's files and
+//! [`env`] names every environment variable Varar reads or sets (the
+//! shells read them); [`json`] holds the one strict JSON reader of the project's files and
 //! the writer of their strings; [`data`] the table, doc string and row
 //! values a step function receives; [`text`] the whitespace rules of the
 //! reference's regex engine; [`untrusted`] the one cut and the one
@@ -81,6 +82,7 @@ pub mod config;
 pub mod data;
 pub mod doc;
 pub mod drift;
+pub mod env;
 pub mod failure;
 mod fast_hash;
 pub mod hash;

@@ -6,9 +6,10 @@
 use std::path::Path;
 
 pub use varar_core::config::{
-    CONFIG_FILE_NAME, Config, ConfigError, ConfigWarning, UPDATE_ENV, UpdateMode, UpdateModeError,
+    CONFIG_FILE_NAME, Config, ConfigError, ConfigWarning, UpdateMode, UpdateModeError,
     parse_config, parse_update_mode,
 };
+use varar_core::env::VARAR_UPDATE;
 
 /// Load `<root>/varar.config.json`. A missing file is the empty config with
 /// [`Config::missing`] set; anything unreadable or invalid is an error.
@@ -24,7 +25,7 @@ pub fn load_config(root: &Path) -> Result<Config, ConfigError> {
 /// Read `VARAR_UPDATE` from the environment (the only environment read of
 /// the config).
 pub fn update_mode_from_env() -> Result<UpdateMode, UpdateModeError> {
-    parse_update_mode(std::env::var_os(UPDATE_ENV).as_deref())
+    parse_update_mode(std::env::var_os(VARAR_UPDATE).as_deref())
 }
 
 #[cfg(test)]

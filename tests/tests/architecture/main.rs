@@ -1,11 +1,14 @@
 //! The architecture of the workspace, checked (issue 18): no module
-//! cycles in any crate, and a pure core in every crate that has one. Both
-//! read the crates' sources with `syn`, following `mod` declarations from
-//! each crate root, so test code is never read and every compiled line is.
+//! cycles in any crate, a pure core in every crate that has one, and one
+//! place for what only one place may name (issue 35: each environment
+//! variable, the store's paths). All read the crates' sources with `syn`,
+//! following `mod` declarations from each crate root, so test code is never
+//! read and every compiled line is.
 
 mod cycles;
 mod modules;
 mod purity;
+mod shell_names;
 
 use std::path::{Path, PathBuf};
 
@@ -82,6 +85,85 @@ fn every_core_is_pure() {
         );
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// Where every environment variable of Varar is named.
+const ENV_NAMES: &str = "varar-core/src/env.rs";
+
+/// The store: the only module that joins the paths of `.varar/` and the
+/// lock.
+const STORE: &str = "varar-project/src/store/";
+
+#[test]
+fn every_environment_variable_is_named_once() {
+    let mut named: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+    for tree in trees() {
+        for file in tree.files.values() {
+            let found = shell_names::named_in(&file.text).unwrap_or_else(|e| panic!("{e}"));
+            for name in found.variables {
+                named.entry(name).or_default().push(file.file.clone());
+            }
+        }
+    }
+    let mut report = Vec::new();
+    for (name, files) in &named {
+        // The bench's own variable is named once in the bench.
+        let home_ok = name.starts_with("VARAR_BENCH_") || files.iter().all(|f| f == ENV_NAMES);
+        if files.len() != 1 || !home_ok {
+            report.push(format!("{name} is written in {}", files.join(", ")));
+        }
+    }
+    assert!(named.contains_key("VARAR_UPDATE"), "{named:?}");
+    assert!(
+        report.is_empty(),
+        "an environment variable's name written outside {ENV_NAMES} (use its constant):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn only_the_store_joins_the_paths_of_its_files() {
+    let mut report = Vec::new();
+    for tree in trees() {
+        for file in tree.files.values() {
+            if file.file.starts_with(STORE) {
+                continue;
+            }
+            let found = shell_names::named_in(&file.text).unwrap_or_else(|e| panic!("{e}"));
+            for arg in found.store_joins {
+                report.push(format!("{} joins {arg}", file.file));
+            }
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "a path of the store's files joined outside {STORE} (use the store's functions):\n{}",
+        report.join("\n")
+    );
+}
+
+#[test]
+fn the_name_checks_read_code_not_tests() {
+    let source = r#"
+        const A: &str = "VARAR_UPDATE";
+        fn f(root: &Path) {
+            std::env::var("VARAR_RERUN");
+            let _ = root.join(SCRATCH_DIR).join(store::CACHE_DIR);
+            let _ = root.join(".varar/x.json");
+            let _ = root.join("varar.config.json");
+            let _ = format!("VARAR_UPDATE=1 in a message");
+        }
+        #[cfg(test)]
+        mod tests {
+            fn t(root: &Path) { std::env::var("VARAR_TIMEOUT"); root.join(RUNS_DIR); }
+        }
+    "#;
+    let found = shell_names::named_in(source).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(found.variables, ["VARAR_UPDATE", "VARAR_RERUN"]);
+    assert_eq!(
+        found.store_joins,
+        ["store::CACHE_DIR", "SCRATCH_DIR", "\".varar/x.json\""]
+    );
 }
 
 #[test]

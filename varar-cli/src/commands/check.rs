@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use varar_core::lock::{Baseline, LOCK_FILE_NAME, Lock};
-use varar_project::store::StoreError;
+use varar_project::store::{StoreError, lock_path};
 use varar_project::{Loaded, Project};
 
 use super::output::{Output, json};
@@ -120,7 +120,7 @@ fn usable_lock(
         }
         Ok(_) => None,
         Err(e) => {
-            let absolute = root.join(LOCK_FILE_NAME).display().to_string();
+            let absolute = lock_path(root).display().to_string();
             errors.push(record(e.to_string().replace(&absolute, LOCK_FILE_NAME)));
             None
         }

@@ -9,10 +9,11 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+use varar_core::env::VARAR_HISTORY;
 use varar_core::record::{ProcessRecord, RunRecord};
 use varar_project::store::{
-    History, RUNS_DIR, RecordFileError, RunDirectory, StoreError, check_history_dir,
-    read_run_dirs_under,
+    History, RecordFileError, RunDirectory, StoreError, check_history_dir, read_run_dirs_under,
+    runs_dir_in,
 };
 
 use crate::history::{UnjudgedRun, combine_kept};
@@ -48,8 +49,10 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
         let Some(history) = history else {
             return Err(ErrorRecord::new(
                 Code::InputError,
-                "the run history is off (VARAR_HISTORY=off): unset it, or give the `.varar/` \
-                 directories of the runs to compare",
+                format!(
+                    "the run history is off ({VARAR_HISTORY}=off): unset it, or give the \
+                     `.varar/` directories of the runs to compare"
+                ),
             ));
         };
         let shown = display_path(&history.dir, &root);
@@ -59,8 +62,10 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
             not_a_history(
                 &e,
                 &shown,
-                "point VARAR_HISTORY at the history varar writes, or give the `.varar/` \
-                 directories of the runs to compare",
+                &format!(
+                    "point {VARAR_HISTORY} at the history varar writes, or give the `.varar/` \
+                     directories of the runs to compare"
+                ),
             )
         })?;
         found.push(read_run_dirs_under(&history.dir));
@@ -93,8 +98,9 @@ pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept,
 /// A `.varar/` tree (its `.runs/`), or a directory laid out like one's
 /// `.runs/` (a history), which must be one (see [`check_history_dir`]).
 fn read_dir_of_runs(dir: &Path) -> Result<Result<Vec<RunDirectory>, RecordFileError>, StoreError> {
-    if dir.join(RUNS_DIR).is_dir() {
-        Ok(read_run_dirs_under(&dir.join(RUNS_DIR)))
+    let runs = runs_dir_in(dir);
+    if runs.is_dir() {
+        Ok(read_run_dirs_under(&runs))
     } else {
         check_history_dir(dir)?;
         Ok(read_run_dirs_under(dir))

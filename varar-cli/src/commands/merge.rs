@@ -278,7 +278,7 @@ fn write_tree(out: &Path, merged: &[OathResults], base: &Path) -> Result<(), Vec
 
 /// Copy the run records into `OUT/.runs/`, each under its own name.
 fn write_records(out: &Path, records: &[&TreeRecord], base: &Path) -> Result<(), Vec<ErrorRecord>> {
-    let runs = out.join(store::RUNS_DIR);
+    let runs = store::runs_dir_in(out);
     for record in records {
         let path = runs.join(&record.name);
         let failed = |e: &dyn std::fmt::Display| {

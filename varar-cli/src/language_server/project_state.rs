@@ -20,7 +20,7 @@ use varar_core::results::OathResults;
 use varar_project::config::{CONFIG_FILE_NAME, ConfigWarning};
 use varar_project::discovery::{Globs, OathFile};
 use varar_project::store::{
-    SCRATCH_DIR, StoreError, oath_path_of, read_lock, read_run_result_file,
+    StoreError, lock_path, oath_path_of, read_lock, read_run_result_file, scratch_dir,
 };
 use varar_project::{Loaded, Project, ProjectError};
 
@@ -201,9 +201,9 @@ impl ProjectState {
     fn tracked(&self) -> Vec<PathBuf> {
         let mut files = rust_files(&self.sources);
         files.extend(self.oath_files().into_iter().map(|o| o.path));
-        files.push(self.root.join(LOCK_FILE_NAME));
+        files.push(lock_path(&self.root));
         files.push(self.root.join(CONFIG_FILE_NAME));
-        let dir = self.root.join(SCRATCH_DIR);
+        let dir = scratch_dir(&self.root);
         if dir.is_dir() {
             files.extend(
                 walkdir::WalkDir::new(&dir)
@@ -294,7 +294,7 @@ impl ProjectState {
     fn load_results(&mut self, log: &mut Vec<String>) {
         self.standing = None;
         self.results.clear();
-        let dir = self.root.join(SCRATCH_DIR);
+        let dir = scratch_dir(&self.root);
         if !dir.is_dir() {
             return;
         }
@@ -346,11 +346,11 @@ impl ProjectState {
             || name == "Cargo.toml" && self.is_manifest(&path)
         {
             changed.project = true;
-        } else if path == self.root.join(LOCK_FILE_NAME) {
+        } else if path == lock_path(&self.root) {
             self.lock = read_lock_logged(&self.root, log);
             self.standing = None;
             changed.evidence = true;
-        } else if path.starts_with(self.root.join(SCRATCH_DIR)) {
+        } else if path.starts_with(scratch_dir(&self.root)) {
             if path.extension().is_some_and(|x| x == "json") {
                 self.read_result(&path, log);
                 self.standing = None;
@@ -401,7 +401,7 @@ fn mtime(path: &Path) -> Option<SystemTime> {
 
 /// The oathPath a `.varar/<oathPath>.json` file is for.
 fn result_oath(root: &Path, path: &Path) -> Option<String> {
-    oath_path_of(&root.join(SCRATCH_DIR), path)
+    oath_path_of(&scratch_dir(root), path)
 }
 
 fn read_lock_logged(root: &Path, log: &mut Vec<String>) -> Option<Lock> {

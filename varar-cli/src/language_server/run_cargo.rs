@@ -17,6 +17,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 use crossbeam_channel::Sender;
+use varar_core::env::{VARAR_RERUN, VARAR_RUN_ID};
 
 use super::events::Event;
 use super::run_output::{RunOutcome, RunOutput, Selection, cargo_args};
@@ -64,8 +65,8 @@ fn execute(
         // The lens chooses what runs, and a run from the editor is a run of
         // its own: not a rerun of the latest one, not a shard of the run
         // the editor was started in.
-        .env_remove("VARAR_RERUN")
-        .env_remove("VARAR_RUN_ID")
+        .env_remove(VARAR_RERUN)
+        .env_remove(VARAR_RUN_ID)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -39,7 +39,9 @@ use varar_core::names::{ItemKind, ItemName};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::ExampleResult;
 
-use varar_project::store::{RUNS_DIR, RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of};
+use varar_project::store::{
+    RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of, runs_dir_shown,
+};
 
 use crate::records::{Code, ErrorRecord};
 
@@ -100,7 +102,7 @@ impl RunEvidence {
     /// No record at all, in the project's `.varar/.runs`.
     pub fn none() -> RunEvidence {
         RunEvidence {
-            dir: format!("{SCRATCH_DIR}/{RUNS_DIR}"),
+            dir: runs_dir_shown(SCRATCH_DIR),
             ..RunEvidence::default()
         }
     }

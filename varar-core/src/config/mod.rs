@@ -444,14 +444,12 @@ impl UpdateMode {
     }
 }
 
-/// Name of the environment variable that selects the update mode.
-pub const UPDATE_ENV: &str = "VARAR_UPDATE";
-
 /// `VARAR_UPDATE` holds a value outside its closed set.
 #[derive(Debug, thiserror::Error)]
 #[error(
-    "VARAR_UPDATE has the unsupported value \"{value}\": use 1 or true to accept drift, \
-     or leave it unset (or empty, 0, false) for a normal run"
+    "{} has the unsupported value \"{value}\": use 1 or true to accept drift, \
+     or leave it unset (or empty, 0, false) for a normal run",
+    crate::env::VARAR_UPDATE
 )]
 pub struct UpdateModeError {
     /// The value as set (lossily decoded).

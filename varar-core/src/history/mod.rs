@@ -31,19 +31,12 @@ use std::path::{Path, PathBuf};
 
 mod place;
 
+use crate::env::{VARAR_HISTORY_DAYS, VARAR_HISTORY_RUNS, VARAR_HISTORY_SIZE};
+
 pub use place::{
     Clash, HISTORY_MARKER, HistoryOrigin, HistoryRefusal, HistorySeen, HistoryUse, MARKER_TEXT,
     SeenEntry, clash, judge_history,
 };
-
-/// The variable that moves the history (`off` turns it off).
-pub const HISTORY_VAR: &str = "VARAR_HISTORY";
-/// The variable that bounds the number of runs kept.
-pub const RUNS_VAR: &str = "VARAR_HISTORY_RUNS";
-/// The variable that bounds the bytes kept.
-pub const SIZE_VAR: &str = "VARAR_HISTORY_SIZE";
-/// The variable that bounds the age of the runs kept.
-pub const DAYS_VAR: &str = "VARAR_HISTORY_DAYS";
 
 /// Runs kept by default.
 pub const DEFAULT_RUNS: usize = 100;
@@ -99,26 +92,26 @@ impl HistoryLimits {
                 expected,
             })
         };
-        if let Some(v) = var(RUNS_VAR) {
+        if let Some(v) = var(VARAR_HISTORY_RUNS) {
             match v.trim().parse::<usize>() {
                 Ok(n) if n > 0 => limits.runs = n,
-                _ => bad(RUNS_VAR, v, "a number of runs (1 or more)"),
+                _ => bad(VARAR_HISTORY_RUNS, v, "a number of runs (1 or more)"),
             }
         }
-        if let Some(v) = var(SIZE_VAR) {
+        if let Some(v) = var(VARAR_HISTORY_SIZE) {
             match parse_size(&v) {
                 Some(n) => limits.bytes = n,
                 None => bad(
-                    SIZE_VAR,
+                    VARAR_HISTORY_SIZE,
                     v,
                     "a size in bytes (like 1048576, 512K, 64M or 1G)",
                 ),
             }
         }
-        if let Some(v) = var(DAYS_VAR) {
+        if let Some(v) = var(VARAR_HISTORY_DAYS) {
             match v.trim().parse::<u64>() {
                 Ok(n) => limits.days = n,
-                Err(_) => bad(DAYS_VAR, v, "a number of days (0: no age limit)"),
+                Err(_) => bad(VARAR_HISTORY_DAYS, v, "a number of days (0: no age limit)"),
             }
         }
         (limits, errors)

@@ -63,8 +63,11 @@ fn limits_are_read_from_the_variables_and_bad_values_fall_back_to_the_defaults()
                 .map(|(_, v)| (*v).to_owned())
         }
     };
-    let (limits, errors) =
-        HistoryLimits::from_vars(vars(&[(RUNS_VAR, "7"), (SIZE_VAR, "3K"), (DAYS_VAR, "0")]));
+    let (limits, errors) = HistoryLimits::from_vars(vars(&[
+        (VARAR_HISTORY_RUNS, "7"),
+        (VARAR_HISTORY_SIZE, "3K"),
+        (VARAR_HISTORY_DAYS, "0"),
+    ]));
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(
         limits,
@@ -75,13 +78,16 @@ fn limits_are_read_from_the_variables_and_bad_values_fall_back_to_the_defaults()
         }
     );
     let (limits, errors) = HistoryLimits::from_vars(vars(&[
-        (RUNS_VAR, "0"),
-        (SIZE_VAR, "big"),
-        (DAYS_VAR, "-1"),
+        (VARAR_HISTORY_RUNS, "0"),
+        (VARAR_HISTORY_SIZE, "big"),
+        (VARAR_HISTORY_DAYS, "-1"),
     ]));
     assert_eq!(limits, HistoryLimits::default());
     let named: Vec<&str> = errors.iter().map(|e| e.var).collect();
-    assert_eq!(named, [RUNS_VAR, SIZE_VAR, DAYS_VAR]);
+    assert_eq!(
+        named,
+        [VARAR_HISTORY_RUNS, VARAR_HISTORY_SIZE, VARAR_HISTORY_DAYS]
+    );
     assert!(errors[1].to_string().contains("VARAR_HISTORY_SIZE=\"big\""));
 }
 

@@ -3,6 +3,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::env::VARAR_UPDATE;
 use crate::json::cmp_utf16;
 
 use super::model::{LOCK_FILE_NAME, LOCK_VERSION, Lock, LockEntry};
@@ -147,7 +148,7 @@ pub fn pruned_notice(oath_path: &str) -> String {
 pub fn stale_notice(oath_path: &str) -> String {
     format!(
         "varar: {LOCK_FILE_NAME} still lists {oath_path}, which the docs globs no longer match \
-         — re-run with VARAR_UPDATE=1 to prune it"
+         — re-run with {VARAR_UPDATE}=1 to prune it"
     )
 }
 
@@ -157,6 +158,6 @@ pub fn unsupported_version_error(path: &str, version: &str) -> String {
     format!(
         "{path}: unsupported lock version {version}: this varar reads and writes version \
          {LOCK_VERSION}, so drift cannot be checked against it; re-record it with \
-         VARAR_UPDATE=1 cargo test and commit it (or delete it)"
+         {VARAR_UPDATE}=1 cargo test and commit it (or delete it)"
     )
 }

@@ -11,7 +11,7 @@
 //! `dir/**` (which §2.2 also lets match `dir` itself) and for `**` inside a
 //! segment (which §2.2 lets cross `/`). The last two are rewritten into
 //! several globset patterns whose union is the §2.2 regex; see
-//! [`translate`].
+//! `translate`.
 
 use std::cmp::Ordering;
 use std::path::{Path, PathBuf};

@@ -2,7 +2,7 @@
 //! strictly, never overwritten when it could not be read, written durably.
 
 use std::io::ErrorKind;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::atomic::write_atomic;
 use super::errors::StoreError;
@@ -10,6 +10,11 @@ use super::locks::{FileLockGuard, acquire};
 use varar_core::lock::{
     Baseline, LOCK_FILE_NAME, ParsedLock, Reconciled, parse_lock, parse_lock_for,
 };
+
+/// `<root>/varar.lock.json`, the committed baseline.
+pub fn lock_path(root: &Path) -> PathBuf {
+    root.join(LOCK_FILE_NAME)
+}
 
 /// Lock the baseline for a read-modify-write: hold the guard from
 /// [`read_lock`] to [`save_lock`].
@@ -21,7 +26,7 @@ pub fn lock_baseline(root: &Path) -> Result<FileLockGuard, StoreError> {
 /// another version → [`Baseline::Unsupported`], anything unreadable or
 /// invalid → an error (the file must then be left alone).
 pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
-    let path = root.join(LOCK_FILE_NAME);
+    let path = lock_path(root);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
@@ -41,7 +46,7 @@ pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreErro
     let Baseline::Present { bytes: old, .. } = &earlier else {
         return read_lock(root);
     };
-    let path = root.join(LOCK_FILE_NAME);
+    let path = lock_path(root);
     match std::fs::read(&path) {
         Ok(bytes) if bytes == *old => Ok(earlier),
         Ok(bytes) => match parse_lock(&bytes) {
@@ -58,7 +63,7 @@ pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreErro
 /// holds; the others are skipped unread (see [`parse_lock_for`]). For runs
 /// that never write the lock.
 pub fn read_lock_for(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Baseline, StoreError> {
-    let path = root.join(LOCK_FILE_NAME);
+    let path = lock_path(root);
     let bytes = match std::fs::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
@@ -77,5 +82,5 @@ pub fn save_lock(root: &Path, reconciled: &Reconciled) -> Result<bool, StoreErro
     if !reconciled.write {
         return Ok(false);
     }
-    write_atomic(&root.join(LOCK_FILE_NAME), reconciled.text.as_bytes())
+    write_atomic(&lock_path(root), reconciled.text.as_bytes())
 }

@@ -1,6 +1,11 @@
 //! The files of a project on disk (STYLE §2.7, spec 40 §4.4–4.5, §6):
-//! the only writer of files. Shell.
+//! the only writer of files, and the only module that knows where they
+//! are. Shell.
 //!
+//! - Where: [`lock_path`], [`scratch_dir`] (`.varar/`), [`run_result_path`],
+//!   [`runs_dir`], [`cache_path`], and their `*_in` forms for a results tree
+//!   laid out like `.varar/` (a CI shard's, a merge's). No other module
+//!   joins these paths (the architecture test checks it).
 //! - Atomic writes: a temporary file in the target's own directory, written
 //!   and flushed, then renamed over the target; skipped when the bytes are
 //!   unchanged, so unchanged runs leave files (and their mtimes) alone. Only
@@ -45,7 +50,7 @@ pub use atomic::{
     STALE_TEMPORARY, TEMP_PREFIX, create_ignored_dir, pending_path, write_atomic, write_disposable,
     write_disposable_with, write_pending,
 };
-pub use baseline::{lock_baseline, read_lock, read_lock_for, reread_lock, save_lock};
+pub use baseline::{lock_baseline, lock_path, read_lock, read_lock_for, reread_lock, save_lock};
 pub use errors::{ResultFileError, StoreError};
 pub use history::{History, check_history_dir, read_history, records_missing_from};
 pub use locks::FileLockGuard;
@@ -53,11 +58,14 @@ pub use removal::{Orphans, remove_run_dir};
 pub use runs::{
     KEPT_RUNS, RUNS_DIR, RecordFileError, RunDirectory, WrittenRecord, claim_run_dir, file_name_of,
     modified_at, project_id, prune_oldest_runs, prune_runs, prune_unrecorded_runs,
-    read_other_headers, read_records, read_records_in, read_records_under, read_run_dirs_in,
-    read_run_dirs_under, record_files_in, record_files_under, release_run_dir, remove_runs_before,
-    runs_dir, write_process_record,
+    read_other_headers, read_records, read_records_in, read_records_under, read_run_dirs,
+    read_run_dirs_in, read_run_dirs_under, record_files_in, record_files_under, release_run_dir,
+    remove_runs_before, runs_dir, runs_dir_in, runs_dir_shown, write_process_record,
 };
-pub use scratch::{CACHE_DIR, SCRATCH_DIR, ensure_cache_dir, ensure_scratch_dir, sweep_scratch};
+pub use scratch::{
+    CACHE_DIR, SCRATCH_DIR, cache_path, ensure_cache_dir, ensure_scratch_dir, scratch_dir,
+    sweep_scratch,
+};
 pub use tree::{
     oath_path_of, read_run_result, read_run_result_file, read_run_result_in, replace_run_result,
     result_files, result_path_in, result_path_shown, run_result_path, update_run_result,

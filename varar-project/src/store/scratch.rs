@@ -11,10 +11,16 @@ use super::removal::{Orphans, remove_orphans_under};
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
 
+/// `<root>/.varar`: the project's own results tree (a CI shard's downloaded
+/// copy, laid out the same way, is read with the `*_in` functions).
+pub fn scratch_dir(root: &Path) -> PathBuf {
+    root.join(SCRATCH_DIR)
+}
+
 /// Create `<root>/.varar/` if needed (with its `.gitignore`); returns its
 /// path.
 pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
-    let dir = root.join(SCRATCH_DIR);
+    let dir = scratch_dir(root);
     create_ignored_dir(&dir)?;
     Ok(dir)
 }
@@ -23,6 +29,12 @@ pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
 /// ones (the lock's digest, the link index): never results, and any of it
 /// may be deleted.
 pub const CACHE_DIR: &str = ".cache";
+
+/// `<root>/.varar/.cache/<name>`: one file a run remembers for the next
+/// ones, to read (to write one, [`ensure_cache_dir`] first).
+pub fn cache_path(root: &Path, name: &str) -> PathBuf {
+    scratch_dir(root).join(CACHE_DIR).join(name)
+}
 
 /// Create `<root>/.varar/.cache/` if needed; returns its path.
 pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
@@ -40,5 +52,5 @@ pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
 /// one is left alone). For the first process of a run, once. Best effort;
 /// returns how many went.
 pub fn sweep_scratch(root: &Path, orphans: &Orphans) -> usize {
-    remove_orphans_under(&root.join(SCRATCH_DIR), orphans)
+    remove_orphans_under(&scratch_dir(root), orphans)
 }

@@ -551,3 +551,24 @@ fn a_results_tree_lists_its_result_files_and_nothing_else() {
     assert_eq!(result_path_shown("varar/b.md"), ".varar/varar/b.md.json");
     assert!(result_path_in(&tree, "../escape.md").is_err());
 }
+
+#[test]
+fn the_store_names_every_path_of_its_files() {
+    let dir = tmp();
+    let root = dir.path();
+    assert_eq!(scratch_dir(root), root.join(".varar"));
+    assert_eq!(lock_path(root), root.join("varar.lock.json"));
+    assert_eq!(runs_dir(root), root.join(".varar/.runs"));
+    assert_eq!(runs_dir_in(Path::new("ci/a")), Path::new("ci/a/.runs"));
+    assert_eq!(runs_dir_shown(SCRATCH_DIR), ".varar/.runs");
+    assert_eq!(runs_dir_shown("ci/a"), "ci/a/.runs");
+    // What a run reads from its cache is where it writes it.
+    let cache = ok(ensure_cache_dir(root));
+    assert_eq!(cache_path(root, "links"), cache.join("links"));
+    // The project's runs are the runs of its own results tree.
+    let record = runs::tests::record("run-1", "p1", "2026-12-01T07:00:00.000Z", true);
+    ok(write_process_record(root, &record));
+    let names = |dirs: Vec<RunDirectory>| dirs.into_iter().map(|d| d.name).collect::<Vec<_>>();
+    assert_eq!(names(ok(read_run_dirs(root))), ["run-1"]);
+    assert_eq!(names(ok(read_run_dirs_in(&scratch_dir(root)))), ["run-1"]);
+}

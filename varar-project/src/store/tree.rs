@@ -10,13 +10,13 @@ use std::path::{Component, Path, PathBuf};
 use super::atomic::{write_disposable, write_pending};
 use super::errors::{ResultFileError, StoreError, write_err};
 use super::locks::acquire;
-use super::scratch::SCRATCH_DIR;
+use super::scratch::{SCRATCH_DIR, scratch_dir};
 use varar_core::oath_path::is_oath_path;
 use varar_core::results::{OathResults, parse_run_result};
 
 /// `<root>/.varar/<oathPath>.json` (spec 40 §6).
 pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreError> {
-    result_path_in(&root.join(SCRATCH_DIR), oath_path)
+    result_path_in(&scratch_dir(root), oath_path)
 }
 
 /// `<tree>/<oathPath>.json` in any results tree laid out like `.varar/` (a
@@ -111,7 +111,7 @@ pub fn read_run_result(
     root: &Path,
     oath_path: &str,
 ) -> Result<Option<OathResults>, ResultFileError> {
-    read_run_result_in(&root.join(SCRATCH_DIR), oath_path)
+    read_run_result_in(&scratch_dir(root), oath_path)
 }
 
 /// Read `<tree>/<oathPath>.json` strictly, as [`read_run_result`] does for

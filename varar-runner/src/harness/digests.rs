@@ -84,7 +84,7 @@ fn read_binary_digest() -> Option<FileDigest> {
 /// thousands of entries to hash it; only a settled lock's digest is
 /// cached (`stamp.rs`).
 pub(super) fn lock_digest(root: &Path) -> Option<FileDigest> {
-    let lock = root.join(LOCK_FILE_NAME);
+    let lock = store::lock_path(root);
     if !lock.exists() {
         return None;
     }

@@ -26,7 +26,7 @@ use varar_core::oath_path::is_oath_path;
 use varar_project::Project;
 use varar_project::config::Config;
 use varar_project::discovery::{Discovered, OathFile};
-use varar_project::store::{self, CACHE_DIR, SCRATCH_DIR};
+use varar_project::store;
 
 /// The cache's file, in `.varar/.cache/`.
 const CACHE_FILE: &str = "discovery";
@@ -69,8 +69,7 @@ pub(super) fn discover(
 /// vouches for them: the same globs, every listed directory with its
 /// stamp.
 pub(super) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>> {
-    let text =
-        std::fs::read_to_string(root.join(SCRATCH_DIR).join(CACHE_DIR).join(CACHE_FILE)).ok()?;
+    let text = std::fs::read_to_string(store::cache_path(root, CACHE_FILE)).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != globs_line(config)? {
         return None;

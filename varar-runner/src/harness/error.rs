@@ -6,6 +6,7 @@
 use std::path::PathBuf;
 
 use varar_core::config::{ConfigError, UpdateModeError};
+use varar_core::env::VARAR_RERUN;
 use varar_core::lock::{LOCK_FILE_NAME, unsupported_version_error};
 use varar_core::registry::RegistryErrors;
 
@@ -76,8 +77,9 @@ pub(crate) enum HarnessError {
     Store(#[from] StoreError),
     /// `VARAR_RERUN` holds a value outside its closed set.
     #[error(
-        "VARAR_RERUN has the unsupported value \"{value}\": use failed to rerun what failed or \
-         did not run in the last complete run, or leave it unset (or empty) for a normal run"
+        "{} has the unsupported value \"{value}\": use failed to rerun what failed or \
+         did not run in the last complete run, or leave it unset (or empty) for a normal run",
+        VARAR_RERUN
     )]
     Rerun {
         /// The value as set.

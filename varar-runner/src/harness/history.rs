@@ -15,6 +15,7 @@ use std::path::Path;
 use std::thread::JoinHandle;
 use std::time::SystemTime;
 
+use varar_core::env::VARAR_HISTORY;
 use varar_core::record::ProcessRecord;
 
 use super::print;
@@ -44,7 +45,7 @@ impl HistoryWriter {
             Ok(()) => true,
             Err(e @ StoreError::HistoryRefused { .. }) => {
                 print::warning(format_args!(
-                    "{e}; the run goes on without it (point VARAR_HISTORY at a new or empty \
+                    "{e}; the run goes on without it (point {VARAR_HISTORY} at a new or empty \
                      directory, or set it to `off`)"
                 ));
                 false
@@ -124,7 +125,7 @@ impl HistoryWriter {
 /// The one warning of a history that could not be written.
 fn not_kept(e: &StoreError) {
     print::warning(format_args!(
-        "the run history was not kept ({e}); the run goes on (set VARAR_HISTORY to another \
+        "the run history was not kept ({e}); the run goes on (set {VARAR_HISTORY} to another \
          directory, or to `off`)"
     ));
 }

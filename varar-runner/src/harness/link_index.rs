@@ -16,7 +16,7 @@ use std::path::Path;
 
 use super::stamp::Stamp;
 use varar_project::discovery::OathFile;
-use varar_project::store::{self, CACHE_DIR, SCRATCH_DIR};
+use varar_project::store;
 
 /// The index's file, in `.varar/.cache/`.
 const INDEX_FILE: &str = "links";
@@ -43,7 +43,7 @@ impl LinkIndex {
     /// The project's index; empty when there is none or it cannot be read
     /// (then every oath is read, as without one).
     pub(super) fn load(root: &Path) -> LinkIndex {
-        std::fs::read_to_string(root.join(SCRATCH_DIR).join(CACHE_DIR).join(INDEX_FILE))
+        std::fs::read_to_string(store::cache_path(root, INDEX_FILE))
             .ok()
             .map(|text| LinkIndex::parse(&text))
             .unwrap_or_default()

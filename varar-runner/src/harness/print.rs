@@ -5,6 +5,7 @@
 use std::fmt::Display;
 
 use super::error::HarnessError;
+use varar_core::env::VARAR_UPDATE;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::untrusted::terminal_text;
 
@@ -56,6 +57,6 @@ pub(crate) fn no_steps() {
 pub(crate) fn rerecording_lock(version: &str) {
     notice(&format!(
         "varar: {LOCK_FILE_NAME}: lock version {version} is re-recorded as version 2 \
-         (VARAR_UPDATE is set)"
+         ({VARAR_UPDATE} is set)"
     ));
 }

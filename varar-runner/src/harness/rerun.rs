@@ -9,9 +9,7 @@ use super::print;
 use super::record::{self, Identity, store_runs};
 use super::select::Selection;
 use super::settings::Settings;
-
-/// The environment variable that reruns what failed.
-pub(crate) const VARAR_RERUN: &str = "VARAR_RERUN";
+use varar_core::env::VARAR_RERUN;
 
 /// `VARAR_RERUN`: unset or empty is a normal run, `failed` a rerun;
 /// anything else is an error (a closed set, like `VARAR_UPDATE`).

@@ -3,8 +3,7 @@
 
 use std::time::Duration;
 
-/// The variable that sets the limit.
-pub const VARAR_TIMEOUT: &str = "VARAR_TIMEOUT";
+use varar_core::env::VARAR_TIMEOUT;
 
 /// A per-example limit and how it is written in messages.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,10 +22,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
+use varar_core::env::{CARGO_TARGET_DIR, VARAR_HISTORY};
 use varar_core::history::{
-    HISTORY_MARKER, HISTORY_VAR, HistoryLimits, HistoryOrigin, HistorySeen, HistoryUse, KeptRun,
-    LimitError, MARKER_TEXT, SeenEntry, clash, history_dir, judge_history, runs_to_prune,
-    target_dir,
+    HISTORY_MARKER, HistoryLimits, HistoryOrigin, HistorySeen, HistoryUse, KeptRun, LimitError,
+    MARKER_TEXT, SeenEntry, clash, history_dir, judge_history, runs_to_prune, target_dir,
 };
 use varar_core::owned::{EntryKind, is_temporary, temporary_prefix};
 use varar_core::record::{ProcessRecord, RECORD_EXTENSION, RecordHeader, parse_record_header};
@@ -66,10 +66,10 @@ impl History {
             .ancestors()
             .map(|a| a.join("target"))
             .find(|t| t.join("CACHEDIR.TAG").is_file());
-        let target_var = var("CARGO_TARGET_DIR");
+        let target_var = var(CARGO_TARGET_DIR);
         let place = history_dir(
             root,
-            var(HISTORY_VAR).as_deref(),
+            var(VARAR_HISTORY).as_deref(),
             target_var.as_deref(),
             found.as_deref(),
         );

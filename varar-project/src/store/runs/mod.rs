@@ -13,7 +13,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use super::atomic::{TEMP_PREFIX, create_dir_noting_new, write_disposable, write_disposable_with};
 use super::errors::StoreError;
 use super::removal::{Orphans, is_real_dir, kind_of, remove_run_dir};
-use super::scratch::{SCRATCH_DIR, ensure_scratch_dir};
+use super::scratch::{ensure_scratch_dir, scratch_dir};
 use varar_core::hash::sha256_hex;
 use varar_core::owned::{EntryKind, RunEntry, run_entry};
 use varar_core::record::{
@@ -30,7 +30,21 @@ pub const KEPT_RUNS: usize = 16;
 
 /// `<root>/.varar/.runs`.
 pub fn runs_dir(root: &Path) -> PathBuf {
-    root.join(SCRATCH_DIR).join(RUNS_DIR)
+    runs_dir_in(&scratch_dir(root))
+}
+
+/// `<tree>/.runs`: the runs directory of a results tree laid out like
+/// `.varar/` (a project's own, a CI shard's downloaded copy, a merged
+/// one).
+pub fn runs_dir_in(tree: &Path) -> PathBuf {
+    tree.join(RUNS_DIR)
+}
+
+/// How the runs directory of the results tree shown as `tree` is named to
+/// people: `<tree>/.runs` (`.varar/.runs` for the project's own, whose
+/// tree is shown as [`super::SCRATCH_DIR`]).
+pub fn runs_dir_shown(tree: &str) -> String {
+    format!("{tree}/{RUNS_DIR}")
 }
 
 /// A run id or process id as a file name: what is not `[A-Za-z0-9._-]`
@@ -87,7 +101,7 @@ pub fn write_process_record(
 /// `.varar/`'s `.gitignore` is written after the directories, when this
 /// made `.varar/` too.
 pub fn claim_run_dir(root: &Path, run_id: &str) -> Result<bool, StoreError> {
-    let scratch = root.join(SCRATCH_DIR);
+    let scratch = scratch_dir(root);
     let scratch_existed = scratch.is_dir();
     let new = create_dir_noting_new(&runs_dir(root).join(file_name_of(run_id)))?;
     if !scratch_existed {
@@ -110,7 +124,7 @@ pub fn release_run_dir(root: &Path, run_id: &str) {
     if std::fs::remove_dir(&runs).is_err() {
         return;
     }
-    let scratch = root.join(SCRATCH_DIR);
+    let scratch = scratch_dir(root);
     let ignore = scratch.join(".gitignore");
     let only_ours = std::fs::read_dir(&scratch).is_ok_and(|entries| {
         let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
@@ -162,7 +176,13 @@ pub struct RunDirectory {
 /// directory itself exists and cannot be listed. An absent directory
 /// holds none.
 pub fn read_run_dirs_in(tree: &Path) -> Result<Vec<RunDirectory>, RecordFileError> {
-    read_run_dirs_under(&tree.join(RUNS_DIR))
+    read_run_dirs_under(&runs_dir_in(tree))
+}
+
+/// The project's run directories (`<root>/.varar/.runs`); see
+/// [`read_run_dirs_in`].
+pub fn read_run_dirs(root: &Path) -> Result<Vec<RunDirectory>, RecordFileError> {
+    read_run_dirs_under(&runs_dir(root))
 }
 
 /// Every run directory of a directory of runs laid out like `.varar/.runs`
@@ -269,7 +289,7 @@ impl RecordFileError {
 /// it), in path order, and every directory that could not be listed. An
 /// absent directory holds none.
 pub fn record_files_in(tree: &Path) -> Vec<Result<PathBuf, RecordFileError>> {
-    record_files_of(&tree.join(RUNS_DIR), None)
+    record_files_of(&runs_dir_in(tree), None)
 }
 
 /// Every record file of a directory of runs laid out like `.varar/.runs`
@@ -318,7 +338,7 @@ fn record_files_of(dir: &Path, except: Option<&str>) -> Vec<Result<PathBuf, Reco
 /// Every record under a runs directory (see [`record_files_in`]), each
 /// read strictly, in path order. An absent directory holds none.
 pub fn read_records_in(tree: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    read_records_of(&tree.join(RUNS_DIR), None)
+    read_records_of(&runs_dir_in(tree), None)
 }
 
 /// Every record of a directory of runs (see [`record_files_under`]), each
@@ -357,24 +377,20 @@ fn read_files_of<T>(
 
 /// The project's records (`<root>/.varar/.runs`).
 pub fn read_records(root: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    read_records_in(&root.join(SCRATCH_DIR))
+    read_records_of(&runs_dir(root), None)
 }
 
 /// The headers of the project's records of every run but `run_id`: what
 /// a run that replaces the earlier ones needs to know of them (its own
 /// records are not read back, and no record's items are built).
 pub fn read_other_headers(root: &Path, run_id: &str) -> Vec<Result<RecordHeader, RecordFileError>> {
-    read_files_of(
-        &root.join(SCRATCH_DIR).join(RUNS_DIR),
-        Some(run_id),
-        parse_record_header,
-    )
+    read_files_of(&runs_dir(root), Some(run_id), parse_record_header)
 }
 
 /// `<root>/.varar/.runs` when it, and `.varar/`, are real directories:
 /// runs are pruned only there, never through a link.
 fn own_runs_dir(root: &Path) -> Option<PathBuf> {
-    let scratch = root.join(SCRATCH_DIR);
+    let scratch = scratch_dir(root);
     let runs = scratch.join(RUNS_DIR);
     (is_real_dir(&scratch) && is_real_dir(&runs)).then_some(runs)
 }

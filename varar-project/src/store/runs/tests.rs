@@ -356,7 +356,7 @@ fn issue34_run_directories_are_read_with_their_time_their_records_and_what_else_
     let other = runs_dir(root).join("other");
     std::fs::create_dir_all(&other).unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(other.join("notes.txt"), b"mine").unwrap_or_else(|e| panic!("{e}"));
-    let dirs = read_run_dirs_in(&root.join(SCRATCH_DIR)).unwrap_or_else(|e| panic!("{e}"));
+    let dirs = read_run_dirs_in(&scratch_dir(root)).unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<&str> = dirs.iter().map(|d| d.name.as_str()).collect();
     assert_eq!(names, ["empty", "killed", "other", "run-1"]);
     assert!(dirs.iter().all(|d| d.modified.is_some()));

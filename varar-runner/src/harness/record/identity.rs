@@ -6,10 +6,8 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::hash::{BuildHasher, Hasher};
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use varar_core::env::VARAR_RUN_ID;
 use varar_core::record::NextestRun;
-
-/// The environment variable that names the run this process belongs to.
-pub(crate) const VARAR_RUN_ID: &str = "VARAR_RUN_ID";
 
 /// Who this process is in which run.
 #[derive(Clone, Debug)]

@@ -11,7 +11,6 @@ use std::thread::JoinHandle;
 
 use libtest_mimic::Arguments;
 use varar_core::config::CONFIG_FILE_NAME;
-use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::record::{
     DocumentDigest, FileDigest, Item, Manifest, Options, Outcome, ProcessRecord, RECORD_FORMAT,
     RECORD_VERSION, RecordHeader, RerunOf, RunRecord,
@@ -133,7 +132,7 @@ impl<'a> Recording<'a> {
             documents,
         } = start;
         let chosen: BTreeSet<usize> = selected.iter().copied().collect();
-        let lock_stamp = Stamp::of_file(&root.join(LOCK_FILE_NAME));
+        let lock_stamp = Stamp::of_file(&store::lock_path(root));
         let mut items = Vec::with_capacity(selected.len());
         items.extend(selected.iter().filter_map(|&i| meta.get(i)).map(|m| Item {
             name: Arc::clone(&m.name),
@@ -290,7 +289,7 @@ impl<'a> Recording<'a> {
     /// while the lock keeps its stamp.
     fn lock_on_disk(&self) -> Option<FileDigest> {
         let unchanged = self.lock_stamp.is_some()
-            && Stamp::of_file(&self.root.join(LOCK_FILE_NAME)) == self.lock_stamp;
+            && Stamp::of_file(&store::lock_path(self.root)) == self.lock_stamp;
         match &self.record.manifest.lock_before {
             Some(before) if unchanged => Some(before.clone()),
             _ => lock_digest(self.root),

@@ -1,4 +1,5 @@
 use super::*;
+use varar_core::lock::LOCK_FILE_NAME;
 
 /// A record as another writer would have put it on disk: read through the
 /// strict reader, so these tests exercise the same path as a consumer. Its
