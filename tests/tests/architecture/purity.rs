@@ -59,10 +59,11 @@ pub const SHELLS: &[Shell] = &[
         core_files: 5,
     },
     // The shell of a project: all of it touches the disk or the
-    // environment but the crate root.
+    // environment (the loader, `project`, through the others) but the
+    // crate root.
     Shell {
         root: "varar-project/src/lib.rs",
-        modules: &["config", "discovery", "store"],
+        modules: &["config", "discovery", "project", "store"],
         files: &[],
         core_files: 1,
     },
