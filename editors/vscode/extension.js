@@ -4,6 +4,7 @@
 // vscode-languageclient registers. One command is the editor's own: the
 // "N uses in M oaths" lens (varar.showReferences) opens VS Code's
 // references view with the locations the server put in its arguments.
+const fs = require("fs");
 const path = require("path");
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
@@ -49,6 +50,15 @@ function start(root) {
 }
 
 async function activate(context) {
+  // A folder that is itself a project starts at once: the search below
+  // goes through the editor's search service, which may be slow to come
+  // up (or absent in a remote window), and a project at the root must not
+  // wait for it.
+  for (const folder of vscode.workspace.workspaceFolders || []) {
+    if (folder.uri.scheme === "file" && fs.existsSync(path.join(folder.uri.fsPath, "varar.config.json"))) {
+      start(folder.uri.fsPath);
+    }
+  }
   const found = await vscode.workspace.findFiles("**/varar.config.json", "**/{target,node_modules}/**");
   for (const config of found) start(path.dirname(config.fsPath));
   context.subscriptions.push({ dispose: () => deactivate() });

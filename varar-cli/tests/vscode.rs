@@ -51,6 +51,53 @@ fn install_extension(installed: &Path, extensions: &Path) {
     assert!(status.success());
 }
 
+/// What went between the editor and the server, for a failure message:
+/// each message's method (or the id it answers) in order, and the end of
+/// the server's stderr.
+fn traffic(state: &Path) -> String {
+    let methods = |file: &str| -> String {
+        let text = std::fs::read_to_string(state.join(file)).unwrap_or_default();
+        let mut out = Vec::new();
+        for body in text.split("Content-Length:").skip(1) {
+            let Some(json) = body.find('{').map(|at| &body[at..]) else {
+                continue;
+            };
+            let mut values =
+                serde_json::Deserializer::from_str(json).into_iter::<serde_json::Value>();
+            let Some(Ok(message)) = values.next() else {
+                out.push("(unreadable)".to_string());
+                continue;
+            };
+            let id = &message["id"];
+            out.push(match message["method"].as_str() {
+                Some(method) if id.is_null() => method.to_string(),
+                Some(method) => format!("{method}#{id}"),
+                None if message.get("error").is_some() => format!("error#{id}"),
+                None => format!("answer#{id}"),
+            });
+        }
+        if out.is_empty() {
+            "(nothing)".to_string()
+        } else {
+            out.join(" ")
+        }
+    };
+    let stderr = std::fs::read_to_string(state.join("server.log")).unwrap_or_default();
+    let tail: String = stderr
+        .chars()
+        .rev()
+        .take(4000)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    format!(
+        "editor to server: {}\nserver to editor: {}\nserver's stderr: {tail}",
+        methods("in.log"),
+        methods("out.log")
+    )
+}
+
 /// A port nothing listens on now.
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -87,9 +134,16 @@ fn vscode_runs_an_example_from_its_lens_and_shows_the_uses_of_the_steps() {
     let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let user = state.path().join("user-data/User");
     std::fs::create_dir_all(&user).unwrap_or_else(|e| panic!("{e}"));
+    // The server as the extension starts it, with what it reads, writes
+    // and prints to stderr kept beside it (for the failure message).
     let settings = serde_json::json!({
-        "varar.server.command": env!("CARGO_BIN_EXE_cargo-varar"),
-        "varar.server.args": ["varar", "lsp"],
+        "varar.server.command": "/bin/sh",
+        "varar.server.args": [
+            "-c",
+            r#"tee -a "$0/in.log" | "$1" varar lsp 2>>"$0/server.log" | tee -a "$0/out.log""#,
+            state.path(),
+            env!("CARGO_BIN_EXE_cargo-varar"),
+        ],
         "workbench.startupEditor": "none",
         "security.workspace.trust.enabled": false,
         "telemetry.telemetryLevel": "off",
@@ -148,8 +202,9 @@ fn vscode_runs_an_example_from_its_lens_and_shows_the_uses_of_the_steps() {
     let text = std::fs::read_to_string(&result).unwrap_or_default();
     assert!(
         output.status.success(),
-        "drive.js failed ({text}): {}",
-        String::from_utf8_lossy(&output.stderr)
+        "drive.js failed ({text}): {}\n{}",
+        String::from_utf8_lossy(&output.stderr),
+        traffic(state.path())
     );
     let answer: serde_json::Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));

@@ -27,7 +27,18 @@ async function open(page, file) {
 
 async function lensTexts(page, count) {
   const lenses = page.locator(".codelens-decoration a");
-  await lenses.nth(count - 1).waitFor({ state: "attached", timeout: 120000 });
+  try {
+    await lenses.nth(count - 1).waitFor({ state: "attached", timeout: 120000 });
+  } catch (e) {
+    // What the window shows instead, for the test's failure message.
+    await page.screenshot({ path: path.join(process.env.VARAR_VSCODE_SHOTS, "no-lenses.png") });
+    const notes = await page.locator(".notifications-toasts").allInnerTexts();
+    const status = await page.locator(".statusbar").allInnerTexts();
+    throw new Error(
+      `${e.message}\nlenses shown: ${JSON.stringify(await lenses.allTextContents())}` +
+        `\nnotifications: ${JSON.stringify(notes)}\nstatus bar: ${JSON.stringify(status)}`
+    );
+  }
   return (await lenses.allTextContents()).filter((t) => t.trim() !== "");
 }
 
