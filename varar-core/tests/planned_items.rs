@@ -6,7 +6,7 @@
 
 use varar_core::drift::Drift;
 use varar_core::lock::{LockEntry, LockExample};
-use varar_core::names::{ItemKind, ItemSource, OathItems, example_items, items};
+use varar_core::names::{ExampleNames, ItemKind, ItemSource, OathItems, example_items, items};
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::registry::{Registry, Role, StepSpec, Trailing};
 use varar_core::workspace::Workspace;
@@ -75,6 +75,7 @@ fn examples_then_diagnostics_then_drift_repeats_numbered() {
         path: "varar/x.md",
         plan: &plan,
         drifts: &drifts,
+        names: None,
     };
     assert_eq!(
         listed(&[oath]),
@@ -151,6 +152,7 @@ fn a_run_lists_each_oath_in_turn_and_a_shared_diagnostic_once_where_it_is_writte
             path: "varar/a.md",
             plan: &a.plan,
             drifts: &a.drifts,
+            names: None,
         },
         OathItems::Unreadable {
             path: "varar/gone.md",
@@ -159,11 +161,13 @@ fn a_run_lists_each_oath_in_turn_and_a_shared_diagnostic_once_where_it_is_writte
             path: "varar/b.md",
             plan: &b.plan,
             drifts: &b.drifts,
+            names: None,
         },
         OathItems::Planned {
             path: "varar/shared.md",
             plan: &shared.plan,
             drifts: &shared.drifts,
+            names: None,
         },
     ];
     let diagnostic = "varar/shared.md::varar:diagnostic:error-fence-without-step:9";
@@ -231,11 +235,13 @@ fn a_diagnostic_in_a_document_not_planned_comes_last_named_as_in_the_full_run() 
             path: "varar/b.md",
             plan: &b.plan,
             drifts: &b.drifts,
+            names: None,
         },
         OathItems::Planned {
             path: "varar/a.md",
             plan: &a.plan,
             drifts: &a.drifts,
+            names: None,
         },
     ];
     let names: Vec<(String, ItemKind)> = listed(&oaths)
@@ -337,4 +343,40 @@ fn a_kept_plan_is_judged_as_a_fresh_one() {
     );
     assert_eq!(kept, fresh);
     assert_eq!(fresh.drifts.len(), 1);
+}
+
+/// The names a shell makes where it plans (`ExampleNames::of`, on its
+/// planning threads) give the items [`items`] makes itself; names made for
+/// another plan are not used.
+#[test]
+fn example_names_made_ahead_give_the_same_items() {
+    let workspace = Workspace::build([("varar/a.md", A), ("varar/shared.md", SHARED)]);
+    let a = planned(&workspace, "varar/a.md", Against::default());
+    let shared = planned(&workspace, "varar/shared.md", Against::default());
+    // Leaked: the closure below lists with names of any age.
+    let made: &'static [ExampleNames; 2] = Box::leak(Box::new([
+        ExampleNames::of("varar/a.md", &a.plan),
+        ExampleNames::of("varar/shared.md", &shared.plan),
+    ]));
+    let oaths = |names: [Option<&'static ExampleNames>; 2]| {
+        [
+            OathItems::Planned {
+                path: "varar/a.md",
+                plan: &a.plan,
+                drifts: &a.drifts,
+                names: names[0],
+            },
+            OathItems::Planned {
+                path: "varar/shared.md",
+                plan: &shared.plan,
+                drifts: &shared.drifts,
+                names: names[1],
+            },
+        ]
+    };
+    let made_here = items(&oaths([None, None]));
+    assert_eq!(items(&oaths([Some(&made[0]), Some(&made[1])])), made_here);
+    // `shared.md`'s names given to `a.md` (another plan's), none to
+    // `shared.md`.
+    assert_eq!(items(&oaths([Some(&made[1]), None])), made_here);
 }

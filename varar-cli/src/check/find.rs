@@ -120,6 +120,7 @@ fn harness_items(
             path: &a.oath_path,
             plan: &a.plan,
             drifts: &a.drifts,
+            names: None,
         })
         .collect();
     for item in items(&planned) {

@@ -20,7 +20,7 @@
 mod order;
 mod scheme;
 
-pub use order::{Item, ItemSource, OathItems, Origin, example_items, items};
+pub use order::{ExampleNames, Item, ItemSource, OathItems, Origin, example_items, items};
 pub use scheme::{
     ExampleItems, ItemKind, ItemName, KIND_PREFIX, UniqueNames, diagnostic_item, drift_item,
     example_item, read_error_item,

@@ -36,12 +36,49 @@ pub enum OathItems<'a> {
         plan: &'a Plan,
         /// Its drift.
         drifts: &'a [Drift],
+        /// Its examples' names made where it was planned
+        /// ([`ExampleNames::of`] of this oath and plan); `None` (or names
+        /// of another oath): [`items`] makes them.
+        names: Option<&'a ExampleNames>,
     },
     /// Discovered but not readable (spec 40 §2.4).
     Unreadable {
         /// Its oathPath.
         path: &'a str,
     },
+}
+
+/// The names of one plan's examples in plan order, before [`items`] makes
+/// them unique: a shell that plans oaths on several threads makes them
+/// there, so that only the claiming of names is left to the thread that
+/// lists the items.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ExampleNames {
+    oath_path: String,
+    /// Each made shared at once: claiming a new name keeps it as it is.
+    names: Vec<Arc<str>>,
+}
+
+impl ExampleNames {
+    /// The names of the examples of `plan`, the plan of the oath at
+    /// `oath_path`.
+    pub fn of(oath_path: &str, plan: &Plan) -> ExampleNames {
+        let mut names = ExampleItems::new(oath_path);
+        ExampleNames {
+            oath_path: oath_path.to_owned(),
+            names: plan
+                .examples
+                .iter()
+                .map(|e| Arc::from(names.name(&e.scope_stack, &e.name)))
+                .collect(),
+        }
+    }
+
+    /// Whether these are the names of the examples of `plan`, of the oath
+    /// at `oath_path` (as far as can be told without making them again).
+    fn fit(&self, oath_path: &str, plan: &Plan) -> bool {
+        self.oath_path == oath_path && self.names.len() == plan.examples.len()
+    }
 }
 
 /// What an item stands for, by its place in the oaths given to [`items`].
@@ -154,7 +191,7 @@ impl Item {
 /// let till = plan(&parse("varar/till.md", &source), &source, &registry);
 /// let found = items(&[
 ///     OathItems::Unreadable { path: "varar/gone.md" },
-///     OathItems::Planned { path: "varar/till.md", plan: &till, drifts: &[] },
+///     OathItems::Planned { path: "varar/till.md", plan: &till, drifts: &[], names: None },
 /// ]);
 /// let names: Vec<(&str, ItemKind)> = found.iter().map(|i| (&*i.name, i.kind())).collect();
 /// assert_eq!(
@@ -181,7 +218,7 @@ pub fn items(oaths: &[OathItems<'_>]) -> Vec<Item> {
     names.reserve(count);
     let mut out = Vec::with_capacity(count);
     for (oath, entry) in oaths.iter().enumerate() {
-        let (path, plan, drifts) = match *entry {
+        let (path, plan, drifts, made) = match *entry {
             OathItems::Unreadable { path } => {
                 out.push(Item {
                     name: names.claim(read_error_item(path)),
@@ -191,13 +228,25 @@ pub fn items(oaths: &[OathItems<'_>]) -> Vec<Item> {
                 });
                 continue;
             }
-            OathItems::Planned { path, plan, drifts } => (path, plan, drifts),
+            OathItems::Planned {
+                path,
+                plan,
+                drifts,
+                names: made,
+            } => (path, plan, drifts, made),
         };
         let document: Arc<str> = Arc::from(path);
-        let mut examples = ExampleItems::new(path);
-        for (example, planned) in plan.examples.iter().enumerate() {
+        let making;
+        let examples = match made {
+            Some(made) if made.fit(path, plan) => made,
+            _ => {
+                making = ExampleNames::of(path, plan);
+                &making
+            }
+        };
+        for (example, (planned, base)) in plan.examples.iter().zip(&examples.names).enumerate() {
             out.push(Item {
-                name: names.claim(examples.name(&planned.scope_stack, &planned.name)),
+                name: names.claim(Arc::clone(base)),
                 document: Arc::clone(&document),
                 line: planned.span.start_line,
                 origin: Origin::Example { oath, example },
@@ -233,6 +282,7 @@ pub fn example_items(oath_path: &str, plan: &Plan) -> Vec<Item> {
         path: oath_path,
         plan,
         drifts: &[],
+        names: None,
     };
     let mut found = items(&[oath]);
     found.retain(|i| i.kind() == ItemKind::Example);

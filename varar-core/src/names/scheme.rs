@@ -239,11 +239,12 @@ impl UniqueNames {
         self.taken.reserve(additional);
     }
 
-    /// A unique name for `base`.
-    pub fn claim(&mut self, base: String) -> Arc<str> {
+    /// A unique name for `base`: itself when it is new, so a name made
+    /// shared (`Arc<str>`) ahead, on another thread, is kept as it is.
+    pub fn claim(&mut self, base: impl Into<Arc<str>>) -> Arc<str> {
         // Inserted at once: a name is hashed once when it is new (nearly
         // every name is).
-        let name: Arc<str> = Arc::from(base);
+        let name: Arc<str> = base.into();
         if self.taken.insert(Arc::clone(&name)) {
             return name;
         }

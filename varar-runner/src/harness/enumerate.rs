@@ -20,7 +20,7 @@ use super::plan_cache::PlanCache;
 use super::trial::{RunShared, run_example};
 use crate::discovery::OathFile;
 use varar_core::lock::{Baseline, OathRecord};
-use varar_core::names::{Item, OathItems, Origin, items};
+use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
 use varar_core::plan::PlannedExample;
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
@@ -86,14 +86,19 @@ struct Planned {
     hash: String,
     /// Each example's key, in plan order.
     keys: Vec<ExampleKey>,
+    /// Each example's item name before it is made unique in the run, in
+    /// plan order: made here, on the planning threads, so that only the
+    /// claiming of names is left to the one thread that builds items.
+    names: ExampleNames,
 }
 
 impl Planned {
-    /// The oath whose text has the `sourceHash` `hash`, planned as `oath`,
-    /// with what its items need beside it.
-    fn new(hash: String, oath: PlannedOath, tables: Arc<Tables>) -> Planned {
+    /// The oath at `path`, whose text has the `sourceHash` `hash`, planned
+    /// as `oath`, with what its items need beside it.
+    fn new(path: &str, hash: String, oath: PlannedOath, tables: Arc<Tables>) -> Planned {
         Planned {
             keys: oath.plan.examples.iter().map(ExampleKey::of).collect(),
+            names: ExampleNames::of(path, &oath.plan),
             hash,
             tables,
             oath,
@@ -153,6 +158,7 @@ impl<'a> Pass<'a> {
                 path: &oath.oath_path,
                 plan: &planned.oath.plan,
                 drifts: &planned.oath.drifts,
+                names: Some(&planned.names),
             },
         }
     }
@@ -188,7 +194,7 @@ fn plan_selected<'a>(
         {
             let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
-            return Some(Planned::new(hash, oath, tables));
+            return Some(Planned::new(path, hash, oath, tables));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
@@ -197,7 +203,7 @@ fn plan_selected<'a>(
             if let Some((cache, entry)) = entry {
                 cache.store(entry, &oath.plan, &oath.candidates);
             }
-            Planned::new(hash, oath, document.source().tables())
+            Planned::new(path, hash, oath, document.source().tables())
         })
     })
     .into_iter();
@@ -301,6 +307,10 @@ fn sink(
     prepared
         .records
         .push(planned.oath.record(path, &planned.hash));
+    // The candidates were for the record: freed now, as each oath is
+    // built, not all together once every item is (thousands of small
+    // frees at once cost the allocator more than the same spread out).
+    drop(std::mem::take(&mut planned.oath.candidates));
     let documents = inputs.texts.documents_of(&planned.oath.plan, hashes);
     prepared.used.insert(path.clone());
     prepared
