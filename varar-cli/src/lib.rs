@@ -171,8 +171,9 @@
 //!   complete, failed and recovered items), [`standing`] (the gate's
 //!   reading of the latest run, which every consumer shows), [`current`]
 //!   (the one rule of whether a result is drawn as current), [`failure_text`],
-//!   [`records`] (the error records and their codes) and [`items`] (the
-//!   harness's test item names of planned oaths).
+//!   and [`records`] (the error records and their codes); the names of the
+//!   test items of planned oaths are the engine's (`varar_core::names::items`,
+//!   the harness's order).
 //! - The language server, [`language_server`]: its own shell (the protocol
 //!   loop, the state it keeps, requests, planning and publishing, a
 //!   project's files, where the steps are) over pure feature modules.
@@ -196,7 +197,6 @@ pub mod failure_text;
 pub mod flaky;
 pub mod history;
 pub mod html_report;
-pub mod items;
 pub mod junit_xml;
 pub mod language_server;
 pub mod project;

@@ -47,7 +47,8 @@
 //! | `sourceHash` | [`hash`] | 40 §3 |
 //! | the baseline `varar.lock.json` | [`lock`] | 40 §4 |
 //! | drift | [`drift`] | 40 §5, 70 §70.5 |
-//! | test item names | [`names`] | 40 §7.3–7.4 |
+//! | an oath planned among the others, with its drift | [`planned`] | 70 §70.3, 40 §5, 70 §70.5 |
+//! | test item names, in listing order | [`names`] | 40 §7.2–7.4, 70 §70.6.6 |
 //! | what an oathPath is | [`oath_path`] | 40 §0, §2.1 |
 //! | the record of a run | [`record`] | issue 19 |
 //! | the run history and its limits | [`history`] | issue 20 |
@@ -95,6 +96,7 @@ pub mod outcome;
 pub mod owned;
 pub mod parse;
 pub mod plan;
+pub mod planned;
 pub mod record;
 pub mod reference;
 pub mod registry;

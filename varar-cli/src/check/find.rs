@@ -8,11 +8,11 @@ use std::path::Path;
 use varar_core::config::{CONFIG_FILE_NAME, ConfigWarning};
 use varar_core::doc::Candidate;
 use varar_core::lock::Lock;
+use varar_core::names::{ItemSource, OathItems, items};
 use varar_core::registry::Role;
 use varar_core::source::Span;
 
 use super::model::{CheckReport, Problem, ProblemCode, Severity, finish};
-use crate::items::{ItemSource, PlannedOath, items};
 use crate::language_server::analysis::{Analysis, PlanContext, plan_documents, reuses};
 use crate::language_server::guess::{Guesser, step_text};
 use crate::language_server::oaths::Oaths;
@@ -114,30 +114,30 @@ fn harness_items(
     problems: &mut Vec<Problem>,
     named: &mut BTreeSet<(String, u32)>,
 ) {
-    let planned: Vec<PlannedOath<'_>> = analyses
+    let planned: Vec<OathItems<'_>> = analyses
         .iter()
-        .map(|a| PlannedOath {
+        .map(|a| OathItems::Planned {
             path: &a.oath_path,
             plan: &a.plan,
             drifts: &a.drifts,
+            names: None,
         })
         .collect();
     for item in items(&planned) {
-        let document = item.document.clone();
-        let problem = match item.source {
-            ItemSource::Example(..) => continue,
-            ItemSource::Diagnostic(d) => {
+        let document = item.document.to_string();
+        let problem = match item.source(&planned) {
+            Some(ItemSource::Diagnostic(d)) => {
                 let (first, detail) = split_message(&d.message);
                 Problem {
                     code: ProblemCode::of(d.code),
                     severity: Severity::Error,
                     message: first,
                     detail,
-                    item: Some(item.name),
+                    item: Some(item.name.to_string()),
                     ..at(document.clone(), Some(document.clone()), d.span)
                 }
             }
-            ItemSource::Drift(d) => {
+            Some(ItemSource::Drift(d)) => {
                 let (first, detail) = split_message(&d.harness_message());
                 Problem {
                     code: ProblemCode::Drift,
@@ -145,10 +145,11 @@ fn harness_items(
                     message: first,
                     detail,
                     example: Some(d.name.clone()),
-                    item: Some(item.name),
+                    item: Some(item.name.to_string()),
                     ..at(document.clone(), Some(document.clone()), d.span)
                 }
             }
+            _ => continue,
         };
         named.insert((document, problem.line));
         problems.push(problem);

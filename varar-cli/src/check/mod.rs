@@ -5,12 +5,13 @@
 //! config selects, the steps discovered from the Rust sources as the
 //! language server discovers them ([`StepIndex`]: `syn`, no compiling), and
 //! the committed lock. Every oath is planned among the others with the
-//! engine's `plan_oath` and compared with the lock by its drift detection,
-//! as the harness does ([`plan_documents`]); the problems are:
+//! engine's `plan_with_drift`, as the harness does ([`plan_documents`]);
+//! the problems are:
 //!
 //! - errors, which `cargo test` fails: each drift and plan diagnostic
 //!   (ambiguous steps, reference problems, `error` fences without a step),
-//!   with the name of the test item the harness gives it ([`crate::items`]);
+//!   with the name of the test item the harness gives it (the engine's
+//!   `names::items`, in the harness's order);
 //!   and each step definition the registry refuses (a duplicate, a bad
 //!   expression, an unknown parameter type), which stops the build or the
 //!   run;

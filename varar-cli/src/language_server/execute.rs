@@ -28,6 +28,7 @@ use lsp_types::{
     WorkDoneProgressCreateParams, WorkDoneProgressEnd, WorkDoneProgressReport,
 };
 use serde::Deserialize;
+use varar_core::names::example_items;
 
 use super::handlers::Answer;
 use super::lenses::{REFERENCES, REPORT, RUN};
@@ -36,7 +37,6 @@ use super::run_cargo::{self, RunSpec};
 use super::run_output::{RunOutcome, Selection};
 use super::rust_sources::oath_targets;
 use super::server_state::{ActiveRun, Server, ServerError};
-use crate::items::example_items;
 
 /// The argument of `varar.run` and `varar.openReport`.
 #[derive(Debug, Deserialize)]
@@ -180,7 +180,7 @@ impl Server {
             .map(|a| {
                 example_items(&a.oath_path, &a.plan)
                     .into_iter()
-                    .map(|i| i.name)
+                    .map(|i| i.name.to_string())
                     .collect()
             })
             .unwrap_or_default()

@@ -5,7 +5,7 @@
 //!   header-bound table is an example of its own), and `▶ Run oath` with
 //!   `Report` above the title (the first heading, else the first line)
 //!   when the oath has examples. Each names the test items it runs, as the
-//!   harness names them ([`crate::items`]).
+//!   harness names them (`varar_core::names::example_items`).
 //! - On a Rust step file: `N uses in M oaths` above every step function
 //!   (its attribute), whose command lists the sentences, and above every
 //!   custom parameter type's function (its values in the sentences of any
@@ -17,6 +17,7 @@
 //! extension.
 
 use lsp_types::{Diagnostic, DiagnosticSeverity, DiagnosticTag, NumberOrString};
+use varar_core::names::example_items;
 use varar_core::registry::Role;
 use varar_core::source::Span;
 
@@ -25,7 +26,6 @@ use super::diagnostics::SOURCE;
 use super::position::range;
 use super::step_index::StepIndex;
 use super::usages::{Usages, title};
-use crate::items::example_items;
 
 /// Run examples: `[{"uri": …, "item": name}]` (no `item`: the whole oath).
 pub const RUN: &str = "varar.run";
@@ -88,13 +88,10 @@ pub fn oath_lenses(analysis: &Analysis) -> Vec<Lens> {
         action: Action::Report,
     });
     for item in examples {
-        let crate::items::ItemSource::Example(_, example) = item.source else {
-            continue;
-        };
         out.push(Lens {
-            at: line_start(analysis, example.span.start_line),
+            at: line_start(analysis, item.line),
             title: "▶ Run".to_string(),
-            action: Action::Run(Some(item.name)),
+            action: Action::Run(Some(item.name.to_string())),
         });
     }
     out

@@ -73,7 +73,7 @@
 //!
 //! An oath is planned among every oath of its package ([`oaths`]: the
 //! files, with the editor's text for the open ones) by the engine's
-//! workspace-aware `plan_oath`, as the harness plans it
+//! `planned::plan_with_drift`, as the harness plans it
 //! ([`analysis::plan_documents`]). Only the documents a plan can depend on
 //! (those its links reach, those that link to it) are put in the engine's
 //! workspace, and a plan is redone only when one of them, or the steps,

@@ -59,9 +59,9 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
 
 /// The candidates of an oath planned among the workspace's documents, as
 /// the baseline is compared with them (spec 40 §5 with spec 70 §70.5 and
-/// §70.6.5): [`candidates`] with [`apply_consumed`]. The harness and the
-/// language server both call this, so the editor and `cargo test` report
-/// the same drift. Whether a consumed candidate still runs alone is asked
+/// §70.6.5): [`candidates`] with [`apply_consumed`]. Every consumer reaches
+/// it through [`crate::planned::plan_with_drift`], so the editor, `cargo
+/// varar check` and `cargo test` report the same drift. Whether a consumed candidate still runs alone is asked
 /// only when there is a baseline to compare (`with_baseline`): planning it
 /// alone costs a match per sentence.
 pub fn oath_candidates(

@@ -15,10 +15,21 @@ use crate::lock::LockEntry;
 /// the rest are searched over an inverted token index (`index.rs`), with
 /// the same results as comparing every entry with every candidate.
 pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
+    drift_and_hold(baseline, candidates).0
+}
+
+/// [`detect_drift`] and [`held_by_ambiguity`] at once, the baseline
+/// re-identified among the candidates once for both.
+pub(crate) fn drift_and_hold(
+    baseline: Option<&LockEntry>,
+    candidates: &[CandidateInfo],
+) -> (Vec<Drift>, bool) {
     let Some(baseline) = baseline else {
-        return Vec::new();
+        return (Vec::new(), false);
     };
-    index::dead_matches(baseline, candidates)
+    let dead = index::dead_matches(baseline, candidates);
+    let held = dead.iter().any(|&(_, c)| candidates[c].ambiguous);
+    let drifts = dead
         .into_iter()
         .filter(|&(_, c)| !candidates[c].ambiguous && !candidates[c].runs_elsewhere)
         .map(|(b, c)| Drift {
@@ -26,7 +37,8 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
             line: candidates[c].line,
             span: candidates[c].span,
         })
-        .collect()
+        .collect();
+    (drifts, held)
 }
 
 /// Whether a baseline example re-identifies onto a candidate that is dead

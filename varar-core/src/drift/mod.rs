@@ -14,5 +14,6 @@ mod similarity;
 mod tests;
 
 pub use candidates::{apply_consumed, candidates, fresh_entry, oath_candidates};
+pub(crate) use detect::drift_and_hold;
 pub use detect::{detect_drift, held_by_ambiguity};
 pub use model::{CandidateInfo, Drift, HARNESS_DRIFT_HINT, drift_message};

@@ -1,7 +1,6 @@
-//! The texts of a run and what reuse by link needs of them (spec 70 §70.2,
-//! §70.6.6): every discovered oath read once, the workspace built over
-//! those texts, and the plan diagnostics gathered by the document they are
-//! written in, each once.
+//! The texts of a run and what reuse by link needs of them (spec 70
+//! §70.2): every discovered oath read once, and the workspace built over
+//! those texts.
 //!
 //! Reading every oath is what lets one oath be planned among the others,
 //! also in a run of one item (`--exact`, a `cargo nextest` process): the
@@ -10,7 +9,7 @@
 //! an oath the link index knows to hold no link is skipped unless one read
 //! links to it (`link_index.rs`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
@@ -19,7 +18,7 @@ use super::link_index::LinkIndex;
 use super::select::Selection;
 use super::stamp::Stamp;
 use varar_core::hash::{sha256_hex, source_hash};
-use varar_core::plan::{Diagnostic, Plan};
+use varar_core::plan::Plan;
 use varar_core::results::DocumentHash;
 use varar_core::workspace::{Workspace, may_link};
 use varar_project::discovery::{OathFile, read_oath_with_metadata};
@@ -248,50 +247,6 @@ impl Texts {
                 })
             })
             .collect()
-    }
-}
-
-/// The plan diagnostics of a run by the document they are written in,
-/// each (document, span, code, message) once, however many oaths' plans
-/// reached it (spec 70 §70.6.6).
-#[derive(Default)]
-pub(crate) struct Diagnostics {
-    by_document: BTreeMap<String, Vec<Diagnostic>>,
-    seen: HashSet<(String, u32, u32, &'static str, String)>,
-}
-
-impl Diagnostics {
-    /// Add the diagnostics of `plan`, an oath's plan.
-    pub fn add(&mut self, oath_path: &str, plan: &Plan) {
-        for d in &plan.diagnostics {
-            let document = d.doc_path.as_deref().unwrap_or(oath_path);
-            let key = (
-                document.to_owned(),
-                d.span.start_offset,
-                d.span.end_offset,
-                d.code.as_str(),
-                d.message.clone(),
-            );
-            if self.seen.insert(key) {
-                self.by_document
-                    .entry(document.to_owned())
-                    .or_default()
-                    .push(d.clone());
-            }
-        }
-    }
-
-    /// Take the diagnostics written in `document`, in document order (so a
-    /// run that planned fewer oaths names them the same).
-    pub fn take(&mut self, document: &str) -> Vec<Diagnostic> {
-        let mut found = self.by_document.remove(document).unwrap_or_default();
-        Diagnostic::sort_in_document_order(&mut found);
-        found
-    }
-
-    /// The documents that still have diagnostics, sorted.
-    pub fn documents(&self) -> Vec<String> {
-        self.by_document.keys().cloned().collect()
     }
 }
 

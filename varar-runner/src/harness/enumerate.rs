@@ -1,30 +1,27 @@
 //! Enumeration (spec 40 §7.2 phase 1): every selected oath planned once
-//! among the others (spec 70 §70.2), turned into trials, drift records and
-//! result sinks. A listing only needs the items' names, so it renders no
-//! message.
+//! among the others (spec 70 §70.2) with its drift, by the engine's one
+//! `planned::plan_with_drift`, then turned into trials, drift records and
+//! result sinks in the engine's one order of items (`names::items`). A
+//! listing only needs the items' names, so it renders no message.
 //!
-//! Two passes: the selected oaths are planned first, so that a diagnostic
-//! written in one document but met while planning another (a link's
-//! problem inside a referenced section) is reported once, as an item of
-//! the document it is written in (spec 70 §70.6.6); then each oath's items
-//! are built: its examples, the diagnostics written in it, its drift.
+//! Every selected oath is planned before any item is made, so that a
+//! diagnostic written in one document but met while planning another (a
+//! link's problem inside a referenced section) is reported once, as an
+//! item of the document it is written in (spec 70 §70.6.6).
 
-use std::collections::BTreeSet;
+use std::cell::OnceCell;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::documents::{Diagnostics, Texts};
+use super::documents::Texts;
 use super::items::{Body, ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::plan_cache::PlanCache;
 use super::trial::{RunShared, run_example};
-use varar_core::drift::{
-    CandidateInfo, detect_drift, fresh_entry, held_by_ambiguity, oath_candidates,
-};
 use varar_core::lock::{Baseline, OathRecord};
-use varar_core::names::{
-    ExampleItems, ItemKind, UniqueNames, diagnostic_item, drift_item, read_error_item,
-};
-use varar_core::plan::{Diagnostic, Plan, PlannedExample, plan_document};
+use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
+use varar_core::plan::PlannedExample;
+use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
 use varar_core::results::{ExampleKey, example_result};
 use varar_core::source::{Source, Tables};
@@ -70,7 +67,7 @@ pub(crate) struct Inputs<'a> {
     pub plans: Option<&'a PlanCache>,
 }
 
-/// One oath after the first pass.
+/// One oath after planning.
 enum Pass<'a> {
     /// It could not be read: one failing item, its lock entry kept.
     Unreadable(&'a OathFile, String),
@@ -78,112 +75,102 @@ enum Pass<'a> {
     Planned(&'a OathFile, Box<Planned>),
 }
 
-/// A planned oath and what the second pass needs of its parsed document,
-/// taken while planning: the parses are dropped before the second pass.
+/// A planned oath and what its items need of its parsed document, taken
+/// while planning: the parses are dropped before the items are made.
 struct Planned {
-    plan: Plan,
-    /// Its candidates as drift reads them.
-    candidates: Vec<CandidateInfo>,
+    /// Its plan and drift.
+    oath: PlannedOath,
     /// The position tables of its text.
     tables: Arc<Tables>,
     /// Its `sourceHash`.
     hash: String,
     /// Each example's key, in plan order.
     keys: Vec<ExampleKey>,
-    /// Each example's item name before de-duplication across the run, in
+    /// Each example's item name before it is made unique in the run, in
     /// plan order: made here, on the planning threads, so that only the
     /// claiming of names is left to the one thread that builds items.
-    base_names: Vec<String>,
+    names: ExampleNames,
 }
 
 impl Planned {
-    /// The oath at `path`, whose text has the `sourceHash` `hash`, planned as `plan`, with
-    /// what the second pass needs beside it.
-    fn new(
-        path: &str,
-        hash: String,
-        plan: Plan,
-        candidates: Vec<CandidateInfo>,
-        tables: Arc<Tables>,
-    ) -> Planned {
-        let mut names = ExampleItems::new(path);
+    /// The oath at `path`, whose text has the `sourceHash` `hash`, planned
+    /// as `oath`, with what its items need beside it.
+    fn new(path: &str, hash: String, oath: PlannedOath, tables: Arc<Tables>) -> Planned {
         Planned {
-            candidates,
+            keys: oath.plan.examples.iter().map(ExampleKey::of).collect(),
+            names: ExampleNames::of(path, &oath.plan),
             hash,
             tables,
-            keys: plan.examples.iter().map(ExampleKey::of).collect(),
-            base_names: plan
-                .examples
-                .iter()
-                .map(|e| names.name(&e.scope_stack, &e.name))
-                .collect(),
-            plan,
+            oath,
         }
     }
 }
 
-/// Plan every oath, then build the trials.
+/// Plan every oath, then build the trials in the engine's order of items.
 pub(crate) fn prepare(
     inputs: Inputs<'_>,
     workspace: Workspace<'_>,
     shared: &Arc<RunShared>,
 ) -> Prepared {
-    let mut prepared = Prepared {
-        items: Items::default(),
-        used: BTreeSet::new(),
-        records: Vec::new(),
-        oaths: Vec::new(),
-    };
-    let mut build = Build {
-        inputs: &inputs,
-        shared,
-        names: UniqueNames::default(),
-        hashes: std::collections::HashMap::new(),
-    };
-    let (passes, mut diagnostics) = plan_selected(&inputs, &workspace, shared);
+    let mut passes = plan_selected(&inputs, &workspace, shared);
     // The parses the workspace kept (documents that link, or that are
     // linked to; the others went as soon as they were planned) go before
     // the items are built, which then reuse their memory.
     drop(workspace);
-    let items = passes.iter().map(|pass| match pass {
-        Pass::Unreadable(..) => 1,
-        Pass::Planned(_, planned) => planned.plan.examples.len() + planned.plan.diagnostics.len(),
-    });
-    let items: usize = items.sum();
-    prepared.items.reserve(items);
-    build.names.reserve(items);
-    for pass in passes {
-        match pass {
-            Pass::Unreadable(oath, message) => build.unreadable(oath, message, &mut prepared),
-            Pass::Planned(oath, planned) => {
-                build.oath(oath, *planned, &mut diagnostics, &mut prepared);
-            }
-        }
-    }
-    // Diagnostics written in documents this run did not plan (a run of one
-    // item planned only the oath that reaches them).
-    for document in diagnostics.documents() {
-        let found = diagnostics.take(&document);
-        let text = inputs.texts.text(&document).map(Arc::clone);
-        let source = text.as_deref().map(Source::new);
-        for (meta, message, plain) in diagnostic_items(&document, found, source.as_ref(), &inputs) {
-            let meta = ItemMeta {
-                name: build.names.claim(meta.name.to_string()),
-                ..meta
-            };
-            prepared.items.push_failing(meta, message, plain);
-        }
+    let order = {
+        let oaths: Vec<OathItems<'_>> = passes.iter().map(Pass::items).collect();
+        items(&oaths)
+    };
+    let mut prepared = Prepared {
+        items: Items::default(),
+        used: BTreeSet::new(),
+        records: Vec::with_capacity(passes.len()),
+        oaths: Vec::new(),
+    };
+    prepared.items.reserve(order.len());
+    let mut hashes = HashMap::new();
+    let sinks: Vec<Option<Sink>> = passes
+        .iter_mut()
+        .map(|pass| sink(&inputs, pass, &mut hashes, &mut prepared))
+        .collect();
+    let build = Build {
+        inputs: &inputs,
+        shared,
+        passes: &passes,
+        sinks: &sinks,
+        planned: OnceCell::new(),
+    };
+    let mut trailing = None;
+    for item in order {
+        build.push(item, &mut trailing, &mut prepared.items);
     }
     prepared
 }
 
-/// The first pass: every selected oath planned, and the diagnostics
-/// gathered by the document they are written in.
+impl<'a> Pass<'a> {
+    /// The oath as the engine's order of items reads it.
+    fn items(&self) -> OathItems<'_> {
+        match self {
+            Pass::Unreadable(oath, _) => OathItems::Unreadable {
+                path: &oath.oath_path,
+            },
+            Pass::Planned(oath, planned) => OathItems::Planned {
+                path: &oath.oath_path,
+                plan: &planned.oath.plan,
+                drifts: &planned.oath.drifts,
+                names: Some(&planned.names),
+            },
+        }
+    }
+}
+
+/// Every selected oath planned with its drift, in discovery order; an
+/// unreadable one as its reason.
 fn plan_selected<'a>(
     inputs: &Inputs<'a>,
     workspace: &Workspace<'_>,
     shared: &RunShared,
-) -> (Vec<Pass<'a>>, Diagnostics) {
+) -> Vec<Pass<'a>> {
     let registry = shared.steps.registry();
     let readable: Vec<&str> = inputs
         .oaths
@@ -194,6 +181,10 @@ fn plan_selected<'a>(
     let mut plans = plan_in_parallel(&readable, |path| {
         let text = inputs.texts.text(path)?;
         let hash = inputs.texts.source_hash(path)?.to_owned();
+        let against = Against {
+            entry: inputs.baseline.entry(path),
+            update: inputs.update,
+        };
         let entry = inputs.plans.and_then(|cache| {
             let sha = inputs.texts.sha256(path)?;
             Some((cache, cache.entry(path, sha)))
@@ -202,22 +193,20 @@ fn plan_selected<'a>(
             && let Some((plan, candidates)) = cache.load(entry)
         {
             let tables = Source::new(text).tables();
-            return Some(Planned::new(path, hash, plan, candidates, tables));
+            let oath = PlannedOath::judged(plan, candidates, against);
+            return Some(Planned::new(path, hash, oath, tables));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
         workspace.with_document(path, |document| {
-            let plan = plan_document(workspace, document, registry);
-            let with_baseline = inputs.baseline.entry(path).is_some();
-            let candidates = oath_candidates(workspace, document, &plan, registry, with_baseline);
+            let oath = plan_with_drift(workspace, document, registry, against);
             if let Some((cache, entry)) = entry {
-                cache.store(entry, &plan, &candidates);
+                cache.store(entry, &oath.plan, &oath.candidates);
             }
-            Planned::new(path, hash, plan, candidates, document.source().tables())
+            Planned::new(path, hash, oath, document.source().tables())
         })
     })
     .into_iter();
-    let mut diagnostics = Diagnostics::default();
     let mut passes = Vec::with_capacity(inputs.oaths.len());
     for &oath in inputs.oaths {
         match inputs.texts.get(&oath.oath_path) {
@@ -231,10 +220,9 @@ fn plan_selected<'a>(
         let Some(Some(planned)) = plans.next() else {
             continue;
         };
-        diagnostics.add(&oath.oath_path, &planned.plan);
         passes.push(Pass::Planned(oath, Box::new(planned)));
     }
-    (passes, diagnostics)
+    passes
 }
 
 /// `plan` of every path, in order, on as many threads as the machine has
@@ -284,179 +272,206 @@ fn plan_in_parallel<T: Send>(paths: &[&str], plan: impl Fn(&str) -> T + Sync) ->
     done.into_iter().map(|(_, t)| t).collect()
 }
 
-/// The second pass's state: what every oath's items are built with.
-struct Build<'i, 'a> {
-    inputs: &'i Inputs<'a>,
-    shared: &'i Arc<RunShared>,
-    names: UniqueNames,
-    /// `sourceHash` of the other documents, computed once each.
-    hashes: std::collections::HashMap<String, String>,
+/// What the items of one planned oath share: its result sink, its text
+/// (for the excerpts of its failing items) and its examples, each moved
+/// into the trial that runs it.
+struct Sink {
+    run: Arc<OathRun>,
+    text: Arc<str>,
+    tables: Arc<Tables>,
+    examples: Vec<Arc<PlannedExample>>,
+}
+
+/// The lock record of `pass`, and for a planned oath its result sink, the
+/// documents it used, and its examples taken out of its plan.
+fn sink(
+    inputs: &Inputs<'_>,
+    pass: &mut Pass<'_>,
+    hashes: &mut HashMap<String, String>,
+    prepared: &mut Prepared,
+) -> Option<Sink> {
+    let (oath, planned) = match pass {
+        Pass::Unreadable(oath, _) => {
+            // Its lock entry is kept as it was.
+            prepared.records.push(OathRecord {
+                oath_path: oath.oath_path.clone(),
+                entry: None,
+                drifted: false,
+            });
+            return None;
+        }
+        Pass::Planned(oath, planned) => (oath, planned),
+    };
+    let path = &oath.oath_path;
+    let text = Arc::clone(inputs.texts.text(path)?);
+    prepared
+        .records
+        .push(planned.oath.record(path, &planned.hash));
+    // The candidates were for the record: freed now, as each oath is
+    // built, not all together once every item is (thousands of small
+    // frees at once cost the allocator more than the same spread out).
+    drop(std::mem::take(&mut planned.oath.candidates));
+    let documents = inputs.texts.documents_of(&planned.oath.plan, hashes);
+    prepared.used.insert(path.clone());
+    prepared
+        .used
+        .extend(documents.iter().map(|d| d.path.clone()));
+    let document_texts = documents
+        .iter()
+        .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
+        .collect();
+    let run = Arc::new(OathRun::new(
+        path.clone(),
+        (Arc::clone(&text), Arc::clone(&planned.tables)),
+        planned.hash.clone(),
+        (documents, document_texts),
+        std::mem::take(&mut planned.keys),
+    ));
+    prepared.oaths.push(Arc::clone(&run));
+    let examples = std::mem::take(&mut planned.oath.plan.examples);
+    Some(Sink {
+        run,
+        text,
+        tables: Arc::clone(&planned.tables),
+        examples: examples.into_iter().map(Arc::new).collect(),
+    })
+}
+
+/// What every item is built with.
+struct Build<'b, 'a> {
+    inputs: &'b Inputs<'a>,
+    shared: &'b Arc<RunShared>,
+    passes: &'b [Pass<'a>],
+    /// Per pass, its sink when it was planned.
+    sinks: &'b [Option<Sink>],
+    /// The planned passes by oathPath, once a diagnostic is rendered.
+    planned: OnceCell<HashMap<&'b str, usize>>,
 }
 
 impl Build<'_, '_> {
-    /// An oath that could not be read: one failing item, its lock entry
-    /// kept as it was.
-    fn unreadable(&mut self, oath: &OathFile, message: String, prepared: &mut Prepared) {
+    /// Add `item`'s trial. `trailing` keeps the text of the last document
+    /// that was not planned whose diagnostics were rendered.
+    fn push(&self, item: Item, trailing: &mut Option<Trailing>, items: &mut Items) {
         let meta = ItemMeta {
-            name: self.names.claim(read_error_item(&oath.oath_path)),
-            kind: ItemKind::ReadError,
-            oath_path: oath.oath_path.as_str().into(),
-            line: 0,
+            kind: item.kind(),
+            name: item.name,
+            oath_path: item.document,
+            line: item.line,
         };
-        // The reason names the path: escaped for the terminal (issue 34).
-        let shown = varar_core::untrusted::terminal_text(&message).into_owned();
-        prepared.items.push_failing(meta, shown, message);
-        prepared.records.push(OathRecord {
-            oath_path: oath.oath_path.clone(),
-            entry: None,
-            drifted: false,
-        });
-    }
-
-    /// A planned oath's items: its examples, the diagnostics written in it,
-    /// then its drift; and its lock record and result sink.
-    fn oath(
-        &mut self,
-        oath: &OathFile,
-        planned: Planned,
-        diagnostics: &mut Diagnostics,
-        prepared: &mut Prepared,
-    ) {
-        let inputs = self.inputs;
-        let path = &oath.oath_path;
-        let Planned {
-            plan,
-            candidates,
-            tables,
-            hash,
-            keys,
-            base_names,
-        } = planned;
-        let Some(text) = inputs.texts.text(path) else {
-            return;
-        };
-        let text = Arc::clone(text);
-        let source = Source::with_tables(&text, Arc::clone(&tables));
-        let (record, drift_items) = self.drift(path, &source, &candidates, &hash);
-        prepared.records.push(record);
-        let documents = inputs.texts.documents_of(&plan, &mut self.hashes);
-        prepared.used.insert(path.clone());
-        prepared
-            .used
-            .extend(documents.iter().map(|d| d.path.clone()));
-        let document_texts = documents
-            .iter()
-            .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
-            .collect();
-        let run = Arc::new(OathRun::new(
-            path.clone(),
-            (Arc::clone(&text), tables),
-            hash,
-            (documents, document_texts),
-            keys,
-        ));
-        let shared_path: Arc<str> = Arc::from(path.as_str());
-        for (index, (example, base)) in plan.examples.into_iter().zip(base_names).enumerate() {
-            let name = self.names.claim(base);
-            let example = Arc::new(example);
-            let meta = ItemMeta {
-                name: Arc::clone(&name),
-                kind: ItemKind::Example,
-                oath_path: Arc::clone(&shared_path),
-                line: example.span.start_line,
-            };
-            let body = example_body(
-                (index, name),
-                example,
-                Arc::clone(&run),
-                Arc::clone(self.shared),
-            );
-            prepared.items.push(meta, body);
-        }
-        let own = diagnostic_items(path, diagnostics.take(path), Some(&source), inputs);
-        for (meta, message, plain) in own.into_iter().chain(drift_items) {
-            let meta = ItemMeta {
-                name: self.names.claim(meta.name.to_string()),
-                ..meta
-            };
-            prepared.items.push_failing(meta, message, plain);
-        }
-        prepared.oaths.push(run);
-    }
-
-    /// The oath's lock record and its drift items (none under update).
-    fn drift(
-        &self,
-        path: &str,
-        source: &Source<'_>,
-        cands: &[CandidateInfo],
-        hash: &str,
-    ) -> (OathRecord, Vec<Failing>) {
-        let inputs = self.inputs;
-        let entry = inputs.baseline.entry(path);
-        let (drifts, held) = if inputs.update {
-            (Vec::new(), false)
-        } else {
-            (detect_drift(entry, cands), held_by_ambiguity(entry, cands))
-        };
-        let record = OathRecord {
-            oath_path: path.to_owned(),
-            entry: Some(fresh_entry(hash, cands)),
-            drifted: !drifts.is_empty() || held,
-        };
-        let items = drifts
-            .iter()
-            .map(|d| {
-                let meta = ItemMeta {
-                    name: drift_item(path, d.line).into(),
-                    kind: ItemKind::Drift,
-                    oath_path: path.into(),
-                    line: d.line,
+        match item.origin {
+            Origin::Example { oath, example } => {
+                let Some(sink) = self.sink(oath) else {
+                    return;
                 };
-                let (message, plain) =
-                    inputs.render(|styles| report::drift(path, source, d, styles));
-                (meta, message, plain)
-            })
-            .collect();
-        (record, items)
+                let Some(planned) = sink.examples.get(example) else {
+                    return;
+                };
+                let body = example_body(
+                    (example, Arc::clone(&meta.name)),
+                    Arc::clone(planned),
+                    Arc::clone(&sink.run),
+                    Arc::clone(self.shared),
+                );
+                items.push(meta, body);
+            }
+            Origin::ReadError { oath } => {
+                let Some(Pass::Unreadable(_, message)) = self.passes.get(oath) else {
+                    return;
+                };
+                // The reason names the path: escaped for the terminal (issue 34).
+                let shown = varar_core::untrusted::terminal_text(message).into_owned();
+                items.push_failing(meta, shown, message.clone());
+            }
+            Origin::Drift { oath, drift } => {
+                let (Some(sink), Some(Pass::Planned(_, planned))) =
+                    (self.sink(oath), self.passes.get(oath))
+                else {
+                    return;
+                };
+                let Some(d) = planned.oath.drifts.get(drift) else {
+                    return;
+                };
+                let path = &*meta.oath_path;
+                let (message, plain) = self.inputs.render(|styles| {
+                    let source = Source::with_tables(&sink.text, Arc::clone(&sink.tables));
+                    report::drift(path, &source, d, styles)
+                });
+                items.push_failing(meta, message, plain);
+            }
+            Origin::Diagnostic { oath, diagnostic } => {
+                let Some(Pass::Planned(_, planned)) = self.passes.get(oath) else {
+                    return;
+                };
+                let Some(d) = planned.oath.plan.diagnostics.get(diagnostic) else {
+                    return;
+                };
+                let document = &*meta.oath_path;
+                let (message, plain) = match self.source_of(document, trailing) {
+                    Some(source) => self
+                        .inputs
+                        .render(|styles| report::diagnostic(document, &source, d, styles)),
+                    None => (String::new(), String::new()),
+                };
+                items.push_failing(meta, message, plain);
+            }
+        }
+    }
+
+    /// The sink of pass `oath`, if it was planned.
+    fn sink(&self, oath: usize) -> Option<&Sink> {
+        self.sinks.get(oath)?.as_ref()
+    }
+
+    /// The text of `document`, in which a diagnostic lies, to render it
+    /// (none when the run only lists): a planned oath's own, else the
+    /// document's as read, its lines found once for all its diagnostics.
+    fn source_of<'t>(
+        &'t self,
+        document: &str,
+        trailing: &'t mut Option<Trailing>,
+    ) -> Option<Source<'t>> {
+        if self.inputs.purpose == Purpose::List {
+            return None;
+        }
+        let planned = self.planned.get_or_init(|| {
+            let paths = self
+                .passes
+                .iter()
+                .enumerate()
+                .filter_map(|(i, pass)| match pass {
+                    Pass::Planned(oath, _) => Some((oath.oath_path.as_str(), i)),
+                    Pass::Unreadable(..) => None,
+                });
+            // The first pass of a path, as the order of items has it.
+            let mut planned = HashMap::new();
+            for (path, i) in paths {
+                planned.entry(path).or_insert(i);
+            }
+            planned
+        });
+        if let Some(sink) = planned.get(document).and_then(|&i| self.sink(i)) {
+            return Some(Source::with_tables(&sink.text, Arc::clone(&sink.tables)));
+        }
+        if trailing.as_ref().is_none_or(|t| t.document != document) {
+            let text = Arc::clone(self.inputs.texts.text(document)?);
+            let tables = Source::new(&text).tables();
+            *trailing = Some(Trailing {
+                document: document.to_owned(),
+                text,
+                tables,
+            });
+        }
+        let t = trailing.as_ref()?;
+        Some(Source::with_tables(&t.text, Arc::clone(&t.tables)))
     }
 }
 
-/// An item that always fails: its metadata, its text for libtest and the
-/// same without colour for the record.
-type Failing = (ItemMeta, String, String);
-
-/// The items of the diagnostics written in `document` (spec 40 §7.4):
-/// `<document>::varar:diagnostic:<code>:<line>`, the message prefixed with
-/// the location in that document.
-fn diagnostic_items(
-    document: &str,
-    found: Vec<Diagnostic>,
-    source: Option<&Source<'_>>,
-    inputs: &Inputs<'_>,
-) -> Vec<Failing> {
-    let source = match inputs.purpose {
-        Purpose::List => None,
-        Purpose::Run => source,
-    };
-    found
-        .iter()
-        .map(|d| {
-            let meta = ItemMeta {
-                name: diagnostic_item(document, d.code, d.span.start_line).into(),
-                kind: ItemKind::Diagnostic,
-                oath_path: document.into(),
-                line: d.span.start_line,
-            };
-            let (message, plain) = match source {
-                Some(source) => {
-                    inputs.render(|styles| report::diagnostic(document, source, d, styles))
-                }
-                None => (String::new(), String::new()),
-            };
-            (meta, message, plain)
-        })
-        .collect()
+/// The text of a document that was not planned, whose diagnostics are
+/// items.
+struct Trailing {
+    document: String,
+    text: Arc<str>,
+    tables: Arc<Tables>,
 }
 
 impl Inputs<'_> {

@@ -2,9 +2,9 @@
 //! among the other oaths of its project, with what the editor features need
 //! derived from the plan once.
 //!
-//! [`plan_documents`] is the **only** place the server calls the engine's
-//! planner and drift detection, through the same entry point as the
-//! harness for oaths that reuse sections by link (`plan_oath` on a
+//! [`plan_documents`] is the **only** place the server plans an oath and
+//! detects its drift, through the engine's one function for both, the
+//! harness's too (`varar_core::planned::plan_with_drift`: an oath of a
 //! workspace, spec 70), so the server and `cargo test` cannot disagree.
 //!
 //! A plan's steps are not all written in the oath planned: a reference

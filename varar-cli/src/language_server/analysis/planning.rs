@@ -1,20 +1,19 @@
 //! Planning oaths as the harness plans them (pure): [`plan_documents`] is
-//! the **only** place the server calls the engine's planner and drift
-//! detection.
+//! the **only** place the server plans an oath with its drift, through the
+//! engine's one function for it (`varar_core::planned::plan_with_drift`,
+//! the harness's and `cargo varar check`'s too).
 
-use varar_core::drift::{Drift, detect_drift, oath_candidates};
-use varar_core::lock::Lock;
-use varar_core::plan::{Plan, plan_oath};
-use varar_core::registry::Registry;
-use varar_core::workspace::{Document, Workspace};
+use varar_core::planned::{Against, plan_with_drift};
+use varar_core::workspace::Workspace;
 
 use super::model::{Analysis, PlanContext, Reuses};
 use super::uses;
 
 /// Plan the oaths `paths` of the workspace (each must be one of its oaths;
-/// others are skipped): parse, plan with reuse by link, and drift, exactly
-/// as the harness does. One engine workspace serves them all, so a
-/// document several of them reach is parsed once.
+/// others are skipped): parse, plan with reuse by link, and drift against
+/// the lock, by the engine's `plan_with_drift` as the harness does. One
+/// engine workspace serves them all, so a document several of them reach
+/// is parsed once.
 pub fn plan_documents(context: &PlanContext<'_>, paths: &[&str]) -> Vec<Analysis> {
     let paths: Vec<&str> = paths
         .iter()
@@ -43,10 +42,11 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     // plan on a big oath, issue 21). `path` is one of the engine
     // workspace's documents.
     let registry = context.index.registry();
-    let plan = plan_oath(engine, path, registry).ok()?;
+    let entry = context.lock.and_then(|l| l.oaths.get(path));
+    let planned = plan_with_drift(engine, document, registry, Against::entry(entry));
+    let (plan, drifts) = (planned.plan, planned.drifts);
     let consumed = engine.consumed(document);
     let doc = document.doc();
-    let drifts = drifts(context.lock, engine, document, &plan, registry);
     let (steps, spliced) = uses::step_uses(doc, &plan, source);
     let links = uses::links(document, &consumed);
     let mut analysis = Analysis {
@@ -64,20 +64,4 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     };
     analysis.sentences = uses::sentences(&analysis, source);
     Some(analysis)
-}
-
-/// Drift against the lock: the engine's own comparison (spec 40 §5 with
-/// spec 70 §70.5 and §70.6.5), the one `cargo test` makes.
-fn drifts(
-    lock: Option<&Lock>,
-    engine: &Workspace<'_>,
-    document: &Document<'_>,
-    plan: &Plan,
-    registry: &Registry,
-) -> Vec<Drift> {
-    let entry = lock.and_then(|l| l.oaths.get(document.path()));
-    detect_drift(
-        entry,
-        &oath_candidates(engine, document, plan, registry, entry.is_some()),
-    )
 }

@@ -1,26 +1,12 @@
-//! Test item names (spec 40 §7.3, the project decision).
-//!
-//! `<oathPath>::<heading>::…::<example name>`: every heading above the
-//! example, innermost last, then the example's whole name (whitespace runs
-//! collapsed, never cut: a filter with any part of the name must select
-//! it). A header-bound row carries its binding step as the last heading,
-//! so rows read `…::I report the score and grade::10 / A`. The names are
-//! unique in the binary (`[1]`, `[2]`… on repeats), stable under edits
-//! elsewhere in the file, and filterable by oath path, by heading and by
-//! any words of the example.
-//!
-//! The items that are not examples (spec 40 §7.4) are named here too, and
-//! read back by [`ItemName::parse`]: `<oathPath>::varar:drift:<line>`,
-//! `<document>::varar:diagnostic:<code>:<line>` and
-//! `<path>::varar:read-error`. Every producer and reader of item names (the
-//! harness, its selection of one item, the run record, `cargo varar`) goes
-//! through this module.
+//! The naming scheme (spec 40 §7.3–7.4): an example's name from its oath,
+//! headings and text, the names of the items that are not examples, what a
+//! name says read back, and the `[n]` that keeps every name unique.
 
 use std::sync::Arc;
 
 use crate::fast_hash::{FastMap, FastSet};
 use crate::plan::DiagnosticCode;
-use crate::text::collapse_whitespace;
+use crate::text::{collapse_whitespace, push_collapsed};
 
 /// The kind libtest-mimic prints before every item name (`[varar] name`),
 /// which `cargo nextest` may hand back to `--exact`.
@@ -185,8 +171,9 @@ fn headings_part(oath_path: &str, scope_stack: &[String]) -> String {
 }
 
 fn with_example_name(mut out: String, name: &str) -> String {
+    out.reserve(2 + name.len());
     out.push_str("::");
-    out.push_str(&collapse_whitespace(name));
+    push_collapsed(&mut out, name);
     out
 }
 
@@ -220,14 +207,16 @@ impl<'a> ExampleItems<'a> {
     /// The base name of an example under `scope_stack` named `name`.
     pub fn name(&mut self, scope_stack: &Arc<[String]>, name: &str) -> String {
         let part = match &self.last {
-            Some((stack, part)) if Arc::ptr_eq(stack, scope_stack) => part.clone(),
+            Some((stack, part)) if Arc::ptr_eq(stack, scope_stack) => part,
             _ => {
                 let part = headings_part(self.oath_path, scope_stack);
-                self.last = Some((Arc::clone(scope_stack), part.clone()));
-                part
+                &self.last.insert((Arc::clone(scope_stack), part)).1
             }
         };
-        with_example_name(part, name)
+        // The whole name in one string, its room taken at once.
+        let mut out = String::with_capacity(part.len() + 2 + name.len());
+        out.push_str(part);
+        with_example_name(out, name)
     }
 }
 
@@ -250,11 +239,12 @@ impl UniqueNames {
         self.taken.reserve(additional);
     }
 
-    /// A unique name for `base`.
-    pub fn claim(&mut self, base: String) -> Arc<str> {
+    /// A unique name for `base`: itself when it is new, so a name made
+    /// shared (`Arc<str>`) ahead, on another thread, is kept as it is.
+    pub fn claim(&mut self, base: impl Into<Arc<str>>) -> Arc<str> {
         // Inserted at once: a name is hashed once when it is new (nearly
         // every name is).
-        let name: Arc<str> = Arc::from(base);
+        let name: Arc<str> = base.into();
         if self.taken.insert(Arc::clone(&name)) {
             return name;
         }
@@ -374,10 +364,10 @@ mod tests {
     #[test]
     fn duplicates_are_numbered_and_never_collide() {
         let mut names = UniqueNames::default();
-        assert_eq!(&*names.claim("a".into()), "a");
-        assert_eq!(&*names.claim("a[1]".into()), "a[1]");
-        assert_eq!(&*names.claim("a".into()), "a[2]");
-        assert_eq!(&*names.claim("a".into()), "a[3]");
-        assert_eq!(&*names.claim("b".into()), "b");
+        assert_eq!(&*names.claim("a"), "a");
+        assert_eq!(&*names.claim("a[1]"), "a[1]");
+        assert_eq!(&*names.claim("a"), "a[2]");
+        assert_eq!(&*names.claim("a"), "a[3]");
+        assert_eq!(&*names.claim("b"), "b");
     }
 }

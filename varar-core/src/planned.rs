@@ -1,0 +1,136 @@
+//! One oath planned among the others, with its drift against the lock: the
+//! one function the `cargo test` harness, `cargo varar check` and the
+//! language server plan with, so they cannot disagree on a plan, on what
+//! drifted, or on the lock entry a run records.
+//!
+//! [`plan_with_drift`] plans the oath among the workspace's documents
+//! (spec 70 §70.3: consumed sections left out, reference blocks replaced by
+//! the steps of the sections they name), reads its candidates as drift sees
+//! them (spec 40 §0, with spec 70 §70.5: a consumed candidate is never
+//! live, and one that still runs alone elsewhere is not drift, §70.6.5),
+//! and re-identifies its lock entry among them (spec 40 §5). Under
+//! `VARAR_UPDATE` there is no drift (spec 40 §4.5). [`PlannedOath::record`]
+//! is what the run records for the lock (spec 40 §4.2, §4.5).
+
+use crate::drift::{CandidateInfo, Drift, drift_and_hold, fresh_entry, oath_candidates};
+use crate::lock::{LockEntry, OathRecord};
+use crate::plan::{Plan, plan_document};
+use crate::registry::Registry;
+use crate::workspace::{Document, Workspace};
+
+/// What an oath's drift is judged against (spec 40 §4.5, §5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Against<'a> {
+    /// The oath's entry in the committed lock, if it has one.
+    pub entry: Option<&'a LockEntry>,
+    /// Whether the run records the lock as it finds it (`VARAR_UPDATE`):
+    /// then nothing drifts.
+    pub update: bool,
+}
+
+impl<'a> Against<'a> {
+    /// Drift detected against `entry`, as `cargo test` without
+    /// `VARAR_UPDATE`, `cargo varar check` and the editor judge it.
+    pub fn entry(entry: Option<&'a LockEntry>) -> Against<'a> {
+        Against {
+            entry,
+            update: false,
+        }
+    }
+}
+
+/// An oath planned among the others, and its drift.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedOath {
+    /// Its plan (spec 20 §20.5–20.9, 70 §70.3).
+    pub plan: Plan,
+    /// Its candidates as drift and the lock read them (spec 40 §0, 70
+    /// §70.5): what the harness's plan cache keeps beside the plan.
+    pub candidates: Vec<CandidateInfo>,
+    /// The lock entry's examples that re-identify onto a dead candidate, in
+    /// stored order (spec 40 §5): each is a failing test item.
+    pub drifts: Vec<Drift>,
+    /// Whether a lock entry's example re-identifies onto a candidate that
+    /// is dead because it is ambiguous: the entry is then kept as it was,
+    /// as for drift, while the ambiguity's diagnostic fails the run.
+    pub held: bool,
+}
+
+/// Plan `document`, one of `workspace`'s documents (from
+/// [`Workspace::document`] or [`Workspace::with_document`]), against
+/// `registry`, and judge its drift `against` its lock entry.
+///
+/// ```
+/// use varar_core::lock::{LockEntry, LockExample};
+/// use varar_core::planned::{Against, plan_with_drift};
+/// use varar_core::registry::{Registry, Role, StepSpec, Trailing};
+/// use varar_core::workspace::Workspace;
+///
+/// let registry = Registry::build(
+///     Vec::new(),
+///     vec![StepSpec::new("I add {int}", Role::Stimulus, "steps.rs", 3, Trailing::None)],
+/// )
+/// .unwrap();
+/// let ws = Workspace::build([("varar/a.md", "# Till\n\nI add 2.\n\nI remove 3.\n")]);
+/// let entry = LockEntry {
+///     source_hash: "fnv1a:00000000".into(),
+///     examples: vec![LockExample { name: "I remove 3".into(), line: 5 }],
+/// };
+/// let document = ws.document("varar/a.md").unwrap();
+/// let planned = plan_with_drift(&ws, document, &registry, Against::entry(Some(&entry)));
+/// assert_eq!(planned.plan.examples.len(), 1);
+/// // The lock's example no longer matches a step: drift, on its current line.
+/// assert_eq!(planned.drifts[0].line, 5);
+/// let record = planned.record("varar/a.md", "fnv1a:11111111");
+/// assert!(record.drifted);
+/// ```
+pub fn plan_with_drift(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    registry: &Registry,
+    against: Against<'_>,
+) -> PlannedOath {
+    let plan = plan_document(workspace, document, registry);
+    // Whether a consumed candidate still runs alone is asked only when
+    // there is an entry to compare (planning it alone costs a match per
+    // sentence).
+    let with_entry = against.entry.is_some();
+    let candidates = oath_candidates(workspace, document, &plan, registry, with_entry);
+    PlannedOath::judged(plan, candidates, against)
+}
+
+impl PlannedOath {
+    /// An oath's `plan` and `candidates`, made earlier by
+    /// [`plan_with_drift`] (the harness keeps them between runs), judged
+    /// `against` its lock entry as [`plan_with_drift`] judges them.
+    pub fn judged(plan: Plan, candidates: Vec<CandidateInfo>, against: Against<'_>) -> Self {
+        let (drifts, held) = if against.update {
+            (Vec::new(), false)
+        } else {
+            drift_and_hold(against.entry, &candidates)
+        };
+        PlannedOath {
+            plan,
+            candidates,
+            drifts,
+            held,
+        }
+    }
+
+    /// Whether the oath's lock entry stays as it was (spec 40 §4.5): it
+    /// drifted, or an ambiguity holds it.
+    pub fn drifted(&self) -> bool {
+        !self.drifts.is_empty() || self.held
+    }
+
+    /// What the run records of the oath at `oath_path`, whose text has the
+    /// `sourceHash` `source_hash`, for the next lock (spec 40 §4.2, §4.5):
+    /// the fresh entry, and whether it drifted.
+    pub fn record(&self, oath_path: &str, source_hash: &str) -> OathRecord {
+        OathRecord {
+            oath_path: oath_path.to_owned(),
+            entry: Some(fresh_entry(source_hash, &self.candidates)),
+            drifted: self.drifted(),
+        }
+    }
+}
