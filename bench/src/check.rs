@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use varar_cli::check::CheckReport;
 use varar_cli::commands::check::report;
-use varar_cli::root::ProjectRoot;
+use varar_project::root::ProjectRoot;
 
 use crate::corpus::Corpus;
 use crate::e2e::{Extra, STEPS, list, median, write, write_project};

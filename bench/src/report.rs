@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 
 use varar_cli::cli::ReportRun;
 use varar_cli::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
-use varar_cli::root::ProjectRoot;
 use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::parse::parse;
 use varar_core::plan::plan;
 use varar_core::record::DocumentDigest;
 use varar_core::results::{OathResults, Status, example_result, oath_results};
 use varar_core::source::Source;
+use varar_project::root::ProjectRoot;
 use varar_project::store::replace_run_result;
 use varar_runner::LinkedSteps;
 use varar_runner::execute;

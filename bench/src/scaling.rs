@@ -278,7 +278,7 @@ fn check_row(project: &Project, o: &ScaleOptions, mbs: f64) -> Result<(), String
         return Ok(());
     }
     let list = project.run_oaths(&["--list"], o.timeout)?;
-    let root = varar_cli::root::ProjectRoot {
+    let root = varar_project::root::ProjectRoot {
         explicit: Some(project.dir.clone()),
         cwd: project.dir.clone(),
     };

@@ -37,9 +37,9 @@
 //!   warnings sentences that look like steps but match none and unused
 //!   steps. `--format json` is described by `--schema` (also
 //!   `varar-cli/schema/check.schema.json`).
-//! - `gate` answers "may this change merge?" ([`verdict`]): every selected
-//!   oath needs a fresh result ([`evidence`]) whose examples all passed, and
-//!   the project's latest run ([`run_evidence`], from the run records in
+//! - `gate` answers "may this change merge?" ([`varar_core::verdict::gate`]): every selected
+//!   oath needs a fresh result ([`varar_core::verdict::evidence`]) whose examples all passed, and
+//!   the project's latest run ([`varar_core::verdict::run_evidence`], from the run records in
 //!   `.varar/.runs/`) must be recorded, of the sources as they are now,
 //!   complete, and without an item whose last attempt failed: examples,
 //!   drift, diagnostics and read errors alike, each named with its kind
@@ -80,7 +80,7 @@
 //! # The project root
 //!
 //! `--root DIR`, or else the nearest directory at or above the current one
-//! that holds `varar.config.json` (see [`root`]). `merge` and `diff` need no
+//! that holds `varar.config.json` (see [`varar_project::root`]). `merge` and `diff` need no
 //! config: for them `--root DIR` is the directory their relative paths are
 //! taken from (the current directory by default).
 //!
@@ -88,7 +88,7 @@
 //!
 //! JSON output has a `version` (2 for `gate` since it judges the run, 1
 //! for `diff`) and camelCase keys. Every problem is an
-//! [`records::ErrorRecord`] with a `code` and a one-line `message`, plus
+//! [`varar_core::verdict::records::ErrorRecord`] with a `code` and a one-line `message`, plus
 //! `path`, `oathPath`, `example` and `line` when known; text output prints
 //! it as `error[code]: message`. Result files are read by the one strict
 //! reader of the run-result format
@@ -161,19 +161,19 @@
 //!   validated value and returns an [`commands::Output`] or its one error
 //!   type, which knows its exit code ([`commands::CommandError`]); `main`
 //!   prints, and nothing else does.
-//! - Reading: [`root`] finds the project, [`project`] reads it (the one
-//!   reader of `report`, `gate` and `junit`, run records included), [`tree`]
-//!   reads a results tree and its run records (`merge`, `diff`). Writing: [`site`] writes the report's files.
+//! - Reading: [`varar_project::root`] finds the project,
+//!   [`varar_project::evidence`] reads it (the one reader of `report`,
+//!   `gate` and `junit`, run records included), [`tree`] reads a results
+//!   tree and its run records (`merge`, `diff`). Writing: [`site`] writes
+//!   the report's files.
 //! - The pure work, one module per command: [`html_report`] (the site),
-//!   [`check`], [`verdict`] (the gate), [`junit_xml`], [`tree_merge`] and
-//!   [`tree_diff`], over [`evidence`] (is a result fresh?),
-//!   [`run_evidence`] (what the run records say of the latest run: fresh,
-//!   complete, failed and recovered items), [`standing`] (the gate's
-//!   reading of the latest run, which every consumer shows), [`current`]
-//!   (the one rule of whether a result is drawn as current), [`failure_text`],
-//!   and [`records`] (the error records and their codes); the names of the
-//!   test items of planned oaths are the engine's (`varar_core::names::items`,
-//!   the harness's order).
+//!   [`check`], [`junit_xml`], [`tree_merge`] and [`tree_diff`], over the
+//!   engine's run verdict ([`varar_core::verdict`]: the gate, whether a
+//!   result is fresh, what the run records say of the latest run, its
+//!   standing, what is drawn as current, and the error records with their
+//!   codes), and [`failure_text`]; the names of the test items of planned
+//!   oaths are the engine's (`varar_core::names::items`, the harness's
+//!   order).
 //! - The language server, [`language_server`]: its own shell (the protocol
 //!   loop, the state it keeps, requests, planning and publishing, a
 //!   project's files, where the steps are) over pure feature modules.
@@ -191,21 +191,13 @@ pub mod attest;
 pub mod check;
 pub mod cli;
 pub mod commands;
-pub mod current;
-pub mod evidence;
 pub mod failure_text;
 pub mod flaky;
 pub mod history;
 pub mod html_report;
 pub mod junit_xml;
 pub mod language_server;
-pub mod project;
-pub mod records;
-pub mod root;
-pub mod run_evidence;
 pub mod site;
-pub mod standing;
 pub mod tree;
 pub mod tree_diff;
 pub mod tree_merge;
-pub mod verdict;

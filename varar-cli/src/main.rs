@@ -33,7 +33,7 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<u8, CommandError> {
-    let cwd = varar_cli::root::current_dir().map_err(CommandError::CurrentDir)?;
+    let cwd = varar_project::root::current_dir().map_err(CommandError::CurrentDir)?;
     let invocation = Invocation::from_cli(cli, &cwd)?;
     let mut notes = Vec::new();
     let output = commands::run(&invocation, &mut notes);

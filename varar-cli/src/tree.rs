@@ -22,7 +22,7 @@
 //! read or is refused becomes a record, and the caller then uses none of
 //! it. A run record that cannot be read is kept apart
 //! ([`Tree::unreadable`]): `merge` refuses the tree for it, `diff` leaves
-//! it to the tree's run standing ([`Tree::run`], [`crate::standing`]),
+//! it to the tree's run standing ([`Tree::run`], [`varar_core::verdict::standing`]),
 //! where one of an earlier run is a warning (issue 34).
 
 use std::path::Path;
@@ -36,8 +36,9 @@ use varar_project::store::{
     runs_dir_in, runs_dir_shown,
 };
 
-use crate::records::{Code, ErrorRecord, display_path};
-use crate::run_evidence::RunEvidence;
+use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_core::verdict::run_evidence::RunEvidence;
+use varar_project::evidence::records::ProjectRecords;
 
 /// One result file of a tree.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,7 +144,8 @@ pub fn read_tree(dir: &Path, base: &Path) -> Result<Tree, Vec<ErrorRecord>> {
         return Err(errors);
     }
     files.sort_by(|a, b| cmp_oath_paths(&a.oath_path, &b.oath_path));
-    let run = RunEvidence::of_dirs(runs_dir_shown(&shown), read_run_dirs_in(dir), base);
+    let run =
+        varar_project::evidence::runs::of_dirs(runs_dir_shown(&shown), read_run_dirs_in(dir), base);
     Ok(Tree {
         shown,
         files,

@@ -18,9 +18,9 @@ use std::process::Command;
 
 use varar_cli::check::{CheckReport, Severity};
 use varar_cli::commands::check::report;
-use varar_cli::root::ProjectRoot;
 use varar_conformance::bundles::BUNDLES;
 use varar_core::names::{ItemKind, ItemName};
+use varar_project::root::ProjectRoot;
 
 /// The drift and diagnostic items a libtest output reports as FAILED.
 fn failed_items(output: &str) -> BTreeSet<String> {

@@ -53,6 +53,8 @@
 //! | the record of a run | [`record`] | issue 19 |
 //! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
+//! | the names of a project's files | [`layout`] | 40 §6, issue 19 |
+//! | the run verdict: evidence, standing, what is current, the gate (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34 |
 //!
 //! [`env`] names every environment variable Varar reads or sets (the
 //! shells read them); [`json`] holds the one strict JSON reader of the project's files and
@@ -89,6 +91,7 @@ mod fast_hash;
 pub mod hash;
 pub mod history;
 pub mod json;
+pub mod layout;
 pub mod lock;
 pub mod names;
 pub mod oath_path;
@@ -110,6 +113,8 @@ pub mod time;
 #[cfg(feature = "serde")]
 pub mod trace;
 pub mod untrusted;
+#[cfg(feature = "verdict")]
+pub mod verdict;
 pub mod workspace;
 
 /// The Cucumber Expression language (spec 20 §20.2–20.4), re-exported from

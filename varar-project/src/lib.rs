@@ -18,7 +18,13 @@
 //!   that knows where those files are and the only writer of files;
 //! - [`project`]: loading a project, the one way every consumer reads one
 //!   ([`Project::load`]: config → discovery → the oaths' texts → the lock),
-//!   or stage by stage where the harness puts its caches between them.
+//!   or stage by stage where the harness puts its caches between them;
+//! - [`root`]: which project a command works on (`--root`, or the nearest
+//!   `varar.config.json` above);
+//! - `evidence` (feature `evidence`): a project's evidence read from disk
+//!   (its result files, run records and sources as they are now) for the
+//!   engine's run verdict (`varar_core::verdict`), the one reader of
+//!   `cargo varar`'s `report`, `gate`, `junit` and the language server.
 //!
 //! What it never does: decide (planning, drift, the run's verdict and every
 //! format's bytes are the engine's), run a step, print, or exit. Problems
@@ -38,7 +44,10 @@
 
 pub mod config;
 pub mod discovery;
+#[cfg(feature = "evidence")]
+pub mod evidence;
 pub mod project;
+pub mod root;
 pub mod store;
 
 pub use project::{Loaded, Oath, Project, ProjectError};

@@ -63,7 +63,14 @@ pub const SHELLS: &[Shell] = &[
     // crate root.
     Shell {
         root: "varar-project/src/lib.rs",
-        modules: &["config", "discovery", "project", "store"],
+        modules: &[
+            "config",
+            "discovery",
+            "evidence",
+            "project",
+            "root",
+            "store",
+        ],
         files: &[],
         core_files: 1,
     },
@@ -75,7 +82,7 @@ pub const SHELLS: &[Shell] = &[
     },
     Shell {
         root: "varar-cli/src/lib.rs",
-        modules: &["commands", "project", "tree", "site", "root"],
+        modules: &["commands", "tree", "site"],
         files: &[
             "cli/invocation.rs",
             "language_server/server.rs",

@@ -7,9 +7,9 @@ use varar_core::hash::sha256_hex;
 use varar_core::record::{Outcome, RunRecord};
 
 use super::*;
-use crate::records::{Code, ErrorRecord};
-use crate::run_evidence::FileNow;
-use crate::run_evidence::tests::{item, process};
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::run_evidence::FileNow;
+use varar_core::verdict::testing::{item, process};
 
 const A: &str = "# A\n\nI add 2.\n";
 const B: &str = "# B\n\nI add 3.\n";
@@ -180,7 +180,7 @@ mod oath_paths {
     use varar_project::Project;
 
     use super::*;
-    use crate::project::{file_now, sources_now};
+    use varar_project::evidence::{file_now, sources_now};
 
     const TEXT: &str = "# T\n\nI add 2.\n";
 

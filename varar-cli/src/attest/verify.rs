@@ -13,8 +13,8 @@ use varar_core::oath_path::is_oath_path;
 use varar_core::untrusted::terminal_line;
 
 use super::statement::{PREDICATE_TYPE, STATEMENT_TYPE};
-use crate::records::{Code, ErrorRecord};
-use crate::run_evidence::FileNow;
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::run_evidence::FileNow;
 
 /// The version of `verify --format json`.
 pub const VERSION: u32 = 1;

@@ -17,7 +17,7 @@ use crate::language_server::analysis::{Analysis, PlanContext, plan_documents, re
 use crate::language_server::guess::{Guesser, step_text};
 use crate::language_server::oaths::Oaths;
 use crate::language_server::step_index::StepIndex;
-use crate::records::{ErrorRecord, display_path};
+use varar_core::verdict::records::{ErrorRecord, display_path};
 
 /// What the check reads: the project as the command found it.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use varar_core::plan::DiagnosticCode;
 
-use crate::records::ErrorRecord;
+use varar_core::verdict::records::ErrorRecord;
 
 /// The JSON Schema of the `--format json` output (draft 2020-12), also
 /// committed as `varar-cli/schema/check.schema.json`.

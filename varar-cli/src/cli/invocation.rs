@@ -18,8 +18,8 @@
 use std::path::{Path, PathBuf};
 
 use super::args::{Cli, Command, Format, RootArgs};
-use crate::records::{Code, ErrorRecord, ErrorRecords, display_path};
-use crate::root::ProjectRoot;
+use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords, display_path};
+use varar_project::root::ProjectRoot;
 
 /// What to do: one validated value per command.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,10 +8,10 @@
 use super::output::{Output, write_out};
 use crate::attest::{FileSha, LOCK_PATH, statement};
 use crate::cli::AttestRun;
-use crate::project::{file_now, read_evidence};
-use crate::records::{Code, ErrorRecord, ErrorRecords};
-use crate::run_evidence::{CONFIG_PATH, FileNow};
-use crate::verdict::{GateOptions, evaluate};
+use varar_core::verdict::gate::{GateOptions, evaluate};
+use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords};
+use varar_core::verdict::run_evidence::{CONFIG_PATH, FileNow};
+use varar_project::evidence::{file_now, read_evidence};
 
 /// Why no statement was written: every problem, as records.
 #[derive(Debug, thiserror::Error)]

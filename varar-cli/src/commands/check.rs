@@ -16,8 +16,9 @@ use crate::check::{CheckInput, CheckReport, SCHEMA, check, render_text};
 use crate::cli::{CheckRun, Format};
 use crate::language_server::rust_sources::{label, rust_files, sources};
 use crate::language_server::step_index::StepIndex;
-use crate::records::{Code, ErrorRecord, display_path};
-use crate::root::ProjectRoot;
+use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_project::evidence::records::ProjectRecords;
+use varar_project::root::ProjectRoot;
 
 /// Why `check` printed no report (a project that cannot be read is a
 /// report with errors, exit 2, in the format asked for).

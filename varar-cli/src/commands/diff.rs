@@ -3,9 +3,9 @@
 
 use super::output::{Output, json};
 use crate::cli::{DiffRun, Format};
-use crate::records::display_path;
 use crate::tree::read_tree;
 use crate::tree_diff::{DiffReport, compare, text};
+use varar_core::verdict::records::display_path;
 
 /// Why `diff` printed no comparison. A tree that cannot be read is not
 /// one: it is a report (`error`, exit 2) in the format asked for.

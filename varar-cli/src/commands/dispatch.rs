@@ -14,8 +14,8 @@ use super::output::Output;
 use super::report::{self, ReportError};
 use super::verify::{self, VerifyError};
 use crate::cli::{InvalidArguments, Invocation};
-use crate::records::ErrorRecord;
-use crate::root::RootError;
+use varar_core::verdict::records::ErrorRecord;
+use varar_project::root::RootError;
 
 /// Why `cargo varar` failed: one variant per command, plus what can fail
 /// before or after any command. `Display` is one line, its sources the

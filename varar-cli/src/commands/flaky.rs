@@ -8,7 +8,7 @@ use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{FlakyRun, Format};
 use crate::flaky::{FlakyOptions, compare, render_text};
-use crate::run_evidence::SourcesNow;
+use varar_core::verdict::run_evidence::SourcesNow;
 
 /// Why no comparison was printed: the JSON could not be written. Evidence
 /// that cannot be read is a comparison (`error`, exit 2) in the format

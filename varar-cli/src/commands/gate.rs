@@ -1,12 +1,16 @@
-//! `cargo varar gate`: read the project's evidence ([`crate::project`]),
-//! judge it ([`crate::verdict`]) and return the verdict as text or JSON.
+//! `cargo varar gate`: read the project's evidence ([`varar_project::evidence`]),
+//! judge it ([`varar_core::verdict::gate`]) and return the verdict as text or JSON.
 //! Reads only; writes nothing.
 
 use super::output::{Output, json};
 use crate::cli::{Format, GateRun};
-use crate::project::read_evidence;
-use crate::root::ProjectRoot;
-use crate::verdict::{GateOptions, GateReport, SCHEMA, evaluate, render_text};
+use varar_core::verdict::gate::{GateOptions, GateReport, evaluate, render_text};
+use varar_project::evidence::read_evidence;
+use varar_project::root::ProjectRoot;
+
+/// The JSON Schema of the `--format json` output (draft 2020-12), also
+/// committed as `varar-cli/schema/gate.schema.json`.
+pub const SCHEMA: &str = include_str!("../../schema/gate.schema.json");
 
 /// Why `gate` printed no verdict. A project that cannot be judged is not
 /// one: it is a verdict (`error`, exit 2) in the format asked for.

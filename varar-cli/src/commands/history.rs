@@ -5,7 +5,7 @@ use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{Format, HistoryRun};
 use crate::history::{listing_kept, render_text};
-use crate::records::ErrorRecords;
+use varar_core::verdict::records::ErrorRecords;
 
 /// Why no listing was printed: the project or its history could not be
 /// found (records), or the JSON could not be written.

@@ -1,13 +1,13 @@
 //! `cargo varar junit [--out FILE]`: read the project's evidence
-//! ([`crate::project`]), convert it ([`crate::junit_xml`]) and print the
+//! ([`varar_project::evidence`]), convert it ([`crate::junit_xml`]) and print the
 //! XML or write it atomically to `--out` (shell). When any input is
 //! unusable, nothing is printed or written and the command exits 2.
 
 use super::output::{Output, write_out};
 use crate::cli::{JunitOut, JunitRun};
 use crate::junit_xml::{Junit, build_project};
-use crate::project::read_evidence;
-use crate::records::{Code, ErrorRecord, ErrorRecords};
+use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords};
+use varar_project::evidence::read_evidence;
 
 /// Why no JUnit XML was printed or written: every problem, as records.
 #[derive(Debug, thiserror::Error)]

@@ -17,11 +17,12 @@ use varar_project::store::{
 };
 
 use crate::history::{UnjudgedRun, combine_kept};
-use crate::project::sources_now;
-use crate::records::{Code, ErrorRecord, display_path};
-use crate::root::ProjectRoot;
-use crate::run_evidence::{RunDir, SourcesNow};
-use crate::standing::Standing;
+use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_core::verdict::run_evidence::{RunDir, SourcesNow};
+use varar_core::verdict::standing::Standing;
+use varar_project::evidence::records::ProjectRecords;
+use varar_project::evidence::sources_now;
+use varar_project::root::ProjectRoot;
 
 /// The kept runs and what could not be read.
 pub(crate) struct Kept {

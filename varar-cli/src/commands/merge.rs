@@ -28,9 +28,9 @@ use varar_project::store::{self, StoreError};
 
 use super::output::Output;
 use crate::cli::MergeRun;
-use crate::records::{Code, ErrorRecord, ErrorRecords, display_path};
 use crate::tree::{TreeRecord, read_tree};
 use crate::tree_merge::{MergeOptions, merge, merge_records};
+use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords, display_path};
 
 /// Why nothing was merged: every problem, as records; OUT is as it was
 /// unless every input was read and merged.

@@ -1,6 +1,6 @@
 //! One module per command (shell: each reads the project or the results
 //! trees and writes its output); the pure work is in [`crate::html_report`],
-//! [`crate::verdict`], [`crate::junit_xml`], [`crate::tree_merge`] and
+//! [`varar_core::verdict::gate`], [`crate::junit_xml`], [`crate::tree_merge`] and
 //! [`crate::tree_diff`].
 //!
 //! Each command takes its validated value ([`crate::cli::Invocation`]) and

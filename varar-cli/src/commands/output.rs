@@ -4,7 +4,7 @@ use serde::Serialize;
 use varar_project::store::{StoreError, write_atomic};
 
 use crate::cli::JunitOut;
-use crate::records::{Code, ErrorRecord, ErrorRecords};
+use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords};
 
 /// What a command prints, and its exit code; `main` prints it (the only
 /// place that prints).

@@ -2,7 +2,7 @@
 //! results in `.varar/` and the baseline, render the site, and write it
 //! into the output directory. Runs no test and writes nothing outside the
 //! output directory. The latest run's standing, as the gate reads it
-//! ([`crate::standing`]), is stated at the top of the index, and no result
+//! ([`varar_core::verdict::standing`]), is stated at the top of the index, and no result
 //! it does not vouch for is drawn as current (issue 34).
 
 use std::path::{Path, PathBuf};
@@ -16,15 +16,15 @@ use varar_project::store::{ResultFileError, StoreError, result_path_shown};
 use super::kept::read_kept;
 use super::output::Output;
 use crate::cli::ReportRun;
-use crate::current::{RunRead, Vouched};
-use crate::evidence::ProjectEvidence;
 use crate::flaky::strips;
 use crate::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
-use crate::project::{ProjectSnapshot, read_project};
-use crate::records::{Code, ErrorRecord};
-use crate::root::RootError;
 use crate::site::{SiteError, write_site};
-use crate::standing::Standing;
+use varar_core::verdict::current::{RunRead, Vouched};
+use varar_core::verdict::evidence::ProjectEvidence;
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::standing::Standing;
+use varar_project::evidence::{ProjectSnapshot, read_project};
+use varar_project::root::RootError;
 
 /// The default output directory, under the project root (criterion's
 /// `target/criterion/report/` convention).

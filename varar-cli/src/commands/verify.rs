@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 use super::output::{Output, json};
 use crate::attest::{Claimed, parse_statement, render_text, verify};
 use crate::cli::{Format, VerifyRun};
-use crate::project::file_now;
-use crate::records::{Code, ErrorRecord};
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_project::evidence::file_now;
+use varar_project::evidence::records::ProjectRecords;
 
 /// Why no verdict was printed: the JSON could not be written. An unusable
 /// attestation is a verdict (`error`, exit 2) in the format asked for.

@@ -6,8 +6,10 @@ use serde::Serialize;
 use varar_core::names::ItemKind;
 use varar_core::record::{Outcome, RunRecord};
 
-use crate::records::{Code, ErrorRecord};
-use crate::run_evidence::{SourcesNow, finished, plural, same_config, same_document, same_sources};
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::run_evidence::{
+    SourcesNow, finished, plural, same_config, same_document, same_sources,
+};
 
 /// The version of `flaky --format json`.
 pub const VERSION: u32 = 1;

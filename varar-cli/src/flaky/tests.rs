@@ -6,9 +6,9 @@ use varar_core::hash::sha256_hex;
 use varar_core::record::{Outcome, ProcessRecord, RunRecord};
 
 use super::*;
-use crate::records::{Code, ErrorRecord};
-use crate::run_evidence::tests::{CONFIG, item, process};
-use crate::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::testing::{CONFIG, item, process};
 
 const OVEN: &str = "# Oven\n\nThe oven warms up.\n\nI bake 2.\n";
 const WARM: &str = "oven.md::Oven::The oven warms up";

@@ -5,7 +5,7 @@
 use varar_core::untrusted::terminal_line;
 
 use super::compare::{FlakyReport, FlakyStatus};
-use crate::run_evidence::plural;
+use varar_core::verdict::run_evidence::plural;
 
 /// The report as text.
 pub fn render_text(report: &FlakyReport) -> String {

@@ -3,7 +3,7 @@
 //! the sources as they are now, and its item counts. Pure: the shell reads
 //! the records ([`varar_project::store::read_history`]) and the files now.
 //!
-//! Each run has a standing (issue 34, as [`crate::standing`] names them):
+//! Each run has a standing (issue 34, as [`varar_core::verdict::standing`] names them):
 //! `complete`, `incomplete` (a process never ended or an item did not run),
 //! `unreadable` (a record of it cannot be read: what the others say is not
 //! the whole run) or `unrecorded` (its directory holds no record). Only a
@@ -15,9 +15,11 @@ use serde::Serialize;
 use varar_core::record::{ProcessRecord, RunRecord};
 use varar_core::untrusted::terminal_line;
 
-use crate::records::ErrorRecord;
-use crate::run_evidence::{ItemCounts, SourcesNow, counts, finished, plural, same_sources};
-use crate::standing::Standing;
+use varar_core::verdict::records::ErrorRecord;
+use varar_core::verdict::run_evidence::{
+    ItemCounts, SourcesNow, counts, finished, plural, same_sources,
+};
+use varar_core::verdict::standing::Standing;
 
 /// The version of `history --format json`.
 pub const VERSION: u32 = 1;

@@ -6,8 +6,8 @@ use varar_core::hash::sha256_hex;
 use varar_core::record::Outcome;
 
 use super::*;
-use crate::run_evidence::tests::{CONFIG, item, process};
-use crate::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::testing::{CONFIG, item, process};
 
 const A: &str = "# A\n\nI add 2.\n";
 const X: &str = "a.md::A::I add 2";

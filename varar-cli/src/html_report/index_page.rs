@@ -7,7 +7,7 @@ use super::html::{State, badge, escape, escape_into, page};
 use super::links::page_href;
 use super::model::{Freshness, OathSummary};
 use super::strip::flaky_section;
-use crate::standing::{RunStanding, Standing};
+use varar_core::verdict::standing::{RunStanding, Standing};
 
 /// The index page of `project`; `standing`, the latest run's, is stated
 /// first when it is not complete (issue 34).

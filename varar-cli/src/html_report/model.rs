@@ -6,9 +6,9 @@ use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 
 use super::html::State;
-use crate::current::Vouched;
 use crate::flaky::FlakyItem;
-use crate::standing::RunStanding;
+use varar_core::verdict::current::Vouched;
+use varar_core::verdict::standing::RunStanding;
 
 /// Everything the report is made of.
 #[derive(Debug, Default)]
@@ -29,7 +29,7 @@ pub struct ProjectInput {
     pub history: Vec<FlakyItem>,
     /// The latest run's standing, as the gate reads it (issue 34): stated
     /// at the top of the index, and with the texts the judge of which
-    /// results are drawn as current ([`crate::current::drawn`]: an
+    /// results are drawn as current ([`varar_core::verdict::current::drawn`]: an
     /// oath's results that the latest run does not vouch for are shown as
     /// an earlier run's). `None`: no standing was read, and the texts alone
     /// decide.
@@ -46,9 +46,9 @@ pub struct OathInput {
     /// Its run results.
     pub results: ResultsInput,
     /// The oath and the documents its results name, as the latest
-    /// readable run read them (by SHA-256, [`crate::current::RunRead`]):
+    /// readable run read them (by SHA-256, [`varar_core::verdict::current::RunRead`]):
     /// results of a text no record names are stale
-    /// ([`crate::current::drawn`]).
+    /// ([`varar_core::verdict::current::drawn`]).
     pub vouched: Vouched,
 }
 
@@ -99,7 +99,7 @@ pub enum Freshness {
     /// Results of another version of the text, or of a text no run
     /// record vouches for.
     Stale {
-        /// Why, in a sentence ([`crate::current::Staleness`]).
+        /// Why, in a sentence ([`varar_core::verdict::current::Staleness`]).
         why: String,
     },
     /// Results of this very text, that the latest run does not vouch for

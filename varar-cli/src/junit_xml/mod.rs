@@ -20,7 +20,7 @@
 //! - Any unusable input (an invalid result, an unreadable oath, an
 //!   unreadable run record) refuses the whole conversion: a report never
 //!   half-reads its evidence.
-//! - The latest run ([`crate::run_evidence`], issue 19) adds what result
+//! - The latest run ([`varar_core::verdict::run_evidence`], issue 19) adds what result
 //!   files do not hold: every drift, diagnostic and read-error item whose
 //!   last attempt failed is a failing case of its oath's suite (a suite of
 //!   its own when the oath has none: a diagnostic in a linked document, a
@@ -29,14 +29,14 @@
 //!   a retry passes, and says so in its `system-out` (seed 003's profile
 //!   has no `flakyFailure` or `rerunFailure`).
 //! - A project's report is converted only from a run the gate can judge
-//!   ([`crate::standing`], issue 34): a latest run that is unreadable,
+//!   ([`varar_core::verdict::standing`], issue 34): a latest run that is unreadable,
 //!   unrecorded, stale or incomplete refuses the conversion with the
 //!   gate's own records, so that a CI server never shows an earlier run's
 //!   passes as this run's. A project with no run record at all (results of
 //!   another port, or of a Varar before issue 19) has no run to contradict
 //!   its result files, and none that names their texts by SHA-256: they
 //!   are converted as stale (no excerpts), with a warning, as every other
-//!   consumer shows them ([`crate::current::drawn`]; the gate and
+//!   consumer shows them ([`varar_core::verdict::current::drawn`]; the gate and
 //!   `attest` refuse to judge it). A record of an earlier run that cannot
 //!   be read is a warning.
 //! - Every text that goes into the XML (names, paths, messages) first has
@@ -50,12 +50,12 @@ use varar_core::names::{ItemKind, UniqueNames};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::OathResults;
 
-use crate::current::Latest;
-use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
 use crate::failure_text;
-use crate::records::ErrorRecord;
-use crate::run_evidence::{RunEvidence, example_item, failed_items};
-use crate::standing::{RunStanding, Standing};
+use varar_core::verdict::current::Latest;
+use varar_core::verdict::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
+use varar_core::verdict::records::ErrorRecord;
+use varar_core::verdict::run_evidence::{RunEvidence, example_item, failed_items};
+use varar_core::verdict::standing::{RunStanding, Standing};
 
 /// The name of the `testsuites` element.
 pub const REPORT_NAME: &str = "varar";
@@ -120,7 +120,7 @@ pub fn build_project(project: &ProjectEvidence) -> Result<Junit, Vec<ErrorRecord
 }
 
 /// The conversion; `standing`, the latest run's, decides with the texts
-/// what is current ([`crate::current::drawn`]).
+/// what is current ([`varar_core::verdict::current::drawn`]).
 fn convert(
     oaths: &[OathEvidence],
     linked_only: &BTreeSet<String>,
@@ -201,7 +201,7 @@ fn add_items(suite: &mut TestSuite, run: &RunRecord, oath_path: &str) {
     let items =
         failed_items(run).filter(|i| i.kind != ItemKind::Example && i.oath_path == oath_path);
     for item in items {
-        let message = crate::run_evidence::last_failure(item).unwrap_or("failed");
+        let message = varar_core::verdict::run_evidence::last_failure(item).unwrap_or("failed");
         let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
         status.set_message(x(message.lines().next().unwrap_or("")));
         status.set_type(item.kind.as_str());
@@ -223,7 +223,7 @@ fn recovered_note(item: &ItemEvidence) -> String {
     let mut out = format!(
         "recovered: passed on attempt {} after {} that did not pass\n",
         item.attempts.len(),
-        crate::run_evidence::plural(item.attempts.len() - 1, "earlier attempt")
+        varar_core::verdict::run_evidence::plural(item.attempts.len() - 1, "earlier attempt")
     );
     for a in &item.attempts[..item.attempts.len() - 1] {
         let what = match (a.outcome, a.message.as_deref()) {

@@ -4,8 +4,8 @@ use varar_core::hash::source_hash;
 use varar_core::results::{Anchor, ExampleResult, OathResults, ResultFailure, Status};
 
 use super::*;
-use crate::records::Code;
-use crate::run_evidence::tests::vouched;
+use varar_core::verdict::records::Code;
+use varar_core::verdict::testing::vouched;
 
 const OATH: &str = "# A\n\nI add 2. The total is 3.\n";
 
@@ -106,9 +106,9 @@ mod issue19 {
     use varar_core::record::{Outcome, RunRecord};
 
     use super::*;
-    use crate::evidence::ProjectEvidence;
-    use crate::run_evidence::RunEvidence;
-    use crate::run_evidence::tests::{evidence_of, item, process};
+    use varar_core::verdict::evidence::ProjectEvidence;
+    use varar_core::verdict::run_evidence::RunEvidence;
+    use varar_core::verdict::testing::{evidence_of, item, process};
 
     fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
         ProjectEvidence {

@@ -31,7 +31,7 @@ use super::server_state::{Server, ServerError};
 use super::usages::{OathUses, Usages, project_uses};
 use crate::cli::ReportRun;
 use crate::html_report::links::page_path;
-use crate::root::ProjectRoot;
+use varar_project::root::ProjectRoot;
 
 impl Server {
     /// What of project `project` a round of usages made now would describe.

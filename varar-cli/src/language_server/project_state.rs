@@ -27,10 +27,10 @@ use varar_project::{Loaded, Project, ProjectError};
 use super::oaths::Oaths;
 use super::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
 use super::step_index::StepIndex;
-use crate::current::RunRead;
-use crate::evidence::ProjectEvidence;
-use crate::project::read_project;
-use crate::standing::RunStanding;
+use varar_core::verdict::current::RunRead;
+use varar_core::verdict::evidence::ProjectEvidence;
+use varar_core::verdict::standing::RunStanding;
+use varar_project::evidence::read_project;
 
 /// A project: a directory with `varar.config.json` and its package.
 #[derive(Debug)]
@@ -77,7 +77,7 @@ pub struct RunView {
     /// The latest run, when it is the one the standing judges.
     pub run: Option<RunRecord>,
     /// What the latest readable run read, by SHA-256: which texts the
-    /// results are of ([`crate::current::drawn`]).
+    /// results are of ([`varar_core::verdict::current::drawn`]).
     pub read: RunRead,
 }
 
@@ -266,7 +266,7 @@ impl ProjectState {
     }
 
     /// The latest run's standing, read as the gate reads it (the one
-    /// reader of every command, [`crate::project`]) when the run records
+    /// reader of every command, [`varar_project::evidence`]) when the run records
     /// or results changed since it was last read.
     pub fn run_view(&mut self) -> Arc<RunView> {
         if let Some(view) = &self.standing {

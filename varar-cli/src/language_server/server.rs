@@ -349,7 +349,7 @@ impl Server {
         let Some(dir) = path.parent() else {
             return Ok(None);
         };
-        let Ok(root) = crate::root::resolve(None, dir) else {
+        let Ok(root) = varar_project::root::resolve(None, dir) else {
             return Ok(None);
         };
         let root = super::rust_sources::normalize(&root);

@@ -33,9 +33,9 @@ use super::diagnostics::{
 use super::events::Event;
 use super::oaths::Deps;
 use super::server_state::{Server, ServerError};
-use crate::current::RunRead;
-use crate::evidence::{DocumentText, OathEvidence};
-use crate::records::{Code, ErrorRecord};
+use varar_core::verdict::current::RunRead;
+use varar_core::verdict::evidence::{DocumentText, OathEvidence};
+use varar_core::verdict::records::{Code, ErrorRecord};
 
 impl Server {
     /// Bring a project's plans and diagnostics up to date; `edited` are the

@@ -21,7 +21,7 @@
 //! records has no such items.
 //!
 //! Each tree's run is judged as the gate judges a project's
-//! ([`crate::standing`], issue 34; its sources are another checkout's, so
+//! ([`varar_core::verdict::standing`], issue 34; its sources are another checkout's, so
 //! they are not compared with the files here): a tree whose latest run is
 //! unreadable, unrecorded or incomplete is not compared at all (exit 2,
 //! the reasons as records, each naming its tree), because its result files
@@ -47,10 +47,10 @@ use varar_core::record::{Outcome as RunOutcome, RunRecord};
 use varar_core::results::{ExampleResult, OathResults, Status};
 use varar_project::discovery::cmp_oath_paths;
 
-use crate::records::{ErrorRecord, exit_code};
-use crate::run_evidence::last_failure;
-use crate::standing::{Against, RunStanding, Standing};
 use crate::tree::Tree;
+use varar_core::verdict::records::{ErrorRecord, exit_code};
+use varar_core::verdict::run_evidence::last_failure;
+use varar_core::verdict::standing::{Against, RunStanding, Standing};
 
 /// The version of the JSON output.
 pub const VERSION: u32 = 1;

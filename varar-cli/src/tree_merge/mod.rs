@@ -36,8 +36,8 @@ use std::collections::BTreeMap;
 use varar_core::results::{ExampleResult, OathResults, Status};
 use varar_project::discovery::cmp_oath_paths;
 
-use crate::records::{Code, ErrorRecord};
 use crate::tree::{Tree, TreeFile, TreeRecord};
+use varar_core::verdict::records::{Code, ErrorRecord};
 
 /// How disagreements are settled.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -1,7 +1,7 @@
-use varar_cli::records::Code;
 use varar_cli::tree::{Tree, TreeFile};
 use varar_cli::tree_merge::*;
 use varar_core::results::{DocumentHash, ExampleResult, OathResults, Status};
+use varar_core::verdict::records::Code;
 
 use crate::support::example;
 

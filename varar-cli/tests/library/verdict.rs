@@ -6,11 +6,12 @@ use varar_core::record::DocumentDigest;
 use varar_core::results::{ExampleResult, OathResults};
 
 use crate::support::{example, item, record};
-use varar_cli::evidence::{OathEvidence, ProjectEvidence};
-use varar_cli::records::{Code, ErrorRecord};
-use varar_cli::run_evidence::RunEvidence;
-use varar_cli::verdict::*;
+use varar_cli::commands::gate::SCHEMA;
 use varar_core::record::RunRecord;
+use varar_core::verdict::evidence::{OathEvidence, ProjectEvidence};
+use varar_core::verdict::gate::*;
+use varar_core::verdict::records::{Code, ErrorRecord};
+use varar_core::verdict::run_evidence::RunEvidence;
 
 const OATH: &str = "# A\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 
@@ -82,7 +83,7 @@ fn runs(records: Vec<varar_core::record::ProcessRecord>) -> RunEvidence {
 /// The verdict on `oaths` after a complete run of exactly their results.
 fn evaluate(oaths: &[OathEvidence]) -> GateReport {
     let run = run_of(oaths);
-    varar_cli::verdict::evaluate(&project(oaths.to_vec(), run), GateOptions::default())
+    varar_core::verdict::gate::evaluate(&project(oaths.to_vec(), run), GateOptions::default())
 }
 
 /// Every report the tests build must fit the published schema.
@@ -263,7 +264,7 @@ fn issue11_an_oath_run_only_where_it_is_linked_needs_no_result() {
     ];
     let mut linked = project(oaths.to_vec(), run_of(&oaths));
     linked.linked_only = ["shared.md".to_string()].into();
-    let report = varar_cli::verdict::evaluate(&linked, GateOptions::default());
+    let report = varar_core::verdict::gate::evaluate(&linked, GateOptions::default());
     checked(&report);
     assert_eq!((report.status, report.exit_code), (GateStatus::Passed, 0));
     assert_eq!(report.oaths[1].status, OathStatus::Linked);
@@ -283,7 +284,7 @@ fn passed_a() -> Vec<OathEvidence> {
 
 #[test]
 fn issue19_without_a_run_record_the_gate_cannot_judge() {
-    let report = varar_cli::verdict::evaluate(
+    let report = varar_core::verdict::gate::evaluate(
         &project(passed_a(), RunEvidence::none()),
         GateOptions::default(),
     );
@@ -315,7 +316,7 @@ fn issue19_a_drift_item_that_failed_fails_the_gate_with_its_kind_and_line() {
     let mut records = run.latest.take().map(|r| r.processes).unwrap_or_default();
     records.push(drift);
     run = runs(records);
-    let report = varar_cli::verdict::evaluate(&project(oaths, run), GateOptions::default());
+    let report = varar_core::verdict::gate::evaluate(&project(oaths, run), GateOptions::default());
     let json = checked(&report);
     assert_eq!((report.status, report.exit_code), (GateStatus::Failed, 1));
     assert!(report.failures.is_empty());
@@ -354,8 +355,10 @@ fn issue19_a_failed_then_passed_example_is_recovered_and_denied_on_request() {
             vec![item(name, "a.md", 5, 2, Some("passed"), None)],
         ),
     ]);
-    let passed =
-        varar_cli::verdict::evaluate(&project(oaths.clone(), run.clone()), GateOptions::default());
+    let passed = varar_core::verdict::gate::evaluate(
+        &project(oaths.clone(), run.clone()),
+        GateOptions::default(),
+    );
     let json = checked(&passed);
     assert_eq!((passed.status, passed.exit_code), (GateStatus::Passed, 0));
     assert_eq!(
@@ -368,7 +371,7 @@ fn issue19_a_failed_then_passed_example_is_recovered_and_denied_on_request() {
         "RECOVERED a.md:5: a.md::I add 1. The total is 1 (example, passed on attempt 2)\n    flaky\n\
          gate: passed: 1 example in 1 oath, all fresh and passed (1 item recovered after a retry)\n"
     );
-    let denied = varar_cli::verdict::evaluate(
+    let denied = varar_core::verdict::gate::evaluate(
         &project(oaths, run),
         GateOptions {
             deny_recovered: true,
@@ -407,7 +410,7 @@ fn issue19_an_incomplete_run_wins_over_a_failure() {
     )]);
     let mut p = project(oaths, run);
     p.baselined = ["a.md".to_owned(), "b.md".to_owned()].into();
-    let report = varar_cli::verdict::evaluate(&p, GateOptions::default());
+    let report = varar_core::verdict::gate::evaluate(&p, GateOptions::default());
     let json = checked(&report);
     assert_eq!((report.status, report.exit_code), (GateStatus::Error, 2));
     let codes: Vec<Code> = report.errors.iter().map(|e| e.code).collect();

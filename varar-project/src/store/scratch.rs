@@ -8,8 +8,7 @@ use super::atomic::create_ignored_dir;
 use super::errors::StoreError;
 use super::removal::{Orphans, remove_orphans_under};
 
-/// The scratch directory for run results and lock sidecars (spec 40 §6).
-pub const SCRATCH_DIR: &str = ".varar";
+pub use varar_core::layout::SCRATCH_DIR;
 
 /// `<root>/.varar`: the project's own results tree (a CI shard's downloaded
 /// copy, laid out the same way, is read with the `*_in` functions).

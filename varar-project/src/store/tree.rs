@@ -10,9 +10,11 @@ use std::path::{Component, Path, PathBuf};
 use super::atomic::{write_disposable, write_pending};
 use super::errors::{ResultFileError, StoreError, write_err};
 use super::locks::acquire;
-use super::scratch::{SCRATCH_DIR, scratch_dir};
+use super::scratch::scratch_dir;
 use varar_core::oath_path::is_oath_path;
 use varar_core::results::{OathResults, parse_run_result};
+
+pub use varar_core::layout::result_path_shown;
 
 /// `<root>/.varar/<oathPath>.json` (spec 40 §6).
 pub fn run_result_path(root: &Path, oath_path: &str) -> Result<PathBuf, StoreError> {
@@ -28,12 +30,6 @@ pub fn result_path_in(tree: &Path, oath_path: &str) -> Result<PathBuf, StoreErro
         });
     }
     Ok(tree.join(format!("{oath_path}.json")))
-}
-
-/// How a result file is named to people: `.varar/<oathPath>.json`, relative
-/// to the project root.
-pub fn result_path_shown(oath_path: &str) -> String {
-    format!("{SCRATCH_DIR}/{oath_path}.json")
 }
 
 /// The oathPath whose results `file` (under the results tree `tree`) holds:

@@ -1,20 +1,20 @@
 //! Issue 34: what the report draws as current, by the rule every
-//! consumer shares ([`crate::current::drawn`]): the texts by SHA-256,
+//! consumer shares ([`varar_core::verdict::current::drawn`]): the texts by SHA-256,
 //! and the latest run's standing.
 
 use varar_core::hash::source_hash;
 
 use super::support::{failed, file, oath, range_of, results_of};
-use crate::current::Vouched;
 use crate::html_report::*;
-use crate::run_evidence::tests::vouched;
+use varar_core::verdict::current::Vouched;
+use varar_core::verdict::testing::vouched;
 
 /// Issue 34: an edit whose 32-bit `sourceHash` collides with the text the
 /// run read is not drawn over with that run's failure: the SHA-256 the run
 /// recorded decides.
 #[test]
 fn issue34_an_edit_with_a_colliding_source_hash_is_stale_not_drawn_over() {
-    use crate::evidence::tests::{AFTER, BEFORE};
+    use varar_core::verdict::testing::{AFTER, BEFORE};
     assert_eq!(source_hash(BEFORE), source_hash(AFTER));
     let (from, to) = range_of(BEFORE, "2", 0);
     let results = results_of(

@@ -7,9 +7,9 @@ use varar_core::results::OathResults;
 use super::support::{
     CHECKOUT, SHARED, checkout_results, failed, file, oath, passed, range_of, results_of,
 };
-use crate::current::Vouched;
 use crate::html_report::*;
-use crate::run_evidence::tests::vouched;
+use varar_core::verdict::current::Vouched;
+use varar_core::verdict::testing::vouched;
 
 const BASKET: &str = "# The basket\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 
@@ -341,7 +341,7 @@ mod issue19 {
     use varar_core::record::{Outcome, RunRecord};
 
     use super::*;
-    use crate::run_evidence::tests::{item, process};
+    use varar_core::verdict::testing::{item, process};
 
     const SHELF: &str = "# The shelf\n\nUnsold bread goes to the food bank.\n\nI add 1. The total \
                          is 1.\n\n[Nowhere](#nowhere)\n";
@@ -488,8 +488,8 @@ mod issue19 {
 
 #[test]
 fn issue34_results_the_latest_run_does_not_vouch_for_are_an_earlier_runs_and_the_index_says_why() {
-    use crate::records::{Code, ErrorRecord};
-    use crate::standing::{Draws, RunStanding, Standing};
+    use varar_core::verdict::records::{Code, ErrorRecord};
+    use varar_core::verdict::standing::{Draws, RunStanding, Standing};
     let standing = RunStanding {
         standing: Standing::Incomplete,
         run_id: Some("killed".to_owned()),

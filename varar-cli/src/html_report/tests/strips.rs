@@ -7,8 +7,8 @@ use varar_core::record::{Outcome, RunRecord};
 use super::support::{passed, results_of};
 use crate::flaky::strips;
 use crate::html_report::*;
-use crate::run_evidence::tests::{CONFIG, item, process};
-use crate::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::run_evidence::{FileNow, SourcesNow};
+use varar_core::verdict::testing::{CONFIG, item, process};
 
 const OVEN: &str = "# Oven\n\nThe oven warms up.\n\nI bake 2.\n";
 const WARM: &str = "varar/oven.md::Oven::The oven warms up";
@@ -66,7 +66,7 @@ fn site(history: Vec<crate::flaky::FlakyItem>) -> Site {
                     passed("I bake 2", vec![5]),
                 ],
             )),
-            vouched: crate::run_evidence::tests::vouched(&[("varar/oven.md", OVEN)]),
+            vouched: varar_core::verdict::testing::vouched(&[("varar/oven.md", OVEN)]),
         }],
         lock: None,
         run: None,

@@ -21,7 +21,7 @@ pub fn oath(path: &str, text: &str, results: ResultsInput) -> OathInput {
         oath_path: path.into(),
         text: Ok(text.into()),
         results,
-        vouched: crate::run_evidence::tests::vouched(&[(path, text)]),
+        vouched: varar_core::verdict::testing::vouched(&[(path, text)]),
     }
 }
 

@@ -9,12 +9,12 @@
 //!   message;
 //! - `example-failed`: a failure recorded in `.varar/` by the last run, at
 //!   its cells, else its anchor, else its line (spec 30 §30.6), only while
-//!   the result is of the text as it is now ([`crate::current::drawn`],
+//!   the result is of the text as it is now ([`varar_core::verdict::current::drawn`],
 //!   the rule every consumer draws by: the oath, and every document a
 //!   version-2 result names, still have the recorded `sourceHash` and the
 //!   SHA-256 the latest run read). A failure whose `docPath` names another
 //!   document is shown in that document.
-//! - The latest run's standing, as the gate reads it ([`crate::standing`],
+//! - The latest run's standing, as the gate reads it ([`varar_core::verdict::standing`],
 //!   issue 34): a failure the latest run does not vouch for (its example
 //!   did not end in it: the run was killed, or did not run it, or cannot
 //!   be judged) is an earlier run's, shown as information with the reason,
@@ -48,7 +48,7 @@ use varar_core::source::Source;
 use super::analysis::Analysis;
 use super::position::range;
 use super::step_index::{RefusedDefinition, StepFile};
-use crate::evidence::OathEvidence;
+use varar_core::verdict::evidence::OathEvidence;
 
 /// The `source` of every diagnostic.
 pub const SOURCE: &str = "varar";
@@ -67,7 +67,7 @@ pub struct RecordedFailure {
     pub earlier: Option<String>,
 }
 
-pub use crate::current::Latest;
+pub use varar_core::verdict::current::Latest;
 
 /// The `run-standing` warning at the top of an oath some of whose recorded
 /// results (`recorded`, and `fresh`: every example of its fresh results)
@@ -92,7 +92,7 @@ pub fn standing_diagnostic(latest: Latest<'_>, earlier: bool) -> Option<Diagnost
 
 /// Whether some result in `evidence` of the text as it is now that
 /// belongs to `document` (its own oath's) holds an example the latest run
-/// does not vouch for ([`crate::current::drawn`]).
+/// does not vouch for ([`varar_core::verdict::current::drawn`]).
 pub fn holds_earlier(document: &str, evidence: &[OathEvidence], latest: Latest<'_>) -> bool {
     evidence.iter().any(|e| {
         let Ok((results, of_text)) = e.drawn(latest) else {
@@ -152,7 +152,7 @@ fn unique<'a>(diagnostics: impl Iterator<Item = &'a PlanDiagnostic>) -> Vec<Diag
 /// The failures of results of the texts as they are now that belong to
 /// `document` (an oathPath): its own oath's, and those of other oaths whose
 /// `docPath` names it; each marked when the latest run does not vouch for
-/// it ([`crate::current::drawn`], by example).
+/// it ([`varar_core::verdict::current::drawn`], by example).
 pub fn recorded_failures(
     document: &str,
     evidence: &[OathEvidence],

@@ -2,10 +2,10 @@ use varar_core::hash::source_hash;
 use varar_core::results::{Anchor, CellFailure, DocumentHash, ExampleResult, OathResults};
 
 use super::*;
-use crate::evidence::DocumentText;
 use crate::language_server::step_index::StepIndex;
 use crate::language_server::tests::support::{at, bakery, plan};
-use crate::run_evidence::tests::vouched;
+use varar_core::verdict::evidence::DocumentText;
+use varar_core::verdict::testing::vouched;
 
 fn codes(diagnostics: &[Diagnostic]) -> Vec<(String, u32)> {
     diagnostics
@@ -257,7 +257,7 @@ fn issue34_a_key_written_twice_is_a_warning_over_the_key_as_written() {
 
 #[test]
 fn issue34_a_buffer_whose_source_hash_collides_shows_no_recorded_failure() {
-    use crate::evidence::tests::{AFTER, BEFORE};
+    use varar_core::verdict::testing::{AFTER, BEFORE};
     let two = at(BEFORE, "2 times", 0);
     let failure = ResultFailure {
         line: 3,

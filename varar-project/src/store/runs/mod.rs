@@ -22,8 +22,7 @@ use varar_core::record::{
 };
 use varar_core::time::rfc3339_millis;
 
-/// The directory of the run records, under `.varar/`.
-pub const RUNS_DIR: &str = ".runs";
+pub use varar_core::layout::{RUNS_DIR, file_name_of, runs_dir_shown};
 
 /// How many runs are kept: older ones are pruned when a new run starts.
 pub const KEPT_RUNS: usize = 16;
@@ -38,32 +37,6 @@ pub fn runs_dir(root: &Path) -> PathBuf {
 /// one).
 pub fn runs_dir_in(tree: &Path) -> PathBuf {
     tree.join(RUNS_DIR)
-}
-
-/// How the runs directory of the results tree shown as `tree` is named to
-/// people: `<tree>/.runs` (`.varar/.runs` for the project's own, whose
-/// tree is shown as [`super::SCRATCH_DIR`]).
-pub fn runs_dir_shown(tree: &str) -> String {
-    format!("{tree}/{RUNS_DIR}")
-}
-
-/// A run id or process id as a file name: what is not `[A-Za-z0-9._-]`
-/// becomes `_`, so an id from the environment never leaves its directory.
-pub fn file_name_of(id: &str) -> String {
-    let name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    match name.trim_start_matches('.') {
-        "" => "_".to_owned(),
-        rest => rest.to_owned(),
-    }
 }
 
 /// A process record on disk: its file, and whether writing it created its

@@ -1,6 +1,7 @@
-//! Reading a project (shell): the one reader of every command that works
-//! on a project (`report`, `gate`, `junit`). [`read_project`] loads it
-//! with `varar_project::Project::load` (the config under the root, every
+//! Reading a project's evidence (shell; feature `evidence`): the one
+//! reader of every command that works on a project (`report`, `gate`,
+//! `junit`, and the language server's report). [`read_project`] loads it
+//! with [`Project::load`] (the config under the root, every
 //! oath it selects with its text, the baseline) and adds each oath's
 //! `.varar/` result (read by the one strict reader) and the run records,
 //! keeping every problem as the typed error of the layer that failed: each
@@ -11,7 +12,12 @@
 //! the other documents that version-2 results name, and the config and
 //! documents the latest run used as they are now ([`run_evidence`]), and
 //! turns problems into [`ErrorRecord`]s; judging the evidence is pure
-//! ([`crate::evidence`], [`crate::run_evidence`]).
+//! ([`varar_core::verdict::evidence`],
+//! [`varar_core::verdict::run_evidence`]).
+//!
+//! [`records`] gives this crate's errors their error records, [`runs`]
+//! turns the run directories the store read into the engine's
+//! [`RunEvidence`].
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::ErrorKind;
@@ -22,19 +28,26 @@ use varar_core::lock::Baseline;
 use varar_core::oath_path::is_oath_path;
 use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
-use varar_project::config::{CONFIG_FILE_NAME, Config};
-use varar_project::discovery::{DiscoveryError, OathFile, read_oath};
-use varar_project::store::{
+use varar_core::verdict::current::RunRead;
+use varar_core::verdict::evidence::{
+    DocumentText, OathEvidence, ProjectEvidence, linked_only_among,
+};
+use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_core::verdict::run_evidence::{ElsewhereRecord, FileNow, RunEvidence, SourcesNow};
+
+use crate::config::{CONFIG_FILE_NAME, Config};
+use crate::discovery::{DiscoveryError, OathFile, read_oath};
+use crate::root::ProjectRoot;
+use crate::store::{
     History, RecordFileError, ResultFileError, RunDirectory, StoreError, project_id, read_run_dirs,
     read_run_result, records_missing_from, result_path_shown, runs_dir,
 };
-use varar_project::{Loaded, Oath, Project, ProjectError};
+use crate::{Loaded, Oath, Project, ProjectError};
 
-use crate::current::RunRead;
-use crate::evidence::{DocumentText, OathEvidence, ProjectEvidence, linked_only_among};
-use crate::records::{Code, ErrorRecord, config_warning, display_path};
-use crate::root::ProjectRoot;
-use crate::run_evidence::{ElsewhereRecord, FileNow, RunEvidence, SourcesNow};
+pub mod records;
+pub mod runs;
+
+use records::{ProjectRecords, config_warning};
 
 /// A project as read from disk at one moment.
 #[derive(Debug)]
@@ -259,12 +272,12 @@ fn read_document(root: &Path, oath_path: &str, result_path: &str, doc: &str) -> 
 }
 
 /// The evidence of the project's run records (see
-/// [`crate::run_evidence`] and [`crate::standing`]): the latest run, every
+/// [`varar_core::verdict::run_evidence`] and [`varar_core::verdict::standing`]): the latest run, every
 /// run directory, the records the run history holds that `.varar/.runs`
 /// does not (issue 34), and the config and documents the latest run used
 /// as they are now.
 pub fn run_evidence(root: &Path, runs: Result<Vec<RunDirectory>, RecordFileError>) -> RunEvidence {
-    let mut evidence = RunEvidence::of_dirs(RunEvidence::none().dir, runs, root);
+    let mut evidence = runs::of_dirs(RunEvidence::none().dir, runs, root);
     evidence.elsewhere = elsewhere(root, evidence.latest.as_ref());
     if let Some(run) = &evidence.latest {
         evidence.now.config = Some(file_now(root, CONFIG_FILE_NAME));
@@ -326,7 +339,7 @@ pub fn sources_now(root: &Path, runs: &[RunRecord]) -> SourcesNow {
 }
 
 /// A file of the project as it is now.
-pub(crate) fn file_now(root: &Path, rel: &str) -> FileNow {
+pub fn file_now(root: &Path, rel: &str) -> FileNow {
     match std::fs::read(root.join(rel)) {
         Ok(bytes) => FileNow::Sha256(sha256_hex(&bytes)),
         Err(e) if e.kind() == ErrorKind::NotFound => FileNow::Missing,

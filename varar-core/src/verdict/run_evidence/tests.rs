@@ -1,115 +1,10 @@
 //! The judging of run records, on records built as the harness writes
-//! them; the builders are shared with the other modules' unit tests.
+//! them ([`crate::verdict::testing`]).
 
-use varar_core::hash::{sha256_hex, source_hash};
-use varar_core::record::{
-    DocumentDigest, FileDigest, Item, Manifest, Options, ProcessRecord, RECORD_FORMAT,
-    RECORD_VERSION,
-};
+use crate::hash::sha256_hex;
 
 use super::*;
-
-/// A complete process record of run `run` started at `started` (a time of
-/// day, `HH:MM:SS`) with these items, having read `docs`.
-pub(crate) fn process(
-    run: &str,
-    pid: &str,
-    started: &str,
-    docs: &[(&str, &str)],
-    items: Vec<Item>,
-) -> ProcessRecord {
-    ProcessRecord {
-        version: RECORD_VERSION,
-        format: RECORD_FORMAT.to_owned(),
-        varar: "0.1.0".to_owned(),
-        run_id: run.to_owned(),
-        process_id: pid.to_owned(),
-        complete: true,
-        project: None,
-        started_at: format!("2026-12-01T{started}.000Z"),
-        ended_at: Some(format!("2026-12-01T{started}.500Z")),
-        arguments: Vec::new(),
-        options: Options {
-            update: false,
-            timeout: None,
-            threads: None,
-            runtime: "built-in".to_owned(),
-        },
-        nextest: None,
-        rerun: None,
-        manifest: Manifest {
-            config: Some(FileDigest {
-                path: CONFIG_PATH.to_owned(),
-                sha256: sha256_hex(CONFIG.as_bytes()),
-            }),
-            lock_before: None,
-            lock_after: None,
-            documents: docs.iter().map(|(p, t)| doc(p, t)).collect(),
-            test_binary: None,
-            reproducible: false,
-            limitations: Vec::new(),
-        },
-        items,
-        unselected: Vec::new(),
-        unwritten: Vec::new(),
-    }
-}
-
-/// The config every built record read.
-pub(crate) const CONFIG: &str = r#"{"docs": {"include": ["varar/**/*.md"]}}"#;
-
-/// What a run that read `docs` (path, text) vouches for.
-pub(crate) fn vouched(docs: &[(&str, &str)]) -> crate::current::Vouched {
-    docs.iter()
-        .map(|(p, t)| ((*p).to_owned(), doc(p, t)))
-        .collect()
-}
-
-/// A document digest of `text`.
-pub(crate) fn doc(path: &str, text: &str) -> DocumentDigest {
-    DocumentDigest {
-        path: path.to_owned(),
-        sha256: sha256_hex(text.as_bytes()),
-        source_hash: source_hash(text),
-    }
-}
-
-/// An item of `oath` on `line`: its kind read from its name; `failed`
-/// gives the message of a failed attempt.
-pub(crate) fn item(
-    name: &str,
-    oath: &str,
-    line: u32,
-    attempt: u32,
-    outcome: Option<Outcome>,
-    failed: Option<&str>,
-) -> Item {
-    Item {
-        name: name.into(),
-        kind: ItemName::parse(name).kind,
-        oath_path: oath.into(),
-        line,
-        attempt,
-        outcome,
-        duration_ms: outcome.map(|_| 0.5),
-        message: failed.map(str::to_owned),
-    }
-}
-
-/// The evidence of these records, every source as the records read it.
-pub(crate) fn evidence_of(records: Vec<ProcessRecord>) -> RunEvidence {
-    let mut evidence = RunEvidence::of_runs(".varar/.runs", RunRecord::combine(records));
-    evidence.now.config = Some(FileNow::Sha256(sha256_hex(CONFIG.as_bytes())));
-    if let Some(run) = &evidence.latest {
-        for d in run.documents() {
-            evidence
-                .now
-                .documents
-                .insert(d.path.clone(), FileNow::Sha256(d.sha256.clone()));
-        }
-    }
-    evidence
-}
+use crate::verdict::testing::*;
 
 const A: &str = "# A\n\nI add 2.\n";
 
@@ -354,7 +249,7 @@ fn example_items_are_found_by_their_name_and_line() {
     .remove(0);
     let example = |lines: Vec<u32>| ExampleResult {
         name: "I add 2".into(),
-        status: varar_core::results::Status::Passed,
+        status: crate::results::Status::Passed,
         lines,
         failure: None,
     };

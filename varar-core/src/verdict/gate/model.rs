@@ -1,12 +1,12 @@
 //! What the gate says, as printed by `--format json` (version 2).
 
+use crate::names::ItemKind;
+use crate::record::{ItemEvidence, RunRecord};
 use serde::Serialize;
-use varar_core::names::ItemKind;
-use varar_core::record::{ItemEvidence, RunRecord};
 
-use crate::records::ErrorRecord;
-use crate::run_evidence::{ItemCounts, attempts, counts, last_failure};
-use crate::standing::Standing;
+use crate::verdict::records::ErrorRecord;
+use crate::verdict::run_evidence::{ItemCounts, attempts, counts, last_failure};
+use crate::verdict::standing::Standing;
 
 /// The version of the JSON output: 2 since the gate judges the run
 /// (issue 19).

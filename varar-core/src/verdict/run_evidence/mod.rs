@@ -1,9 +1,9 @@
 //! What the run records say about the latest run (pure; issue 19), which
 //! `gate`, `junit`, `report` and `diff` share; what that means for the
-//! judging, once for every consumer, is [`crate::standing`] (issue 34).
+//! judging, once for every consumer, is [`crate::verdict::standing`] (issue 34).
 //!
 //! Every process of a run writes a record under `.varar/.runs/` (see
-//! `varar_core::record`): at its start with `complete: false`, at its end
+//! `crate::record`): at its start with `complete: false`, at its end
 //! with every item it selected (examples, drift, diagnostics, read errors)
 //! and how each attempt ended. The **latest run** is the one whose first
 //! process started last (`RunRecord::combine(records)[0]`). Its evidence is
@@ -27,23 +27,21 @@
 //! never ended) before its last attempt passed is **recovered**.
 //!
 //! Which text each result file describes is known by SHA-256 from the
-//! latest run's record ([`crate::current::RunRead`]).
+//! latest run's record ([`crate::verdict::current::RunRead`]).
 //!
 //! The shell reads the records and the files as they are now
-//! ([`crate::project`], [`crate::tree`]); everything here is values.
+//! (`varar_project::evidence`, and `cargo varar`'s `tree` for a results tree);
+//! everything here is values.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use std::path::Path;
-use varar_core::names::{ItemKind, ItemName};
-use varar_core::record::{ItemEvidence, Outcome, RunRecord};
-use varar_core::results::ExampleResult;
+use crate::names::{ItemKind, ItemName};
+use crate::record::{ItemEvidence, Outcome, RunRecord};
+use crate::results::ExampleResult;
 
-use varar_project::store::{
-    RecordFileError, RunDirectory, SCRATCH_DIR, file_name_of, runs_dir_shown,
-};
+use crate::layout::{SCRATCH_DIR, file_name_of, runs_dir_shown};
 
-use crate::records::{Code, ErrorRecord};
+use crate::verdict::records::{Code, ErrorRecord};
 
 mod dirs;
 
@@ -68,7 +66,7 @@ pub struct RunEvidence {
     /// cannot be placed against the latest run).
     pub invalid: Vec<ErrorRecord>,
     /// Every run directory (issue 34): what is placed against the latest
-    /// run, by [`crate::standing`].
+    /// run, by [`crate::verdict::standing`].
     pub dirs: Vec<RunDir>,
     /// Records that another place (the run history) holds of this
     /// project's runs and `dir` does not, of runs that started at or after
@@ -103,28 +101,6 @@ impl RunEvidence {
     pub fn none() -> RunEvidence {
         RunEvidence {
             dir: runs_dir_shown(SCRATCH_DIR),
-            ..RunEvidence::default()
-        }
-    }
-
-    /// The evidence of the directories of runs under `shown` (as the
-    /// store read them, `Err` when the directory of runs could not be
-    /// listed), paths shown relative to `base`; the sources are not looked
-    /// at (see [`RunEvidence::now`]).
-    pub fn of_dirs(
-        shown: impl Into<String>,
-        read: Result<Vec<RunDirectory>, RecordFileError>,
-        base: &Path,
-    ) -> RunEvidence {
-        let (dirs, records, unknown_version, invalid) = dirs::split(read, base);
-        let runs = RunRecord::combine(records);
-        RunEvidence {
-            dir: shown.into(),
-            runs: runs.len(),
-            latest: runs.into_iter().next(),
-            unknown_version,
-            invalid,
-            dirs,
             ..RunEvidence::default()
         }
     }

@@ -16,13 +16,8 @@ use std::fmt;
 use std::path::Path;
 
 use serde::Serialize;
-use varar_core::untrusted::terminal_line;
-use varar_project::ProjectError;
-use varar_project::config::{CONFIG_FILE_NAME, ConfigError, ConfigWarning};
-use varar_project::discovery::DiscoveryError;
-use varar_project::store::{RecordFileError, ResultFileError};
 
-use crate::root::RootError;
+use crate::untrusted::terminal_line;
 
 /// What went wrong, as a stable identifier (snake_case in JSON).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -187,90 +182,6 @@ impl ErrorRecord {
         self.line = line;
         self
     }
-
-    /// A result file the store could not read or the strict reader
-    /// refused: `invalid_result`, its path shown relative to `base`.
-    pub fn result_file(e: &ResultFileError, base: &Path) -> Self {
-        let shown = e.path().map(|p| display_path(p, base));
-        let message = match e {
-            ResultFileError::Read { source, .. } => {
-                format!("cannot read `{}`: {source}", shown.as_deref().unwrap_or(""))
-            }
-            ResultFileError::Invalid { source, .. } => format!(
-                "`{}` is not a valid run result: {source}",
-                shown.as_deref().unwrap_or("")
-            ),
-            ResultFileError::OtherOath {
-                found, expected, ..
-            } => format!(
-                "`{}` holds the results of `{found}`, not of `{expected}`",
-                shown.as_deref().unwrap_or("")
-            ),
-            other => other.to_string(),
-        };
-        let record = ErrorRecord::new(Code::InvalidResult, message);
-        match shown {
-            Some(path) => record.with_path(path),
-            None => record,
-        }
-    }
-
-    /// A run record the store could not read or the strict reader
-    /// refused: `invalid_run`, its path shown relative to `base`.
-    pub fn record_file(e: &RecordFileError, base: &Path) -> Self {
-        let shown = display_path(e.path(), base);
-        let message = match e {
-            RecordFileError::Read { source, .. } => format!("cannot read `{shown}`: {source}"),
-            RecordFileError::Invalid { source, .. } => {
-                format!("`{shown}` is not a valid run record: {source}")
-            }
-            other => other.to_string(),
-        };
-        ErrorRecord::new(Code::InvalidRun, message).with_path(shown)
-    }
-
-    /// No usable project root: `invalid_config` (there is no config).
-    pub fn root(e: &RootError) -> Self {
-        ErrorRecord::new(Code::InvalidConfig, e.to_string())
-    }
-
-    /// An invalid `varar.config.json` under `root`: `invalid_config`, the
-    /// message starting with the file's path relative to the root.
-    pub fn config(e: &ConfigError, root: &Path) -> Self {
-        let absolute = root.join(CONFIG_FILE_NAME).display().to_string();
-        let message = e.to_string().replacen(&absolute, CONFIG_FILE_NAME, 1);
-        ErrorRecord::new(Code::InvalidConfig, message).with_path(CONFIG_FILE_NAME)
-    }
-
-    /// A project that could not be read at all, paths shown relative to
-    /// `root`.
-    pub fn project(e: &ProjectError, root: &Path) -> Self {
-        match e {
-            ProjectError::Config(e) => ErrorRecord::config(e, root),
-            ProjectError::Discovery(e) => ErrorRecord::discovery(e, root),
-            other => ErrorRecord::new(Code::InputError, other.to_string()),
-        }
-    }
-
-    /// Discovery or an oath read failed: a bad glob is `invalid_config`,
-    /// everything else `input_error`.
-    pub fn discovery(e: &DiscoveryError, base: &Path) -> Self {
-        match e {
-            DiscoveryError::InvalidGlob { .. }
-            | DiscoveryError::GlobTooComplex { .. }
-            | DiscoveryError::TooManyPatterns { .. } => {
-                ErrorRecord::new(Code::InvalidConfig, e.to_string()).with_path(CONFIG_FILE_NAME)
-            }
-            DiscoveryError::Read { oath_path, .. } | DiscoveryError::NotUtf8 { oath_path, .. } => {
-                ErrorRecord::new(Code::InputError, e.to_string())
-                    .with_path(oath_path.clone())
-                    .with_oath(oath_path.clone())
-            }
-            DiscoveryError::Walk { path, .. } => ErrorRecord::new(Code::InputError, e.to_string())
-                .with_path(display_path(path, base)),
-            other => ErrorRecord::new(Code::InputError, other.to_string()),
-        }
-    }
 }
 
 /// The problems that stopped a command, each printed on a line of its own
@@ -313,14 +224,6 @@ pub fn display_path(path: &Path, base: &Path) -> String {
     }
 }
 
-/// A warning about the config under `root` (a key written twice), as
-/// people read it (`varar.config.json:3:3: …`): the path relative to the
-/// root, as in [`ErrorRecord::config`].
-pub fn config_warning(w: &ConfigWarning, root: &Path) -> String {
-    let absolute = root.join(CONFIG_FILE_NAME).display().to_string();
-    w.to_string().replacen(&absolute, CONFIG_FILE_NAME, 1)
-}
-
 /// The exit code for a set of records: 2 when there is any, else `other`.
 pub fn exit_code(errors: &[ErrorRecord], other: u8) -> u8 {
     if errors.is_empty() { other } else { 2 }
@@ -349,20 +252,6 @@ mod tests {
             r#"{"code":"conflicting_result","message":"m","example":"x","line":3}"#
         );
         assert_eq!(r.to_string(), "error[conflicting_result]: m");
-    }
-
-    #[test]
-    fn issue34_a_config_warning_names_the_config_relative_to_the_root() {
-        let config = varar_project::config::parse_config(
-            &PathBuf::from("/shop/varar.config.json"),
-            b"{\"docs\": {}, \"docs\": {}}",
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(
-            config_warning(&config.warnings[0], Path::new("/shop")),
-            "varar.config.json:1:14: the key \"docs\" is written twice (first at line 1, column 2); \
-             the last value is used, as JSON.parse does"
-        );
     }
 
     #[test]

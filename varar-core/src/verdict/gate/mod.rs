@@ -1,10 +1,10 @@
-//! `cargo varar gate`: may this change merge? (pure)
+//! The gate's judgement: may this change merge? (pure; `cargo varar gate`)
 //!
 //! The gate judges the **run**, not only the files (issue 19):
 //!
 //! - For every oath the config selects, a result file must exist, be fresh
-//!   ([`crate::evidence`]) and record only passed examples, as before.
-//! - The project's latest run ([`crate::run_evidence`]) must be recorded
+//!   ([`crate::verdict::evidence`]) and record only passed examples, as before.
+//! - The project's latest run ([`crate::verdict::run_evidence`]) must be recorded
 //!   (`missing_run`), readable (`invalid_run`), of the sources as they are
 //!   now (`stale_run`) and complete (`incomplete_run`).
 //! - Every item of that run whose last attempt failed fails the gate:
@@ -18,7 +18,8 @@
 //! `invalid_result`, `invalid_config`, `input_error`, `no_oaths`,
 //! `missing_run`, `incomplete_run`, `stale_run`, `invalid_run`). 2 wins
 //! over 1: a gate never passes or fails on evidence it could not read or
-//! trust. Its JSON form (version 2) is described by [`SCHEMA`].
+//! trust. Its JSON form (version 2) is described by the JSON Schema that
+//! `cargo varar gate --schema` prints (`varar-cli/schema/gate.schema.json`).
 
 mod judge;
 mod model;
@@ -30,7 +31,3 @@ pub use model::{
     RecoveredItem, RunSummary, VERSION,
 };
 pub use text::render_text;
-
-/// The JSON Schema of the `--format json` output (draft 2020-12), also
-/// committed as `varar-cli/schema/gate.schema.json`.
-pub const SCHEMA: &str = include_str!("../../schema/gate.schema.json");

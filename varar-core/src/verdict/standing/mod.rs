@@ -4,7 +4,7 @@
 //! so that none of them re-decides whether the run can be trusted.
 //!
 //! A project's runs are the directories of `.varar/.runs/` (see
-//! [`crate::run_evidence`]). The **latest run** is the readable run whose
+//! [`crate::verdict::run_evidence`]). The **latest run** is the readable run whose
 //! first process started last. Its standing is one of:
 //!
 //! - **complete**: every record of it could be read, it is of the sources
@@ -34,19 +34,19 @@
 //!
 //! Besides the verdict, the standing says which results the latest run
 //! vouches for ([`Draws`]): with the texts that run read by SHA-256, the
-//! one rule of what is drawn as current, [`crate::current::drawn`], which
+//! one rule of what is drawn as current, [`crate::verdict::current::drawn`], which
 //! every consumer draws by.
 
 use std::collections::BTreeSet;
 
+use crate::layout::{file_name_of, result_path_shown};
+use crate::names::ItemKind;
+use crate::record::RunRecord;
+use crate::results::ExampleResult;
 use serde::Serialize;
-use varar_core::names::ItemKind;
-use varar_core::record::RunRecord;
-use varar_core::results::ExampleResult;
-use varar_project::store::{file_name_of, result_path_shown};
 
-use crate::records::{Code, ErrorRecord};
-use crate::run_evidence::{RunDir, RunEvidence, example_item};
+use crate::verdict::records::{Code, ErrorRecord};
+use crate::verdict::run_evidence::{RunDir, RunEvidence, example_item};
 
 /// The latest run's standing, in one word (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -106,7 +106,7 @@ pub enum Draws {
     /// Every result: the run is complete, or there is no run record to say
     /// otherwise (a tree written by another port; [`Standing::Missing`],
     /// where no record names a text by SHA-256 either, so that
-    /// [`crate::current::drawn`] draws nothing).
+    /// [`crate::verdict::current::drawn`] draws nothing).
     All,
     /// None: a later run left no readable record, so every result on disk
     /// may be older than it.
@@ -181,7 +181,7 @@ impl RunStanding {
     }
 
     /// Whether the results of `oath` are the latest run's: the run half of
-    /// [`crate::current::drawn`], which consumers draw by.
+    /// [`crate::verdict::current::drawn`], which consumers draw by.
     pub fn draws_oath(&self, oath: &str) -> bool {
         match &self.draws {
             Draws::All => true,
@@ -194,7 +194,7 @@ impl RunStanding {
 
     /// Whether the result of `example` of `oath` is the latest run's (`run`:
     /// that run): its item ended in it, or its whole oath did. The run half
-    /// of [`crate::current::drawn`], by example.
+    /// of [`crate::verdict::current::drawn`], by example.
     pub fn draws_example(
         &self,
         run: Option<&RunRecord>,
@@ -397,7 +397,7 @@ fn ended(run: &RunRecord) -> Draws {
         }
     }
     for name in run.not_run() {
-        open.insert(crate::run_evidence::oath_of_name(name));
+        open.insert(crate::verdict::run_evidence::oath_of_name(name));
     }
     oaths.retain(|o| !open.contains(o.as_str()));
     Draws::Ended {

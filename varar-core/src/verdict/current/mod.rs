@@ -38,11 +38,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use varar_core::hash::{sha256_hex, source_hash};
-use varar_core::record::{DocumentDigest, RunRecord};
-use varar_core::results::{ExampleResult, OathResults};
+use crate::hash::{sha256_hex, source_hash};
+use crate::record::{DocumentDigest, RunRecord};
+use crate::results::{ExampleResult, OathResults};
 
-use crate::standing::RunStanding;
+use crate::verdict::standing::RunStanding;
 
 /// The digests of some documents as the latest readable run read them,
 /// by path: a document without one is vouched for by no record.
@@ -245,7 +245,7 @@ impl std::fmt::Display for Staleness {
 /// `path` that a result recorded with `recorded` (its `sourceHash`) was
 /// made from: the same `sourceHash`, and the SHA-256 that the latest run
 /// recorded when it read it (`vouched`, with that same `sourceHash`). The
-/// text half of [`crate::current::drawn`], which every consumer draws
+/// text half of [`crate::verdict::current::drawn`], which every consumer draws
 /// by (see the module docs).
 pub fn same_text(
     path: &str,

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_project::config::CONFIG_FILE_NAME;
+use crate::config::CONFIG_FILE_NAME;
 
 /// Why no project root was found.
 #[derive(Debug, thiserror::Error)]

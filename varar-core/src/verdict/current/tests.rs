@@ -3,15 +3,15 @@
 
 use std::collections::BTreeSet;
 
-use varar_core::hash::source_hash;
-use varar_core::record::{Outcome, RunRecord};
-use varar_core::results::{DocumentHash, ExampleResult, OathResults, Status};
+use crate::hash::source_hash;
+use crate::record::{Outcome, RunRecord};
+use crate::results::{DocumentHash, ExampleResult, OathResults, Status};
 
 use super::*;
 
-use crate::run_evidence::RunEvidence;
-use crate::run_evidence::tests::{evidence_of, item, process, vouched};
-use crate::standing::{Against, Draws};
+use crate::verdict::run_evidence::RunEvidence;
+use crate::verdict::standing::{Against, Draws};
+use crate::verdict::testing::{evidence_of, item, process, vouched};
 
 fn example(name: &str) -> ExampleResult {
     ExampleResult {

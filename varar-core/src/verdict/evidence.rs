@@ -9,9 +9,9 @@
 //! (its lines and offsets may point at the wrong text) or an **earlier
 //! run's** (of this text, but not the latest run's).
 //!
-//! The decision is [`crate::current::drawn`], the one rule every
+//! The decision is [`crate::verdict::current::drawn`], the one rule every
 //! consumer draws by (issue 34); "the text it was made from" is its first
-//! half, [`crate::current::same_text`]: the `sourceHash` the result
+//! half, [`crate::verdict::current::same_text`]: the `sourceHash` the result
 //! records must be the text's (the contract of the format), and so must
 //! the SHA-256 that the latest run recorded for the document when it read
 //! it, because 32 bits can be made to collide by an edit. A result no run
@@ -21,15 +21,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-use varar_core::hash::source_hash;
-use varar_core::lock::Lock;
-use varar_core::results::OathResults;
-use varar_core::workspace::Workspace;
+use crate::hash::source_hash;
+use crate::lock::Lock;
+use crate::results::OathResults;
+use crate::workspace::Workspace;
 
-use crate::current::{self, Latest, OfText, Staleness, Vouched};
-use crate::records::ErrorRecord;
-use crate::run_evidence::RunEvidence;
-use crate::standing::{Against, RunStanding};
+use crate::verdict::current::{self, Latest, OfText, Staleness, Vouched};
+use crate::verdict::records::ErrorRecord;
+use crate::verdict::run_evidence::RunEvidence;
+use crate::verdict::standing::{Against, RunStanding};
 
 /// The evidence of a whole project.
 #[derive(Debug)]
@@ -65,7 +65,7 @@ pub struct OathEvidence {
     /// written by a newer results format (seed 000's stability policy).
     pub absent_because: Option<String>,
     /// The oath and the documents its result names, as the latest
-    /// readable run read them (by SHA-256: [`crate::current::RunRead`]).
+    /// readable run read them (by SHA-256: [`crate::verdict::current::RunRead`]).
     pub vouched: Vouched,
 }
 
@@ -243,13 +243,13 @@ pub fn linked_only_among<'t>(
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use varar_core::hash::sha256_hex;
-    use varar_core::results::DocumentHash;
+    use crate::hash::sha256_hex;
+    use crate::results::DocumentHash;
 
     use super::*;
-    use crate::current::same_text;
-    use crate::records::Code;
-    use crate::run_evidence::tests::vouched;
+    use crate::verdict::current::same_text;
+    use crate::verdict::records::Code;
+    use crate::verdict::testing::vouched;
 
     fn evidence(text: &str, results: Option<OathResults>) -> OathEvidence {
         OathEvidence {
@@ -331,10 +331,7 @@ pub(crate) mod tests {
         );
     }
 
-    /// Two oath texts with the same `sourceHash`: an edit that moves a
-    /// cell by one character (`tests/fixtures/colliding/`).
-    pub(crate) const BEFORE: &str = include_str!("../tests/fixtures/colliding/before.md");
-    pub(crate) const AFTER: &str = include_str!("../tests/fixtures/colliding/after.md");
+    use crate::verdict::testing::{AFTER, BEFORE};
 
     #[test]
     fn issue34_the_colliding_fixture_still_collides() {

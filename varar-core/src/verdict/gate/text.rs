@@ -2,11 +2,11 @@
 //! a run (or someone) wrote: each is escaped for the terminal, a name or a
 //! path on one line, a message line by line (issue 34).
 
-use varar_core::names::ItemKind;
-use varar_core::untrusted::terminal_line as line;
+use crate::names::ItemKind;
+use crate::untrusted::terminal_line as line;
 
 use super::model::{GateReport, GateStatus, ItemFailure};
-use crate::run_evidence::{names_example, plural};
+use crate::verdict::run_evidence::{names_example, plural};
 
 /// The verdict for people: each failed example as `path:line: example`
 /// with its message indented, each other failed item as `path:line: name

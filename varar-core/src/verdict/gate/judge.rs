@@ -2,17 +2,17 @@
 
 use std::collections::BTreeSet;
 
-use varar_core::results::OathResults;
+use crate::results::OathResults;
 
 use super::model::{
     FailureRecord, GateOptions, GateReport, GateStatus, ItemFailure, OathGate, OathStatus,
     RecoveredItem, RunSummary, VERSION,
 };
-use crate::current::Latest;
-use crate::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
-use crate::records::{Code, ErrorRecord, exit_code};
-use crate::run_evidence::{failed_items, recovered_items};
-use crate::standing::Standing;
+use crate::verdict::current::Latest;
+use crate::verdict::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
+use crate::verdict::records::{Code, ErrorRecord, exit_code};
+use crate::verdict::run_evidence::{failed_items, recovered_items};
+use crate::verdict::standing::Standing;
 
 impl GateReport {
     /// The report of a gate that could not even find its oaths.
@@ -80,7 +80,7 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
 }
 
 /// The verdict on one oath, by the rule every consumer draws by
-/// ([`crate::current::drawn`]); its failures and problems are added to
+/// ([`crate::verdict::current::drawn`]); its failures and problems are added to
 /// `judged`. `linked`: it needs no result of its own.
 fn judge(o: &OathEvidence, linked: bool, latest: Latest<'_>, judged: &mut Judged) -> OathGate {
     let mut gate = OathGate {

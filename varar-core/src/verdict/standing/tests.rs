@@ -2,12 +2,12 @@
 
 use std::collections::BTreeSet;
 
-use varar_core::record::Outcome;
-use varar_core::results::{ExampleResult, Status};
+use crate::record::Outcome;
+use crate::results::{ExampleResult, Status};
 
 use super::*;
-use crate::run_evidence::tests::{evidence_of, item, process};
-use crate::run_evidence::{ElsewhereRecord, RunDir};
+use crate::verdict::run_evidence::{ElsewhereRecord, RunDir};
+use crate::verdict::testing::{evidence_of, item, process};
 
 const A: &str = "# A\n\nI add 2.\n";
 const X: &str = "a.md::A::x";
@@ -26,7 +26,7 @@ fn codes(problems: &[ErrorRecord]) -> Vec<Code> {
 
 /// A complete run `run` started at `started` (`HH:MM:SS`) whose items
 /// passed, with its directory as the store lists it.
-fn passing(run: &str, started: &str) -> (varar_core::record::ProcessRecord, RunDir) {
+fn passing(run: &str, started: &str) -> (crate::record::ProcessRecord, RunDir) {
     let record = process(
         run,
         "p",

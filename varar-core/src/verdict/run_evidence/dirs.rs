@@ -2,13 +2,8 @@
 //! against the latest run (issue 34), and the records another place holds
 //! of runs the directory does not (pure).
 
+use crate::verdict::records::{Code, ErrorRecord};
 use std::collections::BTreeSet;
-use std::path::Path;
-
-use varar_core::record::ProcessRecord;
-use varar_project::store::{RecordFileError, RunDirectory};
-
-use crate::records::{Code, ErrorRecord, display_path};
 
 /// One run directory (`<dir>/<run>/`) as the standing sees it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -69,54 +64,4 @@ impl ElsewhereRecord {
         )
         .with_path(self.path.clone())
     }
-}
-
-/// What the store read of a directory of runs, split: every run directory
-/// as the standing sees it, every readable record, the record files of an
-/// unknown version (as shown), and the problem of a directory of runs that
-/// could not be listed; paths shown relative to `base`.
-pub(super) fn split(
-    read: Result<Vec<RunDirectory>, RecordFileError>,
-    base: &Path,
-) -> (
-    Vec<RunDir>,
-    Vec<ProcessRecord>,
-    Vec<String>,
-    Vec<ErrorRecord>,
-) {
-    let found = match read {
-        Ok(found) => found,
-        Err(e) => {
-            return (
-                Vec::new(),
-                Vec::new(),
-                Vec::new(),
-                vec![ErrorRecord::record_file(&e, base)],
-            );
-        }
-    };
-    let (mut dirs, mut records, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
-    for d in found {
-        let mut dir = RunDir {
-            name: d.name,
-            modified: d.modified,
-            foreign: d.foreign,
-            ..RunDir::default()
-        };
-        for r in d.records {
-            match r {
-                Ok(record) => {
-                    dir.run_ids.insert(record.run_id.clone());
-                    records.push(record);
-                }
-                Err(e) if e.is_unknown_version() => {
-                    dir.unknown_version += 1;
-                    unknown.push(display_path(e.path(), base));
-                }
-                Err(e) => dir.unreadable.push(ErrorRecord::record_file(&e, base)),
-            }
-        }
-        dirs.push(dir);
-    }
-    (dirs, records, unknown, Vec::new())
 }
