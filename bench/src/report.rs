@@ -6,7 +6,7 @@
 //!
 //! 1. `render_site` alone (pure: parse, overlay, HTML of every page);
 //! 2. writing the site into a fresh output directory (atomic per file);
-//! 3. the whole command in process (`commands::report::outcome`: config,
+//! 3. the whole command in process (`varar_report::report::outcome`: config,
 //!    discovery, reading every oath and result strictly, rendering, and
 //!    writing into the previous report, where unchanged files are skipped).
 //!
@@ -15,8 +15,6 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use varar_cli::cli::ReportRun;
-use varar_cli::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
 use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::parse::parse;
 use varar_core::plan::plan;
@@ -25,6 +23,8 @@ use varar_core::results::{OathResults, Status, example_result, oath_results};
 use varar_core::source::Source;
 use varar_project::root::ProjectRoot;
 use varar_project::store::replace_run_result;
+use varar_report::html_report::{OathInput, ProjectInput, ResultsInput, render_site};
+use varar_report::report::ReportRun;
 use varar_runner::LinkedSteps;
 use varar_runner::execute;
 
@@ -113,7 +113,7 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
         if out.exists() {
             std::fs::remove_dir_all(&out).map_err(|e| format!("{}: {e}", out.display()))?;
         }
-        varar_cli::site::write_site(&out, &site).map_err(|e| e.to_string())
+        varar_report::site::write_site(&out, &site).map_err(|e| e.to_string())
     })?;
 
     let run = ReportRun {
@@ -125,7 +125,7 @@ pub fn measure(corpus: &Corpus, work: &Path, runs: usize) -> Result<(), String> 
         open: false,
     };
     let mut command = time(runs, || {
-        let outcome = varar_cli::commands::report::outcome(&run).map_err(|e| e.to_string())?;
+        let outcome = varar_report::report::outcome(&run).map_err(|e| e.to_string())?;
         match outcome.exit_code() {
             0 => Ok(()),
             code => Err(format!("the report exited {code}: {:?}", outcome.problems)),

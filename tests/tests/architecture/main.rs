@@ -20,6 +20,7 @@ const PACKAGES: &[&str] = &[
     "varar-macros",
     "varar-project",
     "varar-runner",
+    "varar-report",
     "varar-cli",
     "conformance",
     "bench",

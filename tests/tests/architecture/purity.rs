@@ -80,9 +80,17 @@ pub const SHELLS: &[Shell] = &[
         files: &[],
         core_files: 5,
     },
+    // The report: the site is pure, reading the project and writing the
+    // site are its shell.
+    Shell {
+        root: "varar-report/src/lib.rs",
+        modules: &["report", "site"],
+        files: &[],
+        core_files: 5,
+    },
     Shell {
         root: "varar-cli/src/lib.rs",
-        modules: &["commands", "tree", "site"],
+        modules: &["commands", "tree"],
         files: &[
             "cli/invocation.rs",
             "language_server/server.rs",

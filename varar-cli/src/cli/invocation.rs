@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use super::args::{Cli, Command, Format, RootArgs};
 use varar_core::verdict::records::{Code, ErrorRecord, ErrorRecords, display_path};
 use varar_project::root::ProjectRoot;
+use varar_report::report::ReportRun;
 
 /// What to do: one validated value per command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,17 +95,6 @@ pub struct VerifyRun {
     pub file: PathBuf,
     /// As shown to people (relative to the current directory).
     pub shown: String,
-}
-
-/// `cargo varar report`, validated.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ReportRun {
-    /// Where the project is.
-    pub project: ProjectRoot,
-    /// `--out DIR`, absolute; `None`: `target/varar/report` under the root.
-    pub out: Option<PathBuf>,
-    /// `--open`.
-    pub open: bool,
 }
 
 /// `cargo varar gate` (without `--schema`), validated.

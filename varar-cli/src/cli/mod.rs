@@ -14,5 +14,5 @@ pub use args::{
 };
 pub use invocation::{
     AttestRun, CheckRun, DiffRun, FlakyRun, GateRun, HistoryRun, InvalidArguments, Invocation,
-    JunitOut, JunitRun, MergeRun, ReportRun, VerifyRun,
+    JunitOut, JunitRun, MergeRun, VerifyRun,
 };

@@ -11,11 +11,12 @@ use super::junit::{self, JunitError};
 use super::lsp::{self, LspError};
 use super::merge::{self, MergeError};
 use super::output::Output;
-use super::report::{self, ReportError};
+use super::report;
 use super::verify::{self, VerifyError};
 use crate::cli::{InvalidArguments, Invocation};
 use varar_core::verdict::records::ErrorRecord;
 use varar_project::root::RootError;
+use varar_report::report::ReportError;
 
 /// Why `cargo varar` failed: one variant per command, plus what can fail
 /// before or after any command. `Display` is one line, its sources the

@@ -4,11 +4,12 @@
 
 use std::collections::BTreeSet;
 
-use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{FlakyRun, Format};
-use crate::flaky::{FlakyOptions, compare, render_text};
+use crate::flaky::render_text;
+use varar_core::verdict::flaky::{FlakyOptions, compare};
 use varar_core::verdict::run_evidence::SourcesNow;
+use varar_project::evidence::kept::read_kept;
 
 /// Why no comparison was printed: the JSON could not be written. Evidence
 /// that cannot be read is a comparison (`error`, exit 2) in the format

@@ -1,11 +1,11 @@
 //! `cargo varar history`: list the runs kept in the run history
 //! ([`crate::history`]). Reads only.
 
-use super::kept::read_kept;
 use super::output::{Output, json};
 use crate::cli::{Format, HistoryRun};
 use crate::history::{listing_kept, render_text};
 use varar_core::verdict::records::ErrorRecords;
+use varar_project::evidence::kept::read_kept;
 
 /// Why no listing was printed: the project or its history could not be
 /// found (records), or the JSON could not be written.

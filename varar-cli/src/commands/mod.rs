@@ -1,5 +1,5 @@
 //! One module per command (shell: each reads the project or the results
-//! trees and writes its output); the pure work is in [`crate::html_report`],
+//! trees and writes its output); the pure work is in [`varar_report`],
 //! [`varar_core::verdict::gate`], [`crate::junit_xml`], [`crate::tree_merge`] and
 //! [`crate::tree_diff`].
 //!
@@ -16,7 +16,6 @@ pub mod flaky;
 pub mod gate;
 pub mod history;
 pub mod junit;
-mod kept;
 pub mod lsp;
 pub mod merge;
 mod output;

@@ -4,7 +4,7 @@
 
 use varar_core::untrusted::terminal_line;
 
-use super::compare::{FlakyReport, FlakyStatus};
+use varar_core::verdict::flaky::{FlakyReport, FlakyStatus};
 use varar_core::verdict::run_evidence::plural;
 
 /// The report as text.

@@ -12,8 +12,9 @@
 use std::collections::BTreeSet;
 
 use serde::Serialize;
-use varar_core::record::{ProcessRecord, RunRecord};
+use varar_core::record::RunRecord;
 use varar_core::untrusted::terminal_line;
+use varar_core::verdict::kept::UnjudgedRun;
 
 use varar_core::verdict::records::ErrorRecord;
 use varar_core::verdict::run_evidence::{
@@ -23,18 +24,6 @@ use varar_core::verdict::standing::Standing;
 
 /// The version of `history --format json`.
 pub const VERSION: u32 = 1;
-
-/// The runs of `records` (from one history or several downloaded
-/// `.varar/` trees), latest first. A process record found twice (the same
-/// run and process ids in two trees) counts once: the first found.
-pub fn combine_kept(records: Vec<ProcessRecord>) -> Vec<RunRecord> {
-    let mut seen = BTreeSet::new();
-    let unique = records
-        .into_iter()
-        .filter(|r| seen.insert((r.run_id.clone(), r.process_id.clone())))
-        .collect();
-    RunRecord::combine(unique)
-}
 
 /// What `history` prints.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -73,18 +62,6 @@ pub struct HistoryRun {
     pub processes: usize,
     /// Its items.
     pub counts: ItemCounts,
-}
-
-/// A run directory that holds no readable record (issue 34).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UnjudgedRun {
-    /// Its name (the run id as a file name).
-    pub name: String,
-    /// When it last changed (RFC 3339), if known.
-    pub modified: Option<String>,
-    /// `unreadable` (it holds records that cannot be read) or `unrecorded`
-    /// (it holds none).
-    pub standing: Standing,
 }
 
 /// The standing of a kept run: `unreadable` when a record of it could not

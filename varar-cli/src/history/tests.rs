@@ -6,6 +6,7 @@ use varar_core::hash::sha256_hex;
 use varar_core::record::Outcome;
 
 use super::*;
+use varar_core::verdict::kept::{UnjudgedRun, combine_kept};
 use varar_core::verdict::run_evidence::{FileNow, SourcesNow};
 use varar_core::verdict::testing::{CONFIG, item, process};
 

@@ -29,9 +29,9 @@ use super::position::range;
 use super::rename::{Edit, Target, World, rename};
 use super::server_state::{Server, ServerError};
 use super::usages::{OathUses, Usages, project_uses};
-use crate::cli::ReportRun;
-use crate::html_report::links::page_path;
 use varar_project::root::ProjectRoot;
+use varar_report::html_report::links::page_path;
+use varar_report::report::{ReportRun, open, outcome};
 
 impl Server {
     /// What of project `project` a round of usages made now would describe.
@@ -257,7 +257,7 @@ impl Server {
                 out: None,
                 open: false,
             };
-            let page = crate::commands::report::outcome(&run)
+            let page = outcome(&run)
                 .map_err(|e| e.to_string())
                 .and_then(|outcome| {
                     let dir = outcome
@@ -304,7 +304,7 @@ impl Server {
                 self.send(show.into())?;
                 true
             }
-            _ => crate::commands::report::open(&page).is_ok(),
+            _ => open(&page).is_ok(),
         };
         if !opened {
             self.show(

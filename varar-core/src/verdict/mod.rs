@@ -14,13 +14,17 @@
 //! | whether a result is drawn as current (the text by SHA-256, the run's vouching) | [`current`] | 30 §30.8, 40 §3, issue 34 |
 //! | a project's evidence: each oath's result against its text now | [`evidence`] | 30 §30.8, 70 §70.4.5 |
 //! | the gate's judgement: may this change merge? | [`gate`] | issue 19 |
+//! | the kept runs (the run history, downloaded trees) combined; run directories without a readable record | [`kept`] | issues 20, 34 |
+//! | which items both passed and failed over the kept runs; each item's outcome per run | [`flaky`] | issue 20 |
 //!
 //! The feature is off in a user's test build (the harness judges
 //! nothing); `cargo varar` turns it on.
 
 pub mod current;
 pub mod evidence;
+pub mod flaky;
 pub mod gate;
+pub mod kept;
 pub mod records;
 pub mod run_evidence;
 pub mod standing;

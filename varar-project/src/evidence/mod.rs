@@ -15,6 +15,7 @@
 //! ([`varar_core::verdict::evidence`],
 //! [`varar_core::verdict::run_evidence`]).
 //!
+//! [`kept`] reads the kept runs (the run history, downloaded trees),
 //! [`records`] gives this crate's errors their error records, [`runs`]
 //! turns the run directories the store read into the engine's
 //! [`RunEvidence`].
@@ -44,6 +45,7 @@ use crate::store::{
 };
 use crate::{Loaded, Oath, Project, ProjectError};
 
+pub mod kept;
 pub mod records;
 pub mod runs;
 

@@ -1,4 +1,5 @@
-//! Reading the kept runs (shell), for `history` and `flaky`: the project's
+//! Reading the kept runs (shell), for `history`, `flaky` and the report's
+//! strips: the project's
 //! run history, or the `.varar/` trees (or history directories) given on
 //! the command line, and the sources as they are now. Read run directory
 //! by run directory (issue 34): a run some record of which cannot be read
@@ -11,21 +12,21 @@ use std::path::{Path, PathBuf};
 
 use varar_core::env::VARAR_HISTORY;
 use varar_core::record::{ProcessRecord, RunRecord};
-use varar_project::store::{
+use varar_core::verdict::kept::{UnjudgedRun, combine_kept};
+use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_core::verdict::run_evidence::{RunDir, SourcesNow};
+use varar_core::verdict::standing::Standing;
+
+use super::records::ProjectRecords;
+use super::sources_now;
+use crate::root::ProjectRoot;
+use crate::store::{
     History, RecordFileError, RunDirectory, StoreError, check_history_dir, read_run_dirs_under,
     runs_dir_in,
 };
 
-use crate::history::{UnjudgedRun, combine_kept};
-use varar_core::verdict::records::{Code, ErrorRecord, display_path};
-use varar_core::verdict::run_evidence::{RunDir, SourcesNow};
-use varar_core::verdict::standing::Standing;
-use varar_project::evidence::records::ProjectRecords;
-use varar_project::evidence::sources_now;
-use varar_project::root::ProjectRoot;
-
 /// The kept runs and what could not be read.
-pub(crate) struct Kept {
+pub struct Kept {
     /// Where the runs were read from, as shown to people.
     pub shown: String,
     /// The runs, latest first.
@@ -42,7 +43,7 @@ pub(crate) struct Kept {
 }
 
 /// The runs of the project's history, or of `dirs` when some are given.
-pub(crate) fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept, ErrorRecord> {
+pub fn read_kept(project: &ProjectRoot, dirs: &[PathBuf]) -> Result<Kept, ErrorRecord> {
     let root = project.resolve().map_err(|e| ErrorRecord::root(&e))?;
     let mut found = Vec::new();
     let shown = if dirs.is_empty() {

@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use super::html::{escape, escape_into};
 use super::links::page_href;
 use super::model::OathSummary;
-use crate::flaky::{FlakyItem, ItemOutcome};
+use varar_core::verdict::flaky::{FlakyItem, ItemOutcome};
 
 /// How many of the newest runs a strip shows.
 pub const STRIP_RUNS: usize = 20;

@@ -14,7 +14,7 @@ use super::markdown::Rendered;
 use super::model::{Counts, Freshness, OathSummary};
 use super::overlay::{Overlay, recovered_after};
 use super::strip::strip;
-use crate::flaky::FlakyItem;
+use varar_core::verdict::flaky::FlakyItem;
 
 fn header_start(out: &mut String, summary: &OathSummary) {
     let root = root_prefix(&page_path(&summary.oath_path));

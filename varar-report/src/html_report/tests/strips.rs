@@ -5,8 +5,8 @@ use varar_core::hash::sha256_hex;
 use varar_core::record::{Outcome, RunRecord};
 
 use super::support::{passed, results_of};
-use crate::flaky::strips;
 use crate::html_report::*;
+use varar_core::verdict::flaky::strips;
 use varar_core::verdict::run_evidence::{FileNow, SourcesNow};
 use varar_core::verdict::testing::{CONFIG, item, process};
 
@@ -14,7 +14,7 @@ const OVEN: &str = "# Oven\n\nThe oven warms up.\n\nI bake 2.\n";
 const WARM: &str = "varar/oven.md::Oven::The oven warms up";
 const BAKE: &str = "varar/oven.md::Oven::I bake 2";
 
-fn history(warm: &[&[Option<Outcome>]]) -> Vec<crate::flaky::FlakyItem> {
+fn history(warm: &[&[Option<Outcome>]]) -> Vec<varar_core::verdict::flaky::FlakyItem> {
     let records = warm
         .iter()
         .enumerate()
@@ -52,7 +52,7 @@ fn history(warm: &[&[Option<Outcome>]]) -> Vec<crate::flaky::FlakyItem> {
     strips((&RunRecord::combine(records), &Default::default()), &now)
 }
 
-fn site(history: Vec<crate::flaky::FlakyItem>) -> Site {
+fn site(history: Vec<varar_core::verdict::flaky::FlakyItem>) -> Site {
     render_site(&ProjectInput {
         name: "p".into(),
         oaths: vec![OathInput {

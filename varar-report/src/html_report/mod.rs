@@ -1,7 +1,7 @@
 //! The report as a pure function: the project's oaths, their run results
 //! and the baseline in, the files of a static site out (`index.html`,
 //! `style.css` and one `oaths/<oathPath>.html` per oath). Nothing here
-//! reads or writes a file; [`crate::commands::report`] does.
+//! reads or writes a file; [`crate::report`] does (through [`crate::site`]).
 
 mod assemble;
 mod callout;

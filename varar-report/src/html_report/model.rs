@@ -6,8 +6,8 @@ use varar_core::record::RunRecord;
 use varar_core::results::OathResults;
 
 use super::html::State;
-use crate::flaky::FlakyItem;
 use varar_core::verdict::current::Vouched;
+use varar_core::verdict::flaky::FlakyItem;
 use varar_core::verdict::standing::RunStanding;
 
 /// Everything the report is made of.
@@ -25,7 +25,7 @@ pub struct ProjectInput {
     /// as they are now, and its recovered examples are marked.
     pub run: Option<RunRecord>,
     /// Every item's outcomes over the kept runs of its oath as it is now
-    /// (issue 20, [`crate::flaky::strips`]): each example's strip.
+    /// (issue 20, [`varar_core::verdict::flaky::strips`]): each example's strip.
     pub history: Vec<FlakyItem>,
     /// The latest run's standing, as the gate reads it (issue 34): stated
     /// at the top of the index, and with the texts the judge of which

@@ -19,9 +19,9 @@ use super::model::{
 };
 use super::overlay::{self, Foreign, ItemMark, Overlay, RunMarks};
 use super::{index_page, markdown, page};
-use crate::flaky::FlakyItem;
 use varar_core::verdict::current::{self, Latest};
 use varar_core::verdict::evidence::linked_only_among;
+use varar_core::verdict::flaky::FlakyItem;
 use varar_core::verdict::run_evidence::{
     example_item, failed_items, fresh_documents, last_failure, names_example,
 };
