@@ -164,14 +164,16 @@
 //! - Reading: [`varar_project::root`] finds the project,
 //!   [`varar_project::evidence`] reads it (the one reader of `report`,
 //!   `gate` and `junit`, run records included), [`tree`] reads a results
-//!   tree and its run records (`merge`, `diff`). Writing: [`site`] writes
-//!   the report's files.
-//! - The pure work, one module per command: [`html_report`] (the site),
-//!   [`check`], [`junit_xml`], [`tree_merge`] and [`tree_diff`], over the
+//!   tree and its run records (`merge`, `diff`). The report, read,
+//!   rendered and written, is [`varar_report`]'s, which the language
+//!   server calls too.
+//! - The pure work, one module per command: [`check`], [`junit_xml`],
+//!   [`tree_merge`], [`tree_diff`], [`history`], [`flaky`] (its text) and
+//!   [`attest`], over the
 //!   engine's run verdict ([`varar_core::verdict`]: the gate, whether a
 //!   result is fresh, what the run records say of the latest run, its
 //!   standing, what is drawn as current, and the error records with their
-//!   codes), and [`failure_text`]; the names of the test items of planned
+//!   codes, the kept runs, the flaky comparison), and [`failure_text`]; the names of the test items of planned
 //!   oaths are the engine's (`varar_core::names::items`, the harness's
 //!   order).
 //! - The language server, [`language_server`]: its own shell (the protocol

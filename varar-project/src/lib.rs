@@ -19,8 +19,8 @@
 //! - [`project`]: loading a project, the one way every consumer reads one
 //!   ([`Project::load`]: config → discovery → the oaths' texts → the lock),
 //!   or stage by stage where the harness puts its caches between them;
-//! - [`root`]: which project a command works on (`--root`, or the nearest
-//!   `varar.config.json` above);
+//! - `root` (feature `evidence`): which project a command works on
+//!   (`--root`, or the nearest `varar.config.json` above);
 //! - `evidence` (feature `evidence`): a project's evidence read from disk
 //!   (its result files, run records and sources as they are now) for the
 //!   engine's run verdict (`varar_core::verdict`), the one reader of
@@ -47,6 +47,7 @@ pub mod discovery;
 #[cfg(feature = "evidence")]
 pub mod evidence;
 pub mod project;
+#[cfg(feature = "evidence")]
 pub mod root;
 pub mod store;
 
