@@ -5,8 +5,8 @@
 //! cache that is missing, unreadable or of another key is a miss, the work
 //! done as without it. Each is written best effort (a failed write only
 //! costs the next process the work) and atomically, by the store's
-//! `write_disposable`, in `.varar/.cache/` (the binary's digest beside the
-//! binary). What each holds, by what key, and what invalidates it:
+//! writers (`store::write_disposable`), in `.varar/.cache/` (the binary's
+//! digest beside the binary). What each holds, by what key, and what invalidates it:
 //!
 //! | module | file | holds | key | invalidated by |
 //! |---|---|---|---|---|
