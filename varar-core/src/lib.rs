@@ -37,12 +37,12 @@
 //! | source text, UTF-16 spans, line/column | [`source`] | 10 §1 |
 //! | Markdown → document model | [`parse`], [`doc`] | 10 |
 //! | sentences of a block | [`sentences`] | 10 §8 |
-//! | reference blocks, slugs, link paths | [`reference`] | 70 §70.1 |
+//! | reference blocks, slugs, link paths | [`reference`](mod@reference) | 70 §70.1 |
 //! | the documents an oath may link to | [`workspace`] | 70 §70.2 |
 //! | step expressions and parameter types | [`registry`] | 20 §20.1–20.4 |
 //! | document × registry → examples | [`plan`] | 20 §20.5–20.11, 70 §70.3 |
 //! | an executed example | [`outcome`], [`failure`] | 30 §30.1–30.6 |
-//! | the conformance trace | [`trace`] | 30 §30.7 |
+//! | the conformance trace | `trace` (feature `serde`) | 30 §30.7 |
 //! | run results `.varar/<oathPath>.json` | [`results`] | 30 §30.8, 70 §70.4 |
 //! | `sourceHash` | [`hash`] | 40 §3 |
 //! | the baseline `varar.lock.json` | [`lock`] | 40 §4 |
@@ -56,7 +56,7 @@
 //! | the names of a project's files | [`layout`] | 40 §6, issue 19 |
 //! | the run verdict: evidence, standing, what is current, the gate (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34 |
 //!
-//! [`env`] names every environment variable Varar reads or sets (the
+//! [`env`](mod@env) names every environment variable Varar reads or sets (the
 //! shells read them); [`json`] holds the one strict JSON reader of the project's files and
 //! the writer of their strings; [`data`] the table, doc string and row
 //! values a step function receives; [`text`] the whitespace rules of the

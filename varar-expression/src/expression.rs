@@ -14,7 +14,7 @@ pub struct Expression {
 
 impl Expression {
     /// Parse an expression and check every rule of §20.2.4 except the
-    /// parameter type lookup, which needs the types ([`CompiledExpression`]).
+    /// parameter type lookup, which needs the types (`CompiledExpression`, with the `matching` feature).
     pub fn parse(source: &str) -> Result<Expression, ExpressionError> {
         let tokens = tokens::tokenize(source)?;
         let nodes = ast::parse(source, &tokens)?;

@@ -11,7 +11,7 @@
 //! The harness composes the same stages with its caches between them:
 //! [`Project::open`] (the config), then its discovery cache or
 //! [`Project::discover`], then only the oaths its selection needs, read
-//! with their stamps (`varar-runner`'s `harness/documents.rs`), then
+//! with their stamps (`varar-runner`'s `harness/read/documents.rs`), then
 //! [`Project::read_lock`] beside them or [`Project::read_lock_for`] the
 //! oaths it plans. The caches stay in the harness: what a stage reads is
 //! the same for every consumer, how much of it a run needs is the

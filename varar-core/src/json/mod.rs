@@ -1,7 +1,7 @@
 //! JSON as the project's files need it: the one strict reader
 //! ([`read`]: config, lock and run results; [`parse_noting_duplicates`]
 //! also names the keys written twice) and the byte-stable writer of
-//! their strings and pretty text ([`write`]: the escaping of
+//! their strings and pretty text (`write`: the escaping of
 //! `JSON.stringify`, key order chosen by the caller).
 
 mod duplicates;

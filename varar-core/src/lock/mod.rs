@@ -1,6 +1,6 @@
 //! The drift baseline `varar.lock.json`, version 2 (spec 40 §4): its model,
-//! strict reading ([`read`], §4.4), byte-exact writing ([`write`], §4.3)
-//! and the per-run reconciliation ([`reconcile`], §4.5) as pure functions.
+//! strict reading (`read`, §4.4), byte-exact writing (`write`, §4.3)
+//! and the per-run reconciliation (`reconcile`, §4.5) as pure functions.
 //! The file itself is read and written by the runner's store; nothing here
 //! touches the file system.
 

@@ -7,9 +7,9 @@
 //! and CommonMark disagree, this follows CommonMark; `docs/markdown.md` lists
 //! each such difference and `tests.rs` pins it.
 //!
-//! Stages: [`lines`] (line table), [`blocks`] (pulldown-cmark walk → flat
-//! blocks), [`leaves`] (cutting text, cells and bodies out of the source),
-//! [`headings`] (heading text, scope stack), [`candidates`] (attachments,
+//! Stages: `lines` (line table), `blocks` (pulldown-cmark walk → flat
+//! blocks), `leaves` (cutting text, cells and bodies out of the source),
+//! `headings` (heading text, scope stack), `candidates` (attachments,
 //! orphans, `precededByDelimiter`).
 
 mod blocks;

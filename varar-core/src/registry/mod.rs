@@ -30,11 +30,11 @@ pub enum Role {
 pub enum Trailing {
     /// Nothing.
     None,
-    /// A [`Table`].
+    /// A [`Table`](crate::data::Table).
     Table,
-    /// A [`DocString`].
+    /// A [`DocString`](crate::data::DocString).
     DocString,
-    /// A header-bound [`Row`].
+    /// A header-bound [`Row`](crate::data::Row).
     Row,
 }
 

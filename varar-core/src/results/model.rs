@@ -22,7 +22,7 @@ pub struct OathResults {
     /// with their hashes (spec 70 §70.4.5); absent when empty.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub documents: Vec<DocumentHash>,
-    /// The executed examples, in the order given (see [`oath_results`]).
+    /// The executed examples, in the order given (see [`oath_results`](super::oath_results)).
     pub examples: Vec<ExampleResult>,
 }
 

@@ -124,8 +124,8 @@ mod tests {
     const TRACE: &str = "   0: std::backtrace_rs::backtrace::libunwind::trace
              at /rustc/x/library/std/src/../../backtrace/src/backtrace/libunwind.rs:117:9
    1: std::backtrace::Backtrace::create
-   2: varar_runner::harness::panics::install::{{closure}}
-             at ./src/harness/panics.rs:40:21
+   2: varar_runner::harness::run::panics::install::{{closure}}
+             at ./src/harness/run/panics.rs:40:21
    3: std::panicking::rust_panic_with_hook
    4: core::panicking::panic_fmt
    5: core::option::unwrap_failed

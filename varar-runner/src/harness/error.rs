@@ -10,7 +10,7 @@ use varar_core::env::VARAR_RERUN;
 use varar_core::lock::{LOCK_FILE_NAME, unsupported_version_error};
 use varar_core::registry::RegistryErrors;
 
-use super::timeout::TimeoutError;
+use super::setup::timeout::TimeoutError;
 use crate::lifecycle::LifecycleErrors;
 use varar_project::discovery::DiscoveryError;
 use varar_project::store::StoreError;

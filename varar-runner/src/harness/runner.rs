@@ -10,8 +10,8 @@ use libtest_mimic::Arguments;
 
 use super::error::FATAL;
 use super::print;
-use super::settings::Settings;
-use super::watch;
+use super::run::watch;
+use super::setup::settings::Settings;
 
 /// Run every oath of the crate under test as libtest items: the entry point
 /// of a `harness = false` test target.
@@ -98,7 +98,7 @@ impl Runner {
     /// memory is left for the process's end to reclaim.)
     pub fn run(mut self) -> ExitCode {
         self.settings.ends_process = true;
-        self.run_with(super::arguments::from_env())
+        self.run_with(super::setup::arguments::from_env())
     }
 
     /// Run with explicit libtest arguments.

@@ -2,7 +2,7 @@
 //! limit, the linked steps and their lifecycle, discovery), **read** (every
 //! oath's text once, the workspace, the selection of what to plan, the
 //! baseline), **trials** (each selected oath planned once and turned into
-//! items, `enumerate.rs`), the libtest run, and **finish** (`finish.rs`:
+//! items, `trials/`), the libtest run (`run/`), and **finish** (`finish/`:
 //! results written, the baseline recorded, resources torn down). Each stage
 //! returns a value the next takes; only a [`HarnessError`] stops the run.
 //!
@@ -17,28 +17,28 @@ use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 
-use super::color::{self, ColorEnv};
-use super::digests;
-use super::discovery_cache;
-use super::documents::Texts;
-use super::enumerate::{self, OathRun, Prepared, Purpose};
+use super::cache::digests;
+use super::cache::discovery;
+use super::cache::plans::{Layout, PlanCache};
 use super::error::{FATAL, HarnessError};
+use super::finish::lock_save::LockSave;
+use super::finish::record::{self, Claim, EarlierRuns, Identity, Recording, Start};
 use super::finish::{lock_saved, record_baseline, tear_down_resources, write_results};
-use super::items::ItemMeta;
-use super::libtest;
-use super::lock_save::LockSave;
-use super::panics::install_quiet_panic_hook;
-use super::plan_cache::{Layout, PlanCache};
-use super::pool::Pool;
 use super::print;
-use super::record::{self, Claim, EarlierRuns, Identity, Recording, Start};
-use super::rerun::{continue_run, rerun_mode};
-use super::runtime::Runtime;
-use super::select::Selection;
-use super::settings::Settings;
-use super::timeout::{Limit, resolve_limit};
-use super::trial::RunShared;
-use super::watch::{Watch, Watchdog};
+use super::read::documents::Texts;
+use super::read::rerun::{continue_run, rerun_mode};
+use super::read::select::Selection;
+use super::run::libtest;
+use super::run::panics::install_quiet_panic_hook;
+use super::run::pool::Pool;
+use super::run::runtime::Runtime;
+use super::run::trial::RunShared;
+use super::run::watch::{Watch, Watchdog};
+use super::setup::color::{self, ColorEnv};
+use super::setup::settings::Settings;
+use super::setup::timeout::{Limit, resolve_limit};
+use super::trials::enumerate::{self, OathRun, Prepared, Purpose};
+use super::trials::items::ItemMeta;
 use crate::lifecycle::{Lifecycle, ResourceStore, StepUse};
 use crate::linked::LinkedSteps;
 use varar_core::env::VARAR_TIMEOUT;
@@ -211,7 +211,7 @@ fn setup<'a>(
     // Given back, if still empty, when the run stops before it records
     // itself.
     let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
-    let found = discovery_cache::discover(&project, args, update)?;
+    let found = discovery::discover(&project, args, update)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
         return Err(nothing_discovered(&project.config, &runner.root));
     }
@@ -383,7 +383,7 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
 }
 
 /// Where a run that is no listing keeps its plans between runs, when no
-/// document it read may link (`plan_cache.rs`: a plan is then a function
+/// document it read may link (`cache/plans/`: a plan is then a function
 /// of its oath's text and the steps alone).
 fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCache> {
     if args.list || read.texts.any_may_link() {

@@ -42,7 +42,7 @@ pub type DefaultCtor = fn() -> Box<dyn Any + Send>;
 pub struct StateParam {
     /// `TypeId::of::<S>`.
     pub type_id: fn() -> TypeId,
-    /// `type_name::<S>`, for messages (see [`type_label`]).
+    /// `type_name::<S>`, for messages (see `type_label`).
     pub type_name: fn() -> &'static str,
     /// How the step takes it.
     pub access: Access,
@@ -84,7 +84,7 @@ impl Stored {
 pub type Unwrap =
     fn(Arc<dyn Any + Send + Sync>) -> Result<Box<dyn Any + Send>, Arc<dyn Any + Send + Sync>>;
 
-/// The [`Unwrap`] of a resource type.
+/// The `Unwrap` of a resource type.
 pub fn unwrap_resource<T: Send + Sync + 'static>(
     shared: Arc<dyn Any + Send + Sync>,
 ) -> Result<Box<dyn Any + Send>, Arc<dyn Any + Send + Sync>> {

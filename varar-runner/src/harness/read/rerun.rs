@@ -4,16 +4,16 @@
 use std::collections::HashMap;
 
 use super::documents::Texts;
-use super::error::HarnessError;
-use super::print;
-use super::record::{self, Identity, store_runs};
 use super::select::Selection;
-use super::settings::Settings;
+use crate::harness::error::HarnessError;
+use crate::harness::finish::record::{self, Identity, store_runs};
+use crate::harness::print;
+use crate::harness::setup::settings::Settings;
 use varar_core::env::VARAR_RERUN;
 
 /// `VARAR_RERUN`: unset or empty is a normal run, `failed` a rerun;
 /// anything else is an error (a closed set, like `VARAR_UPDATE`).
-pub(super) fn rerun_mode() -> Result<Option<&'static str>, HarnessError> {
+pub(in crate::harness) fn rerun_mode() -> Result<Option<&'static str>, HarnessError> {
     match std::env::var(VARAR_RERUN) {
         Err(std::env::VarError::NotPresent) => Ok(None),
         Ok(v) if v.is_empty() => Ok(None),
@@ -29,7 +29,7 @@ pub(super) fn rerun_mode() -> Result<Option<&'static str>, HarnessError> {
 /// now: `identity` joins that run and remembers what to run again. With
 /// nothing to rerun, nothing is selected; without such a run, the run is a
 /// new one, as if `VARAR_RERUN` were unset (said on stderr).
-pub(super) fn continue_run(
+pub(in crate::harness) fn continue_run(
     runner: &Settings,
     texts: &Texts,
     identity: &mut Identity,

@@ -14,12 +14,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// How long before its bytes were read a file must have been last
 /// modified for its stamp to vouch for them (far longer than any file
 /// system's timestamp granularity).
-pub(super) const SETTLED: Duration = Duration::from_secs(2);
+pub(in crate::harness) const SETTLED: Duration = Duration::from_secs(2);
 
 /// A file's size, modification time (ns since the epoch) and inode (0
 /// where there is none).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Stamp {
+pub(in crate::harness) struct Stamp {
     len: u64,
     modified_ns: u128,
     inode: u64,
@@ -27,7 +27,7 @@ pub(super) struct Stamp {
 
 impl Stamp {
     /// The stamp of a file's metadata (none without a modification time).
-    pub(super) fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
+    pub(in crate::harness) fn of(meta: &std::fs::Metadata) -> Option<Stamp> {
         let modified_ns = meta
             .modified()
             .ok()?
@@ -46,7 +46,7 @@ impl Stamp {
     }
 
     /// The stamp of the file at `path` (symbolic links followed).
-    pub(super) fn of_file(path: &Path) -> Option<Stamp> {
+    pub(in crate::harness) fn of_file(path: &Path) -> Option<Stamp> {
         Stamp::of(&std::fs::metadata(path).ok()?)
     }
 
@@ -54,7 +54,7 @@ impl Stamp {
     /// where there is one: an entry added, removed or renamed changes it,
     /// and so does a change of permissions (which could make it
     /// unlistable), which its modification time would not show.
-    pub(super) fn of_dir(path: &Path) -> Option<Stamp> {
+    pub(in crate::harness) fn of_dir(path: &Path) -> Option<Stamp> {
         let meta = std::fs::metadata(path).ok()?;
         #[cfg(unix)]
         {
@@ -72,19 +72,22 @@ impl Stamp {
     }
 
     /// The stamp of `meta` if it vouches for bytes read at `read_at`.
-    pub(super) fn settled(meta: &std::fs::Metadata, read_at: SystemTime) -> Option<Stamp> {
+    pub(in crate::harness) fn settled(
+        meta: &std::fs::Metadata,
+        read_at: SystemTime,
+    ) -> Option<Stamp> {
         Stamp::of(meta).filter(|s| s.settled_at(read_at))
     }
 
     /// Whether the file was last modified at least [`SETTLED`] before
     /// `at`.
-    pub(super) fn settled_at(&self, at: SystemTime) -> bool {
+    pub(in crate::harness) fn settled_at(&self, at: SystemTime) -> bool {
         at.duration_since(UNIX_EPOCH)
             .is_ok_and(|now| now.as_nanos().saturating_sub(self.modified_ns) >= SETTLED.as_nanos())
     }
 
     /// A stamp written by [`Stamp`]'s `Display`: three numbers.
-    pub(super) fn parse(text: &str) -> Option<Stamp> {
+    pub(in crate::harness) fn parse(text: &str) -> Option<Stamp> {
         match Stamp::parse_prefix(text)? {
             (stamp, None) => Some(stamp),
             (_, Some(_)) => None,
@@ -95,7 +98,7 @@ impl Stamp {
     /// anything does (a cache's line: a stamp, then what it vouches for).
     /// A plain loop over bytes: the caches hold a line per oath, read by
     /// every nextest process, in unoptimised builds too.
-    pub(super) fn parse_prefix(line: &str) -> Option<(Stamp, Option<&str>)> {
+    pub(in crate::harness) fn parse_prefix(line: &str) -> Option<(Stamp, Option<&str>)> {
         let bytes = line.as_bytes();
         let mut at = 0;
         let mut numbers = [0u64; 3];

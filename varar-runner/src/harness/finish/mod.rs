@@ -2,16 +2,25 @@
 //! which `stages.rs` sequences: the trials' results written to `.varar/`,
 //! the baseline reconciled and its write started, the outcome of that
 //! write judged, and the run's resources torn down.
+//!
+//! Beside it: the lock's synced write on a thread of its own
+//! (`lock_save.rs`, spec 40 §4.5), this process's run record with the
+//! digests of its inputs (`record/`, seed 002, issue 19) and its share of
+//! the run history (`history.rs`, issue 20).
+
+pub(super) mod history;
+pub(super) mod lock_save;
+pub(super) mod record;
 
 use std::path::Path;
 use std::sync::Arc;
 
-use super::enumerate::OathRun;
 use super::error::HarnessError;
-use super::lock_save::LockSave;
 use super::print;
-use super::trial::RunShared;
+use super::run::trial::RunShared;
+use super::trials::enumerate::OathRun;
 use crate::lifecycle::ResourceTeardown;
+use lock_save::LockSave;
 use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice};
 use varar_core::results::{merge_results, parse_run_result};
 use varar_project::store::{StoreError, lock_baseline, reread_lock, update_run_result};

@@ -1,4 +1,4 @@
-//! What a [`super::Runner`] was told: the project root, which steps take
+//! What a [`Runner`](crate::Runner) was told: the project root, which steps take
 //! part, and the settings code may give instead of the environment.
 
 use std::path::PathBuf;

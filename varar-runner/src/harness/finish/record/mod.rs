@@ -17,12 +17,12 @@ use varar_core::record::{
 };
 use varar_core::time::rfc3339_millis;
 
-use super::digests::{binary_digest, file_digest, lock_digest};
 use super::history::HistoryWriter;
-use super::items::{ItemMeta, RunLog};
 use super::lock_save::LockSave;
-use super::print;
-use super::stamp::Stamp;
+use crate::harness::cache::digests::{binary_digest, file_digest, lock_digest};
+use crate::harness::cache::stamp::Stamp;
+use crate::harness::print;
+use crate::harness::trials::items::{ItemMeta, RunLog};
 use varar_project::store::{self, StoreError};
 
 mod identity;

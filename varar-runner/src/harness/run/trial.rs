@@ -14,10 +14,10 @@ use std::time::Duration;
 
 use super::pool::Pool;
 use super::runtime::{Clock, RuntimeHandle};
-use super::timeout::Limit;
 use super::watch::ExampleProgress;
 use crate::drive::timed_out;
 use crate::execute::{Context, ExampleRun, StepOutcome, Steps, execute_with, invert};
+use crate::harness::setup::timeout::Limit;
 use crate::lifecycle::{Lifecycle, ResourceStore};
 use crate::linked::LinkedSteps;
 use varar_core::failure::{Failure, Problem};

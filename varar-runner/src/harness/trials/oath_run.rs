@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::print;
+use crate::harness::print;
 use varar_core::plan::PlannedExample;
 use varar_core::render::{Styles, report};
 use varar_core::results::{

@@ -11,8 +11,8 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use super::timeout::Limit;
 use crate::drive::{BuiltIn, Deadline, Driver, Interrupted};
+use crate::harness::setup::timeout::Limit;
 
 /// The end of one example's time.
 pub(crate) struct Clock {

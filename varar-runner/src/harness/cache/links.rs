@@ -27,7 +27,7 @@ const HEADER: &str = "varar link index 1";
 /// Per oathPath: the stamp its text was read with, and whether that text
 /// may hold a link.
 #[derive(Debug, Default)]
-pub(super) struct LinkIndex {
+pub(in crate::harness) struct LinkIndex {
     entries: BTreeMap<String, (Stamp, bool)>,
     /// Whether the entries differ from the file's.
     changed: bool,
@@ -42,7 +42,7 @@ impl PartialEq for LinkIndex {
 impl LinkIndex {
     /// The project's index; empty when there is none or it cannot be read
     /// (then every oath is read, as without one).
-    pub(super) fn load(root: &Path) -> LinkIndex {
+    pub(in crate::harness) fn load(root: &Path) -> LinkIndex {
         std::fs::read_to_string(store::cache_path(root, INDEX_FILE))
             .ok()
             .map(|text| LinkIndex::parse(&text))
@@ -75,7 +75,7 @@ impl LinkIndex {
     /// Whether the oath at `oath_path`, whose file is at `file`, is known
     /// to hold no link: its entry says so and the file still has the
     /// entry's stamp (one `stat`).
-    pub(super) fn is_linkless(&self, oath_path: &str, file: &Path) -> bool {
+    pub(in crate::harness) fn is_linkless(&self, oath_path: &str, file: &Path) -> bool {
         let Some(&(stamp, false)) = self.entries.get(oath_path) else {
             return false;
         };
@@ -84,7 +84,7 @@ impl LinkIndex {
 
     /// Record `oath_path` as read with `stamp`, linking or not; without a
     /// stamp to trust (or text), it has no entry.
-    pub(super) fn record(&mut self, oath_path: &str, read: Option<(Stamp, bool)>) {
+    pub(in crate::harness) fn record(&mut self, oath_path: &str, read: Option<(Stamp, bool)>) {
         let old = match read {
             Some(entry) => self.entries.insert(oath_path.to_owned(), entry),
             None => self.entries.remove(oath_path),
@@ -96,7 +96,7 @@ impl LinkIndex {
     /// nothing recorded anew and no more entries than oaths, there is
     /// nothing to drop worth a write (an entry for a path no longer there
     /// matches nothing).
-    pub(super) fn retain_discovered(&mut self, oaths: &[OathFile]) {
+    pub(in crate::harness) fn retain_discovered(&mut self, oaths: &[OathFile]) {
         if !self.changed && self.entries.len() <= oaths.len() {
             return;
         }
@@ -109,7 +109,7 @@ impl LinkIndex {
 
     /// Write the index to `.varar/.cache/` if its entries changed since it was
     /// loaded. Best effort: without it, every oath is read.
-    pub(super) fn save(&self, root: &Path) {
+    pub(in crate::harness) fn save(&self, root: &Path) {
         if !self.changed {
             return;
         }

@@ -13,7 +13,7 @@ use std::ffi::OsString;
 use libtest_mimic::Arguments;
 
 /// The process's arguments.
-pub(super) fn from_env() -> Arguments {
+pub(in crate::harness) fn from_env() -> Arguments {
     simple(std::env::args_os().skip(1)).unwrap_or_else(Arguments::from_args)
 }
 
@@ -137,8 +137,8 @@ mod tests {
     /// file where it points.
     #[test]
     fn a_name_like_an_option_after_the_end_of_options_selects_its_item() {
-        use super::super::libtest::is_filtered_out;
-        use super::super::select::Selection;
+        use crate::harness::read::select::Selection;
+        use crate::harness::run::libtest::is_filtered_out;
         let name = "--logfile=varar/a.md::Shop::I put 1 bun in the basket";
         let other = "varar/basket.md::The basket::Counting";
         let exact = ["--color", "never", "--exact", "--", name];

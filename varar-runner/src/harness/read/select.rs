@@ -10,7 +10,7 @@
 //! Planning an oath also needs the headings and links of the oaths it
 //! links to (spec 70 §70.2): the run reads every discovered oath (the run
 //! of one example, those that may link and those they link to:
-//! `link_index.rs`) and the workspace parses those holding a link, but full
+//! `cache/links.rs`) and the workspace parses those holding a link, but full
 //! planning stays limited
 //! to what [`Selection::oaths`] returns. A diagnostic written in a section
 //! that other oaths link to arises only where it is referenced, so the item

@@ -19,8 +19,8 @@ use std::time::SystemTime;
 
 use libtest_mimic::Arguments;
 
-use super::error::HarnessError;
 use super::stamp::Stamp;
+use crate::harness::error::HarnessError;
 use varar_core::names::{ItemKind, ItemName};
 use varar_core::oath_path::is_oath_path;
 use varar_project::Project;
@@ -38,7 +38,7 @@ const HEADER: &str = "varar discovery 1";
 /// example's name, not recording) takes the oaths from the discovery
 /// cache when it vouches for them (above); any other run
 /// walks, and a run that is no listing remembers what it found.
-pub(super) fn discover(
+pub(in crate::harness) fn discover(
     project: &Project,
     args: &Arguments,
     update: bool,
@@ -68,7 +68,7 @@ pub(super) fn discover(
 /// The oaths a walk of `root` under `config` would find now, if the cache
 /// vouches for them: the same globs, every listed directory with its
 /// stamp.
-pub(super) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>> {
+pub(in crate::harness) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>> {
     let text = std::fs::read_to_string(store::cache_path(root, CACHE_FILE)).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != globs_line(config)? {
@@ -97,7 +97,12 @@ pub(super) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>
 
 /// Remember what a walk of `root` under `config`, started at `walked_at`,
 /// found (best effort), if it can be vouched for.
-pub(super) fn remember(root: &Path, config: &Config, found: &Discovered, walked_at: SystemTime) {
+pub(in crate::harness) fn remember(
+    root: &Path,
+    config: &Config,
+    found: &Discovered,
+    walked_at: SystemTime,
+) {
     let (Some(listed), true) = (&found.listed, found.unreadable.is_empty()) else {
         return;
     };

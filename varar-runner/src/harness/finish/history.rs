@@ -18,7 +18,7 @@ use std::time::SystemTime;
 use varar_core::env::VARAR_HISTORY;
 use varar_core::record::ProcessRecord;
 
-use super::print;
+use crate::harness::print;
 use varar_project::store::{History, Orphans, StoreError};
 
 /// Where this process keeps its records beyond `.varar/.runs/`.

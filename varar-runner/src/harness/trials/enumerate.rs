@@ -13,11 +13,11 @@ use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::documents::Texts;
 use super::items::{Body, ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
-use super::plan_cache::PlanCache;
-use super::trial::{RunShared, run_example};
+use crate::harness::cache::plans::PlanCache;
+use crate::harness::read::documents::Texts;
+use crate::harness::run::trial::{RunShared, run_example};
 use varar_core::lock::{Baseline, OathRecord};
 use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
 use varar_core::plan::PlannedExample;
@@ -63,7 +63,7 @@ pub(crate) struct Inputs<'a> {
     pub styles: &'a Styles,
     pub purpose: Purpose,
     /// Where the plans of the process of one example are kept between
-    /// processes, when they can be (`plan_cache.rs`).
+    /// processes, when they can be (`cache/plans/`).
     pub plans: Option<&'a PlanCache>,
 }
 

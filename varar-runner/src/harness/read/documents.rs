@@ -7,16 +7,16 @@
 //! workspace parses only the texts that hold a link (`](`) up front, and
 //! only the selected oaths are planned. The run of one example reads fewer:
 //! an oath the link index knows to hold no link is skipped unless one read
-//! links to it (`link_index.rs`).
+//! links to it (`cache/links.rs`).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
 
-use super::link_index::LinkIndex;
 use super::select::Selection;
-use super::stamp::Stamp;
+use crate::harness::cache::links::LinkIndex;
+use crate::harness::cache::stamp::Stamp;
 use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::plan::Plan;
 use varar_core::results::DocumentHash;

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use super::libtest::Trialish;
+use crate::harness::run::libtest::Trialish;
 use varar_core::names::ItemKind;
 use varar_core::record::Outcome;
 use varar_core::untrusted::cut_string;

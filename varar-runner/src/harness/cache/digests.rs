@@ -10,13 +10,13 @@ use std::time::SystemTime;
 use varar_core::hash::Sha256;
 use varar_core::record::{DocumentDigest, FileDigest};
 
-use super::documents::Texts;
 use super::stamp::Stamp;
+use crate::harness::read::documents::Texts;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_project::store;
 
 /// The digest of `<root>/<name>`, if it exists and can be read.
-pub(super) fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
+pub(in crate::harness) fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
     Some(FileDigest {
         path: name.to_owned(),
         sha256: sha256_of_file(&root.join(name))?,
@@ -63,7 +63,7 @@ pub(crate) fn document_digests<'a>(
 /// so that the processes of a nextest run hash it once per build. The
 /// linker writes a binary once, so its cache is kept from the first hash;
 /// a process asks once (its record and its plan cache both name it).
-pub(super) fn binary_digest() -> Option<FileDigest> {
+pub(in crate::harness) fn binary_digest() -> Option<FileDigest> {
     static DIGEST: OnceLock<Option<FileDigest>> = OnceLock::new();
     DIGEST.get_or_init(read_binary_digest).clone()
 }
@@ -83,7 +83,7 @@ fn read_binary_digest() -> Option<FileDigest> {
 /// nextest process, which never writes the lock, does not read a lock of
 /// thousands of entries to hash it; only a settled lock's digest is
 /// cached (`stamp.rs`).
-pub(super) fn lock_digest(root: &Path) -> Option<FileDigest> {
+pub(in crate::harness) fn lock_digest(root: &Path) -> Option<FileDigest> {
     let lock = store::lock_path(root);
     if !lock.exists() {
         return None;

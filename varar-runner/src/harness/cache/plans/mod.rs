@@ -51,7 +51,7 @@ const HEADER: &str = "varar plan 1";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]
-pub(super) struct PlanCache {
+pub(in crate::harness) struct PlanCache {
     /// The directory of the one-oath files.
     dir: PathBuf,
     /// The steps: the test binary's SHA-256 and the modules it takes them
@@ -62,7 +62,7 @@ pub(super) struct PlanCache {
 
 /// How a run keeps its plans.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Layout {
+pub(in crate::harness) enum Layout {
     /// A file per oath, each written as it is planned: for a run of some
     /// oaths, such as the process of one example, which needs one oath's
     /// plan and of which a nextest run starts thousands.
@@ -82,7 +82,7 @@ enum Kept {
 }
 
 /// The plan of one oath's text: which oath, and its text's SHA-256.
-pub(super) struct Entry {
+pub(in crate::harness) struct Entry {
     oath_path: String,
     text_sha: String,
 }
@@ -92,7 +92,7 @@ impl PlanCache {
     /// `modules` (all when `None`), kept as `layout` says; `None` when the
     /// binary's digest is unknown (a plan could then not be tied to its
     /// steps).
-    pub(super) fn open(
+    pub(in crate::harness) fn open(
         root: &Path,
         modules: Option<&[String]>,
         layout: Layout,
@@ -124,7 +124,7 @@ impl PlanCache {
 
     /// The entry of the oath at `oath_path` whose text has the SHA-256
     /// `text_sha`.
-    pub(super) fn entry(&self, oath_path: &str, text_sha: &str) -> Entry {
+    pub(in crate::harness) fn entry(&self, oath_path: &str, text_sha: &str) -> Entry {
         Entry {
             oath_path: oath_path.to_owned(),
             text_sha: text_sha.to_owned(),
@@ -132,7 +132,7 @@ impl PlanCache {
     }
 
     /// The plan and drift candidates stored for `entry`, if any.
-    pub(super) fn load(&self, entry: &Entry) -> Option<(Plan, Vec<CandidateInfo>)> {
+    pub(in crate::harness) fn load(&self, entry: &Entry) -> Option<(Plan, Vec<CandidateInfo>)> {
         match &self.kept {
             Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha),
             Kept::PerOath { .. } => {
@@ -150,7 +150,12 @@ impl PlanCache {
     /// can be written (a run of thousands of examples never holds them
     /// all), each file atomically. Best effort: a plan that cannot be
     /// stored is made again next time.
-    pub(super) fn store(&self, entry: Entry, plan: &Plan, candidates: &[CandidateInfo]) {
+    pub(in crate::harness) fn store(
+        &self,
+        entry: Entry,
+        plan: &Plan,
+        candidates: &[CandidateInfo],
+    ) {
         let body = stored::encode(plan, candidates);
         match &self.kept {
             Kept::Pack(pack) => pack.store(&entry.oath_path, &entry.text_sha, body),
@@ -170,7 +175,7 @@ impl PlanCache {
     }
 
     /// Wait until every plan stored so far is written.
-    pub(super) fn finish(&mut self) {
+    pub(in crate::harness) fn finish(&mut self) {
         if let Kept::Pack(pack) = &mut self.kept {
             pack.finish();
         }
@@ -180,7 +185,7 @@ impl PlanCache {
     /// discovered by a run of every oath): a renamed or deleted oath's plan
     /// goes with the next full run (the pack keeps only the oaths of its
     /// run). Best effort.
-    pub(super) fn retain(&self, oaths: &[OathFile]) {
+    pub(in crate::harness) fn retain(&self, oaths: &[OathFile]) {
         let Ok(listing) = std::fs::read_dir(&self.dir) else {
             return;
         };

@@ -1,0 +1,23 @@
+//! Every cache of the harness, together: what a process may take from an
+//! earlier one instead of doing the work again (issues 19, 23; spec 70
+//! §70.2.2). None changes what a run finds, plans or records: each is
+//! used only when it certainly holds what the work would give now, and a
+//! cache that is missing, unreadable or of another key is a miss, the work
+//! done as without it. Each is written best effort (a failed write only
+//! costs the next process the work) and atomically, by the store's
+//! writers (`store::write_disposable`), in `.varar/.cache/` (the binary's
+//! digest beside the binary). What each holds, by what key, and what invalidates it:
+//!
+//! | module | file | holds | key | invalidated by |
+//! |---|---|---|---|---|
+//! | `discovery.rs` | `.varar/.cache/discovery` | the oaths a walk found, for the process of one example | the config's globs and the [`Stamp`](stamp::Stamp) of every directory the walk listed | a changed glob or directory stamp; a walk that met a symbolic link or an error, or directories too new to vouch for, is not remembered |
+//! | `links.rs` | `.varar/.cache/links` | which oaths hold no link (`](`), so the process of one example leaves them unread | oathPath and the file's stamp | a changed stamp; entries of oaths no longer discovered are dropped |
+//! | `plans/` | `.varar/.cache/plans/` (one file per oath), `.varar/.cache/plans.pack` (a run of every oath) | each oath's plan and drift candidates | the test binary's SHA-256, the modules steps are taken from, the oath text's SHA-256 | another binary, other modules or an edit; used only by a run in which no document may link; the pack keeps only discovered oaths |
+//! | `digests.rs` | `<binary>.varar-sha256`, `.varar/.cache/lock.sha256` | the SHA-256 of the test binary and of the lock, for the run record's manifest | the file's stamp | a changed stamp; the lock's digest is kept only when its stamp is settled |
+//! | `stamp.rs` | — | a file's size, modification time and inode: what every key above trusts instead of the bytes | — | a stamp vouches only for bytes read at least `SETTLED` after the file was last modified |
+
+pub(super) mod digests;
+pub(super) mod discovery;
+pub(super) mod links;
+pub(super) mod plans;
+pub(super) mod stamp;

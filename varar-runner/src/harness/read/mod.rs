@@ -1,0 +1,12 @@
+//! The **read** stage's pieces (spec 40 §7.2, §7.5, spec 70 §70.2;
+//! `stages.rs` runs the stage): which discovered oaths the run reads and
+//! plans (`select.rs`: a run of one item, every `cargo nextest` process,
+//! plans only its oath), every oath's text read once and the workspace
+//! built over them (`documents.rs`: an oath is planned among the others,
+//! whose sections it may link to), and the earlier run a rerun continues
+//! (`rerun.rs`, `VARAR_RERUN=failed`, issue 19). The baseline is read here
+//! too, by `varar_project::Project`, beside the texts.
+
+pub(super) mod documents;
+pub(super) mod rerun;
+pub(super) mod select;

@@ -1,0 +1,12 @@
+//! The **trials** stage (spec 40 §7.2 phase 1, spec 70 §70.2, §70.6.6;
+//! `stages.rs` runs it): every selected oath planned once among the others
+//! with its drift, by the engine, and turned into libtest trials in the
+//! engine's one order of items (`enumerate.rs`); each item's name, kind,
+//! oath and line and how it ended, for the run record (`items.rs`, issue
+//! 19); and one planned oath as its trials share it, with the sink of its
+//! examples' results (`oath_run.rs`, spec 40 §6). Plans kept between runs
+//! are `cache/plans/`.
+
+pub(super) mod enumerate;
+pub(super) mod items;
+pub(super) mod oath_run;
