@@ -137,3 +137,47 @@ fn cycle_through(component: &[&str], edges: &BTreeMap<&str, BTreeSet<&str>>) -> 
     }
     component.iter().map(|s| (*s).to_owned()).collect()
 }
+
+/// The graph of each module's children (a module A → its sibling B when a
+/// file in A names something a file in B defines), by parent module
+/// (`crate::language_server`): what a cycle of files does not show, two
+/// modules that lean on each other through different files.
+pub fn module_edges(
+    tree: &CrateTree,
+    file_edges: &BTreeMap<&str, BTreeSet<&str>>,
+) -> BTreeMap<String, BTreeMap<String, BTreeSet<String>>> {
+    let mut out: BTreeMap<String, BTreeMap<String, BTreeSet<String>>> = BTreeMap::new();
+    for (from, targets) in file_edges {
+        let from = &tree.files[*from].module;
+        for to in targets {
+            let to = &tree.files[*to].module;
+            let common = from.iter().zip(to).take_while(|(a, b)| a == b).count();
+            // A file and a file of its own ancestor module: the file check's.
+            if common == from.len() || common == to.len() {
+                continue;
+            }
+            out.entry(from[..common].join("::"))
+                .or_default()
+                .entry(from[common].clone())
+                .or_default()
+                .insert(to[common].clone());
+        }
+    }
+    out
+}
+
+/// Every cycle among the children of each module, as `parent: a → b → a`.
+pub fn module_cycles(tree: &CrateTree) -> Vec<String> {
+    let files = edges(tree);
+    let mut out = Vec::new();
+    for (parent, children) in module_edges(tree, &files) {
+        let graph: BTreeMap<&str, BTreeSet<&str>> = children
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.iter().map(String::as_str).collect()))
+            .collect();
+        for (cycle, _) in cycles(&graph) {
+            out.push(format!("{parent}: {}", cycle.join(" → ")));
+        }
+    }
+    out
+}

@@ -1,5 +1,5 @@
-//! The architecture of the workspace, checked (issue 18): no module
-//! cycles in any crate, a pure core in every crate that has one, and one
+//! The architecture of the workspace, checked (issue 18): no cycle of
+//! files and none of sibling modules (issue 35) in any crate, a pure core in every crate that has one, and one
 //! place for what only one place may name (issue 35: each environment
 //! variable, the store's paths). All read the crates' sources with `syn`,
 //! following `mod` declarations from each crate root, so test code is never
@@ -59,6 +59,23 @@ fn no_crate_has_a_module_cycle() {
     assert!(
         report.is_empty(),
         "module cycles (a file that names what another defines, round and round):\n{}",
+        report.join("\n")
+    );
+}
+
+/// Modules, not only files: `commands` and `language_server` leaning on
+/// each other through different files is a cycle too (issue 35).
+#[test]
+fn no_module_leans_on_a_sibling_that_leans_back() {
+    let mut report = Vec::new();
+    for tree in &trees() {
+        for cycle in cycles::module_cycles(tree) {
+            report.push(format!("{}: {cycle}", tree.dir));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "module cycles (sibling modules that name what the other defines, round and round):\n{}",
         report.join("\n")
     );
 }
@@ -260,5 +277,41 @@ fn the_cycle_check_finds_a_cycle_through_a_parent_and_names_it() {
             "pkg/src/registry.rs".to_owned(),
             "pkg/src/plan/units.rs".to_owned(),
         ]]
+    );
+}
+
+#[test]
+fn the_module_check_finds_siblings_that_lean_on_each_other_through_different_files() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("pkg/src/lib.rs", "mod server;\nmod commands;\n");
+    write("pkg/src/server/mod.rs", "mod loop_;\nmod report;\n");
+    write("pkg/src/server/report.rs", "pub fn open() {}\n");
+    // The server's loop calls a command: server → commands.
+    write(
+        "pkg/src/server/loop_.rs",
+        "fn run() { crate::commands::report(); }\n",
+    );
+    write("pkg/src/commands.rs", "pub fn report() {}\n");
+    let trees = modules::read_package(dir.path(), "pkg").unwrap_or_else(|e| panic!("{e}"));
+    assert!(cycles::module_cycles(&trees[0]).is_empty());
+    // The command now borrows the server's report code, from another file
+    // than the one that calls it: no file cycle, a module cycle.
+    write(
+        "pkg/src/commands.rs",
+        "pub fn report() { crate::server::report::open(); }\n",
+    );
+    write("pkg/src/server/mod.rs", "mod loop_;\npub mod report;\n");
+    let trees = modules::read_package(dir.path(), "pkg").unwrap_or_else(|e| panic!("{e}"));
+    assert!(cycles::cycles(&cycles::edges(&trees[0])).is_empty());
+    assert_eq!(
+        cycles::module_cycles(&trees[0]),
+        ["crate: commands → server → commands"]
     );
 }
