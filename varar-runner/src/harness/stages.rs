@@ -17,16 +17,15 @@ use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 
-use super::cache::digests;
 use super::cache::discovery;
 use super::cache::plans::{Layout, PlanCache};
 use super::error::{FATAL, HarnessError};
 use super::finish::lock_save::LockSave;
+use super::finish::record::rerun::{continue_run, rerun_mode};
 use super::finish::record::{self, Claim, EarlierRuns, Identity, Recording, Start};
 use super::finish::{lock_saved, record_baseline, tear_down_resources, write_results};
 use super::print;
 use super::read::documents::Texts;
-use super::read::rerun::{continue_run, rerun_mode};
 use super::read::select::Selection;
 use super::run::libtest;
 use super::run::panics::install_quiet_panic_hook;
@@ -99,7 +98,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 ),
                 meta: &prepared.items.meta,
                 selected,
-                documents: digests::document_digests(&read.texts, used),
+                documents: read.texts.digests(used),
             },
             claim.is_some_and(Claim::keep),
         )

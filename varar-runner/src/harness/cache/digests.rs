@@ -8,10 +8,9 @@ use std::sync::OnceLock;
 use std::time::SystemTime;
 
 use varar_core::hash::Sha256;
-use varar_core::record::{DocumentDigest, FileDigest};
+use varar_core::record::FileDigest;
 
 use super::stamp::Stamp;
-use crate::harness::read::documents::Texts;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_project::store;
 
@@ -38,25 +37,6 @@ fn sha256_of_file(path: &Path) -> Option<String> {
             Err(_) => return None,
         }
     }
-}
-
-/// The digests of the documents `paths` (read as `texts`), in path order.
-pub(crate) fn document_digests<'a>(
-    texts: &Texts,
-    paths: impl IntoIterator<Item = &'a str>,
-) -> Vec<DocumentDigest> {
-    let mut out: Vec<DocumentDigest> = paths
-        .into_iter()
-        .filter_map(|path| {
-            Some(DocumentDigest {
-                path: path.to_owned(),
-                sha256: texts.sha256(path)?.to_owned(),
-                source_hash: texts.source_hash(path)?.to_owned(),
-            })
-        })
-        .collect();
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
 }
 
 /// The test binary's digest, cached beside it (`<binary>.varar-sha256`)

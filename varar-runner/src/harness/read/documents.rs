@@ -19,6 +19,7 @@ use crate::harness::cache::links::LinkIndex;
 use crate::harness::cache::stamp::Stamp;
 use varar_core::hash::{sha256_hex, source_hash};
 use varar_core::plan::Plan;
+use varar_core::record::DocumentDigest;
 use varar_core::results::DocumentHash;
 use varar_core::workspace::{Workspace, may_link};
 use varar_project::discovery::{OathFile, read_oath_with_metadata};
@@ -247,6 +248,25 @@ impl Texts {
                 })
             })
             .collect()
+    }
+
+    /// The digests of the documents `paths`, as read, in path order.
+    pub(crate) fn digests<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a str>,
+    ) -> Vec<DocumentDigest> {
+        let mut out: Vec<DocumentDigest> = paths
+            .into_iter()
+            .filter_map(|path| {
+                Some(DocumentDigest {
+                    path: path.to_owned(),
+                    sha256: self.sha256(path)?.to_owned(),
+                    source_hash: self.source_hash(path)?.to_owned(),
+                })
+            })
+            .collect();
+        out.sort_by(|a, b| a.path.cmp(&b.path));
+        out
     }
 }
 

@@ -3,10 +3,10 @@
 //! plans (`select.rs`: a run of one item, every `cargo nextest` process,
 //! plans only its oath), every oath's text read once and the workspace
 //! built over them (`documents.rs`: an oath is planned among the others,
-//! whose sections it may link to), and the earlier run a rerun continues
-//! (`rerun.rs`, `VARAR_RERUN=failed`, issue 19). The baseline is read here
-//! too, by `varar_project::Project`, beside the texts.
+//! whose sections it may link to). The baseline is read here too, by
+//! `varar_project::Project`, beside the texts; the earlier run a rerun
+//! continues (`VARAR_RERUN=failed`, issue 19) is read from its record, by
+//! `finish::record::rerun`, the run record's own reader.
 
 pub(super) mod documents;
-pub(super) mod rerun;
 pub(super) mod select;

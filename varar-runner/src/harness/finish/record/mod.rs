@@ -26,6 +26,7 @@ use crate::harness::trials::items::{ItemMeta, RunLog};
 use varar_project::store::{self, StoreError};
 
 mod identity;
+pub(in crate::harness) mod rerun;
 
 pub(crate) use identity::{Continuation, Identity, now_ms};
 

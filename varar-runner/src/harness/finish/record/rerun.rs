@@ -3,11 +3,11 @@
 
 use std::collections::HashMap;
 
-use super::documents::Texts;
-use super::select::Selection;
+use super::{self as record, Identity, store_runs};
 use crate::harness::error::HarnessError;
-use crate::harness::finish::record::{self, Identity, store_runs};
 use crate::harness::print;
+use crate::harness::read::documents::Texts;
+use crate::harness::read::select::Selection;
 use crate::harness::setup::settings::Settings;
 use varar_core::env::VARAR_RERUN;
 
