@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use varar_cli::check::CheckReport;
-use varar_cli::commands::check::report;
+use varar_cli::commands::check::CheckReport;
+use varar_cli::commands::check::shell::report;
 use varar_project::root::ProjectRoot;
 
 use crate::corpus::Corpus;

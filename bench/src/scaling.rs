@@ -283,7 +283,7 @@ fn check_row(project: &Project, o: &ScaleOptions, mbs: f64) -> Result<(), String
         cwd: project.dir.clone(),
     };
     let start = std::time::Instant::now();
-    let report = varar_cli::commands::check::report(&root);
+    let report = varar_cli::commands::check::shell::report(&root);
     let check = start.elapsed();
     println!(
         "  one oath of {mbs:>5.1} MB: cargo varar check {:.3} s (exit {}) / the test binary's --list {} = {:.2}x (goal <= 1.5x)",

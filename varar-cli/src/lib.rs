@@ -189,15 +189,11 @@
     )
 )]
 
-pub mod attest;
-pub mod check;
 pub mod cli;
 pub mod commands;
-pub mod failure_text;
-pub mod flaky;
-pub mod history;
-pub mod junit_xml;
+pub mod error;
 pub mod language_server;
+pub mod output;
 pub mod tree;
-pub mod tree_diff;
-pub mod tree_merge;
+
+pub use error::Error;

@@ -6,8 +6,9 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use clap::Parser as _;
-use varar_cli::cli::{Cli, Invocation, normalize_args};
-use varar_cli::commands::{self, CommandError, Output};
+use varar_cli::Error;
+use varar_cli::cli::{self, Cli, Invocation, normalize_args};
+use varar_cli::output::Output;
 use varar_core::untrusted::terminal_line;
 
 fn main() -> ExitCode {
@@ -32,18 +33,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> Result<u8, CommandError> {
-    let cwd = varar_project::root::current_dir().map_err(CommandError::CurrentDir)?;
+fn run(cli: Cli) -> Result<u8, Error> {
+    let cwd = varar_project::root::current_dir().map_err(Error::CurrentDir)?;
     let invocation = Invocation::from_cli(cli, &cwd)?;
     let mut notes = Vec::new();
-    let output = commands::run(&invocation, &mut notes);
+    let output = cli::run(&invocation, &mut notes);
     // Notes (the config's warnings) quote what the config holds: escaped
     // as every other stderr line.
     for note in &notes {
         eprintln!("cargo varar: {}", terminal_line(note));
     }
     let output = output?;
-    print(&output).map_err(CommandError::Stdout)?;
+    print(&output).map_err(Error::Stdout)?;
     Ok(output.exit_code)
 }
 

@@ -16,8 +16,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use varar_cli::check::{CheckReport, Severity};
-use varar_cli::commands::check::report;
+use varar_cli::commands::check::shell::report;
+use varar_cli::commands::check::{CheckReport, Severity};
 use varar_conformance::bundles::BUNDLES;
 use varar_core::names::{ItemKind, ItemName};
 use varar_project::root::ProjectRoot;

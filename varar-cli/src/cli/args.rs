@@ -1,13 +1,25 @@
 //! The raw command line, declared with clap's derive API: one subcommand
-//! per module of [`crate::commands`], and `--root DIR` on every one of
-//! them. Nothing here is checked beyond what clap checks; a command never
-//! sees these values, only the [`Invocation`](super::Invocation) made from
-//! them.
+//! per folder of [`crate::commands`], whose arguments are declared there
+//! (`args.rs`), and `--root DIR` on every one of them
+//! ([`crate::commands::RootArgs`]). Nothing here is checked beyond what
+//! clap checks; a command never sees these values, only the
+//! [`Invocation`](super::Invocation) made from them.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
+
+use crate::commands::attest::args::AttestArgs;
+use crate::commands::check::args::CheckArgs;
+use crate::commands::diff::args::DiffArgs;
+use crate::commands::flaky::args::FlakyArgs;
+use crate::commands::gate::args::GateArgs;
+use crate::commands::history::args::HistoryArgs;
+use crate::commands::junit::args::JunitArgs;
+use crate::commands::lsp::args::LspArgs;
+use crate::commands::merge::args::MergeArgs;
+use crate::commands::report::args::ReportArgs;
+use crate::commands::verify::args::VerifyArgs;
 
 /// `cargo varar`: the oaths of a package and their results, without running
 /// anything.
@@ -70,188 +82,6 @@ pub enum Command {
     Verify(VerifyArgs),
 }
 
-/// Output for people or for machines.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum Format {
-    /// Short text for people.
-    #[default]
-    Text,
-    /// One JSON object with a `version`, camelCase keys.
-    Json,
-}
-
-/// `cargo varar gate`.
-#[derive(Debug, Args)]
-pub struct GateArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people, or JSON for machines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Print the JSON Schema of `--format json` and exit.
-    #[arg(long)]
-    pub schema: bool,
-    /// Fail (exit 1) when an item of the latest run failed and then passed
-    /// on a retry (recovered, a flake).
-    #[arg(long)]
-    pub deny_recovered: bool,
-}
-
-/// `cargo varar check`.
-#[derive(Debug, Args)]
-pub struct CheckArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people, or JSON for machines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Print the JSON Schema of `--format json` and exit.
-    #[arg(long)]
-    pub schema: bool,
-}
-
-/// `cargo varar junit`.
-#[derive(Debug, Args)]
-pub struct JunitArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Write the XML to FILE (atomically; parent directories are created)
-    /// instead of stdout.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-}
-
-/// `cargo varar merge`.
-#[derive(Debug, Args)]
-pub struct MergeArgs {
-    /// The directory relative paths are taken from [default: the current
-    /// directory]; merge needs no config.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// When shards disagree on an example's outcome, keep the failure
-    /// instead of refusing to merge.
-    #[arg(long)]
-    pub prefer_failed: bool,
-    /// The results tree to write (like `.varar/`); it must not be, contain
-    /// or lie inside an input.
-    #[arg(value_name = "OUT")]
-    pub out: PathBuf,
-    /// The results trees to combine (each laid out like `.varar/`).
-    #[arg(value_name = "DIR", required = true)]
-    pub dirs: Vec<PathBuf>,
-}
-
-/// `cargo varar diff`.
-#[derive(Debug, Args)]
-pub struct DiffArgs {
-    /// The directory relative paths are taken from [default: the current
-    /// directory]; diff needs no config.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people (Markdown, fits a PR comment), or JSON for bots.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// The earlier results tree (the base branch, last night).
-    #[arg(value_name = "OLD")]
-    pub old: PathBuf,
-    /// The later results tree (the change, tonight).
-    #[arg(value_name = "NEW")]
-    pub new: PathBuf,
-}
-
-/// `cargo varar history`.
-#[derive(Debug, Args)]
-pub struct HistoryArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people, or JSON for machines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-}
-
-/// `cargo varar flaky`.
-#[derive(Debug, Args)]
-pub struct FlakyArgs {
-    /// The project (its sources are what runs are compared at).
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people, or JSON for machines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Compare the newest N comparable runs only [default: every kept one].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub runs: Option<u64>,
-    /// Directories of runs to compare instead of the local history:
-    /// downloaded `.varar/` trees (CI artifacts) or history directories.
-    #[arg(value_name = "DIR")]
-    pub dirs: Vec<PathBuf>,
-}
-
-/// `cargo varar attest`.
-#[derive(Debug, Args)]
-pub struct AttestArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Write the statement to FILE (atomically; parent directories are
-    /// created) instead of stdout.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-}
-
-/// `cargo varar verify`.
-#[derive(Debug, Args)]
-pub struct VerifyArgs {
-    /// The project whose working tree is checked.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Text for people, or JSON for machines.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// The attestation (an in-toto Statement written by `attest`).
-    #[arg(value_name = "FILE")]
-    pub file: PathBuf,
-}
-
-/// `cargo varar lsp`.
-#[derive(Debug, Args)]
-pub struct LspArgs {
-    /// Talk over stdin/stdout (the only transport; accepted because
-    /// editor clients pass it).
-    #[arg(long)]
-    pub stdio: bool,
-}
-
-/// The option every command takes.
-#[derive(Debug, Args)]
-pub struct RootArgs {
-    /// The project root, where varar.config.json lives [default: the
-    /// nearest directory at or above the current one that holds one].
-    #[arg(long, value_name = "DIR")]
-    pub root: Option<PathBuf>,
-}
-
-/// `cargo varar report`.
-#[derive(Debug, Args)]
-pub struct ReportArgs {
-    /// The project.
-    #[command(flatten)]
-    pub root: RootArgs,
-    /// Where to write the site; only a new or empty directory, or a
-    /// previous report, is accepted [default: target/varar/report under the
-    /// root].
-    #[arg(long, value_name = "DIR")]
-    pub out: Option<PathBuf>,
-    /// Open index.html in a browser afterwards ($BROWSER if set, else the
-    /// system's opener).
-    #[arg(long)]
-    pub open: bool,
-}
-
 /// The arguments as clap should see them: cargo runs `cargo-varar varar
 /// report …` for `cargo varar report …`, so a first argument `varar` is
 /// dropped; `cargo-varar report …` run directly works too.
@@ -265,7 +95,10 @@ pub fn normalize_args<I: IntoIterator<Item = OsString>>(args: I) -> Vec<OsString
 
 #[cfg(test)]
 mod tests {
+    use std::path::PathBuf;
+
     use super::*;
+    use crate::output::Format;
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(normalize_args(args.iter().map(OsString::from)))

@@ -1,26 +1,62 @@
-//! One module per command (shell: each reads the project or the results
-//! trees and writes its output); the pure work is in [`varar_report`],
-//! [`varar_core::verdict::gate`], [`crate::junit_xml`], [`crate::tree_merge`] and
-//! [`crate::tree_diff`].
+//! One folder per command: its arguments (`args.rs`: what clap parses and
+//! the validated value the command trusts), its shell (what reads the
+//! project or the results trees and returns its [`crate::output::Output`])
+//! and its pure work, together. A command's folder is `mod.rs` holding the
+//! pure work and `shell.rs` the shell when it has work of its own, or
+//! `mod.rs` holding the shell when its work is another crate's (`gate`:
+//! [`varar_core::verdict::gate`], `report`: [`varar_report`], `lsp`:
+//! [`crate::language_server`]).
 //!
-//! Each command takes its validated value ([`crate::cli::Invocation`]) and
-//! returns its [`Output`] or its one error type, which knows its exit
-//! code; [`run`] runs the invocation, and `main` prints what it returns
-//! (the only place that prints).
+//! Every command returns its output or the one [`crate::Error`]; none
+//! prints (the `main` edge does). A command never calls another's shell;
+//! `verify` reads statements with `attest`'s pure work.
+//!
+//! What every command shares: the option `--root DIR` ([`RootArgs`]), the
+//! output ([`crate::output`]) and the results tree `merge` and `diff` read
+//! ([`crate::tree`]).
+
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use varar_project::root::ProjectRoot;
 
 pub mod attest;
 pub mod check;
 pub mod diff;
-mod dispatch;
 pub mod flaky;
 pub mod gate;
 pub mod history;
 pub mod junit;
 pub mod lsp;
 pub mod merge;
-mod output;
 pub mod report;
 pub mod verify;
 
-pub use dispatch::{CommandError, run};
-pub use output::{Output, json};
+/// The option every command takes.
+#[derive(Debug, Args)]
+pub struct RootArgs {
+    /// The project root, where varar.config.json lives [default: the
+    /// nearest directory at or above the current one that holds one].
+    #[arg(long, value_name = "DIR")]
+    pub root: Option<PathBuf>,
+}
+
+impl RootArgs {
+    /// The project, run from `cwd`: found when the command reads it (a
+    /// command that reports its problems in its own format, `gate --format
+    /// json`, reports a missing root there too).
+    pub fn project(&self, cwd: &Path) -> ProjectRoot {
+        ProjectRoot {
+            explicit: self.root.clone(),
+            cwd: cwd.to_path_buf(),
+        }
+    }
+
+    /// For the commands that need no config (`merge`, `diff`): the
+    /// directory their relative paths are taken from, `--root` or `cwd`.
+    pub fn base(&self, cwd: &Path) -> PathBuf {
+        self.root
+            .as_ref()
+            .map_or_else(|| cwd.to_path_buf(), |r| cwd.join(r))
+    }
+}

@@ -1,6 +1,6 @@
 use crate::support::example;
+use varar_cli::commands::diff::*;
 use varar_cli::tree::{Tree, TreeFile};
-use varar_cli::tree_diff::*;
 use varar_core::results::{ExampleResult, OathResults};
 
 fn tree(name: &str, files: Vec<(&str, &str, Vec<ExampleResult>)>) -> Tree {

@@ -1,5 +1,5 @@
+use varar_cli::commands::merge::*;
 use varar_cli::tree::{Tree, TreeFile};
-use varar_cli::tree_merge::*;
 use varar_core::results::{DocumentHash, ExampleResult, OathResults, Status};
 use varar_core::verdict::records::Code;
 

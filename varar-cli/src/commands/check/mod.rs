@@ -1,0 +1,39 @@
+//! `cargo varar check`: what `cargo test` would fail before any step runs,
+//! and what looks wrong, found by the language server's analysis (pure).
+//!
+//! The input is what the command read ([`CheckInput`]): the oaths the
+//! config selects, the steps discovered from the Rust sources as the
+//! language server discovers them ([`StepIndex`]: `syn`, no compiling), and
+//! the committed lock. Every oath is planned among the others with the
+//! engine's `plan_with_drift`, as the harness does ([`plan_documents`]);
+//! the problems are:
+//!
+//! - errors, which `cargo test` fails: each drift and plan diagnostic
+//!   (ambiguous steps, reference problems, `error` fences without a step),
+//!   with the name of the test item the harness gives it (the engine's
+//!   `names::items`, in the harness's order);
+//!   and each step definition the registry refuses (a duplicate, a bad
+//!   expression, an unknown parameter type), which stops the build or the
+//!   run;
+//! - warnings, which it does not: a sentence no step matches that looks
+//!   like a step (it has a value to capture: the heuristic of "create the
+//!   step", [`crate::language_server::guess`]), outside the paragraphs an
+//!   error already names; a step no oath uses; and a key
+//!   `varar.config.json` writes twice (the last value is used).
+//!
+//! Exit 0 without errors (warnings are shown), 1 with some, 2 when an input
+//! could not be used ([`ErrorRecord`]s, as the gate's); 2 wins. The JSON
+//! form is described by [`SCHEMA`].
+
+pub mod args;
+mod find;
+mod model;
+pub mod shell;
+mod text;
+
+pub use find::{CheckInput, check};
+pub use model::{CheckReport, CheckStatus, Problem, ProblemCode, SCHEMA, Severity, VERSION};
+pub use text::render_text;
+
+#[cfg(test)]
+mod tests;
