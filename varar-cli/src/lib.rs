@@ -31,7 +31,7 @@
 //!   pages of documents the run read as they are now). It prints the path
 //!   of `index.html`.
 //! - `check` reports what `cargo test` would fail before any step runs
-//!   ([`check`]), found by the language server's analysis without
+//!   ([`commands::check`]), found by the language server's analysis without
 //!   building anything: drift, plan diagnostics and refused step
 //!   definitions (each with the test item the harness fails), and as
 //!   warnings sentences that look like steps but match none and unused
@@ -48,17 +48,17 @@
 //!   `--deny-recovered` fails the gate on it. `--format json` prints one
 //!   object (version 2) described by the JSON Schema that `--schema` prints
 //!   (also `varar-cli/schema/gate.schema.json`).
-//! - `junit` converts the results to JUnit XML ([`junit_xml`]) inside the
+//! - `junit` converts the results to JUnit XML ([`commands::junit`]) inside the
 //!   common profile CI servers accept, on stdout or atomically to `--out`.
 //!   The latest run's drift, diagnostic and read-error items that failed
 //!   are failing cases of their oath's suite; an example that recovered on
 //!   a retry passes and says so in its `system-out`.
 //! - `merge` combines the result trees of CI shards into one, as if one run
-//!   had produced it, in the harness's own byte format ([`tree_merge`]),
+//!   had produced it, in the harness's own byte format ([`commands::merge`]),
 //!   and copies every input's run records (`.runs/<run id>/*.run`) as they
 //!   are.
 //! - `diff` compares two result trees: regressed, fixed, added, removed,
-//!   still failing ([`tree_diff`]), the examples of their result files and
+//!   still failing ([`commands::diff`]), the examples of their result files and
 //!   the drift, diagnostic and read-error items of each tree's latest run;
 //!   Markdown for a PR comment, or JSON.
 //! - `lsp` is a language server for editors, on stdin/stdout ([`language_server`]):
@@ -70,11 +70,11 @@
 //! - `history`, `flaky`, `attest` and `verify` are the evidence over time
 //!   (issue 20): the runs kept in the run history
 //!   (`target/varar/history/`, see `varar_core::history`) listed
-//!   ([`history`]); the items with mixed outcomes over the kept complete
+//!   ([`commands::history`]); the items with mixed outcomes over the kept complete
 //!   runs of the current sources, or over downloaded `.varar/` trees
-//!   ([`flaky`]); the latest complete, fresh run as an in-toto Statement
+//!   ([`commands::flaky`]); the latest complete, fresh run as an in-toto Statement
 //!   with the test-result predicate, and its digests checked against the
-//!   working tree ([`attest`]). `report` draws each example's outcomes
+//!   working tree ([`commands::attest`]). `report` draws each example's outcomes
 //!   over the kept runs and a *flaky* badge.
 //!
 //! # The project root
@@ -154,28 +154,31 @@
 //! is small; the work itself is pure, values in and values out.
 //!
 //! - The command line in two steps ([`cli`]): clap's raw arguments
-//!   ([`cli::args`]), then one validated value per command
-//!   ([`cli::invocation`]: absolute paths, defaults, `gate --schema` as its
-//!   own mode, `merge`'s OUT checked against its inputs).
-//! - [`commands`]: one module per command (the shell). Each takes its
-//!   validated value and returns an [`commands::Output`] or its one error
-//!   type, which knows its exit code ([`commands::CommandError`]); `main`
-//!   prints, and nothing else does.
+//!   ([`cli::args`]), then one validated value per command gathered
+//!   ([`cli::invocation`]), run by [`cli::dispatch`].
+//! - [`commands`]: one folder per command, everything of it together: its
+//!   arguments and validated value (`args`: absolute paths, defaults,
+//!   `merge`'s OUT checked against its inputs), its shell (`shell`) and
+//!   its pure work ([`commands::check`], [`commands::junit`],
+//!   [`commands::merge`], [`commands::diff`], [`commands::history`],
+//!   [`commands::flaky`] (its text) and [`commands::attest`], which
+//!   `verify` shares), over the engine's run verdict
+//!   ([`varar_core::verdict`]: the gate, whether a result is fresh, what
+//!   the run records say of the latest run, its standing, what is drawn as
+//!   current, and the error records with their codes, the kept runs, the
+//!   flaky comparison); the names of the test items of planned oaths are
+//!   the engine's (`varar_core::names::items`, the harness's order).
+//! - Each shell takes its validated value and returns an
+//!   [`output::Output`], printed through the one helper
+//!   [`output::emit`] (text or JSON, stdout or `--out`), or the one
+//!   [`Error`], which knows its stable code and its exit code; `main`
+//!   renders and prints, and nothing else does.
 //! - Reading: [`varar_project::root`] finds the project,
 //!   [`varar_project::evidence`] reads it (the one reader of `report`,
 //!   `gate` and `junit`, run records included), [`tree`] reads a results
 //!   tree and its run records (`merge`, `diff`). The report, read,
 //!   rendered and written, is [`varar_report`]'s, which the language
 //!   server calls too.
-//! - The pure work, one module per command: [`check`], [`junit_xml`],
-//!   [`tree_merge`], [`tree_diff`], [`history`], [`flaky`] (its text) and
-//!   [`attest`], over the
-//!   engine's run verdict ([`varar_core::verdict`]: the gate, whether a
-//!   result is fresh, what the run records say of the latest run, its
-//!   standing, what is drawn as current, and the error records with their
-//!   codes, the kept runs, the flaky comparison), and [`failure_text`]; the names of the test items of planned
-//!   oaths are the engine's (`varar_core::names::items`, the harness's
-//!   order).
 //! - The language server, [`language_server`]: its own shell (the protocol
 //!   loop, the state it keeps, requests, planning and publishing, a
 //!   project's files, where the steps are) over pure feature modules.
