@@ -3,7 +3,7 @@
 //! `.varar/<oathPath>.json` and its run records
 //! `.varar/.runs/<run id>/<process id>.run`, as strings. Pure: the store
 //! (`varar-project`) joins them to paths and is the only code that does;
-//! the verdict ([`crate::verdict`]) names the same files in its messages.
+//! the verdict (`verdict`, feature `verdict`) names the same files in its messages.
 
 /// The scratch directory for run results and lock sidecars (spec 40 §6).
 pub const SCRATCH_DIR: &str = ".varar";
