@@ -14,9 +14,9 @@ use varar_project::{Loaded, Project};
 use super::output::{Output, json};
 use crate::check::{CheckInput, CheckReport, SCHEMA, check, render_text};
 use crate::cli::{CheckRun, Format};
-use crate::language_server::rust_sources::{label, rust_files, sources};
-use crate::language_server::step_index::StepIndex;
 use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_lsp::analysis::rust_sources::{label, rust_files, sources};
+use varar_lsp::analysis::step_index::StepIndex;
 use varar_project::evidence::records::ProjectRecords;
 use varar_project::root::ProjectRoot;
 
