@@ -23,13 +23,11 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use lsp_types::{Position, Range, TextDocumentContentChangeEvent};
-use varar_cli::language_server::analysis::{
-    Analysis, PlanContext, plan_document, plan_documents, reuses,
-};
-use varar_cli::language_server::diagnostics::oath_diagnostics;
-use varar_cli::language_server::position::apply_change;
-use varar_cli::language_server::project_state::ProjectState;
-use varar_cli::language_server::tokens::semantic_tokens;
+use varar_lsp::analysis::{Analysis, PlanContext, plan_document, plan_documents, reuses};
+use varar_lsp::handlers::diagnostics::oath_diagnostics;
+use varar_lsp::handlers::position::apply_change;
+use varar_lsp::handlers::tokens::semantic_tokens;
+use varar_lsp::server::project_state::ProjectState;
 
 use crate::e2e::median;
 

@@ -10,9 +10,6 @@ use varar_project::evidence::records::ProjectRecords;
 use varar_project::root::RootError;
 use varar_report::report::ReportError;
 
-use crate::language_server::ServerError;
-use crate::language_server::transport::TransportError;
-
 /// Why `cargo varar` failed. `Display` is one line, its sources the
 /// reasons; `main` prints the chain once (or, for [`Self::records`], one
 /// record per line).
@@ -39,14 +36,11 @@ pub enum Error {
     /// The result could not be written as JSON.
     #[error(transparent)]
     Json(#[from] serde_json::Error),
-    /// The language server stopped: the editor broke the protocol or went
-    /// away.
+    /// The language server stopped before the editor's `exit`: the editor
+    /// broke the protocol or went away, or the stream from or to it could
+    /// not be read or written.
     #[error("the language server stopped")]
-    LanguageServer(#[source] ServerError),
-    /// The language server stopped: the stream from or to the editor
-    /// could not be read or written.
-    #[error("the language server stopped")]
-    Transport(#[source] TransportError),
+    LanguageServer(#[source] varar_lsp::RunError),
     /// The output could not be printed.
     #[error("cannot write to stdout")]
     Stdout(#[source] std::io::Error),
@@ -75,7 +69,6 @@ impl Error {
             | Error::Records(_)
             | Error::Json(_)
             | Error::LanguageServer(_)
-            | Error::Transport(_)
             | Error::Stdout(_) => 2,
         }
     }
@@ -92,7 +85,7 @@ impl Error {
                 Some(ErrorRecord::project(e, std::path::Path::new("")).code)
             }
             Error::Report(_) | Error::Json(_) | Error::Stdout(_) => Some(Code::OutputError),
-            Error::LanguageServer(_) | Error::Transport(_) => None,
+            Error::LanguageServer(_) => None,
         }
     }
 

@@ -31,7 +31,8 @@
 //!   pages of documents the run read as they are now). It prints the path
 //!   of `index.html`.
 //! - `check` reports what `cargo test` would fail before any step runs
-//!   ([`commands::check`]), found by the language server's analysis without
+//!   ([`commands::check`]), found by the language server's analysis
+//!   ([`varar_lsp::analysis`]) without
 //!   building anything: drift, plan diagnostics and refused step
 //!   definitions (each with the test item the harness fails), and as
 //!   warnings sentences that look like steps but match none and unused
@@ -61,7 +62,7 @@
 //!   still failing ([`commands::diff`]), the examples of their result files and
 //!   the drift, diagnostic and read-error items of each tree's latest run;
 //!   Markdown for a PR comment, or JSON.
-//! - `lsp` is a language server for editors, on stdin/stdout ([`language_server`]):
+//! - `lsp` is a language server for editors, on stdin/stdout ([`varar_lsp`]):
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
 //!   complete a sentence; run an example or an oath from a code lens (a
@@ -179,9 +180,8 @@
 //!   tree and its run records (`merge`, `diff`). The report, read,
 //!   rendered and written, is [`varar_report`]'s, which the language
 //!   server calls too.
-//! - The language server, [`language_server`]: its own shell (the protocol
-//!   loop, the state it keeps, requests, planning and publishing, a
-//!   project's files, where the steps are) over pure feature modules.
+//! - The language server is [`varar_lsp`]'s (`commands::lsp` serves it);
+//!   `check` reads the oaths with its protocol-free analysis.
 #![cfg_attr(
     not(test),
     warn(
@@ -195,7 +195,6 @@
 pub mod cli;
 pub mod commands;
 pub mod error;
-pub mod language_server;
 pub mod output;
 pub mod tree;
 

@@ -6,10 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use varar_cli::language_server::analysis::{PlanContext, plan_document};
-use varar_cli::language_server::oaths::Oaths;
-use varar_cli::language_server::step_index::StepIndex;
 use varar_conformance::bundles::BUNDLES;
+use varar_lsp::analysis::oaths::Oaths;
+use varar_lsp::analysis::step_index::StepIndex;
+use varar_lsp::analysis::{PlanContext, plan_document};
 
 fn conformance() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../conformance")

@@ -140,7 +140,7 @@ fn cycle_through(component: &[&str], edges: &BTreeMap<&str, BTreeSet<&str>>) -> 
 
 /// The graph of each module's children (a module A → its sibling B when a
 /// file in A names something a file in B defines), by parent module
-/// (`crate::language_server`): what a cycle of files does not show, two
+/// (`crate::server`): what a cycle of files does not show, two
 /// modules that lean on each other through different files.
 pub fn module_edges(
     tree: &CrateTree,

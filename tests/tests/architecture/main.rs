@@ -1,12 +1,14 @@
 //! The architecture of the workspace, checked (issue 18): no cycle of
-//! files and none of sibling modules (issue 35) in any crate, a pure core in every crate that has one, and one
+//! files and none of sibling modules (issue 35) in any crate, a pure core in every crate that has one, one
 //! place for what only one place may name (issue 35: each environment
-//! variable, the store's paths). All read the crates' sources with `syn`,
+//! variable, the store's paths), and a language server whose analysis
+//! names no protocol type (issue 35). All read the crates' sources with `syn`,
 //! following `mod` declarations from each crate root, so test code is never
 //! read and every compiled line is.
 
 mod cycles;
 mod modules;
+mod protocol;
 mod purity;
 mod shell_names;
 
@@ -21,6 +23,7 @@ const PACKAGES: &[&str] = &[
     "varar-project",
     "varar-runner",
     "varar-report",
+    "varar-lsp",
     "varar-cli",
     "conformance",
     "bench",
@@ -63,7 +66,7 @@ fn no_crate_has_a_module_cycle() {
     );
 }
 
-/// Modules, not only files: `commands` and `language_server` leaning on
+/// Modules, not only files: `commands` and `server` leaning on
 /// each other through different files is a cycle too (issue 35).
 #[test]
 fn no_module_leans_on_a_sibling_that_leans_back() {
@@ -103,6 +106,30 @@ fn every_core_is_pure() {
         );
     }
     assert!(report.is_empty(), "{}", report.join("\n"));
+}
+
+/// The analysis `cargo varar check` shares with the language server names
+/// nothing of the protocol: the handlers turn its values into the
+/// protocol's.
+#[test]
+fn the_language_servers_analysis_names_no_protocol_type() {
+    let trees = trees();
+    let tree = trees
+        .iter()
+        .find(|t| t.dir == "varar-lsp/src/lib.rs")
+        .unwrap_or_else(|| panic!("no crate root varar-lsp/src/lib.rs"));
+    let (findings, checked) =
+        protocol::check_layer(tree, protocol::ANALYSIS).unwrap_or_else(|e| panic!("{e}"));
+    assert!(checked >= 10, "only {checked} files of the analysis found");
+    let report: Vec<String> = findings
+        .iter()
+        .map(|f| format!("{} names {}", f.file, f.what))
+        .collect();
+    assert!(
+        report.is_empty(),
+        "the language server's analysis names the protocol (turn its values into the protocol's in a handler):\n{}",
+        report.join("\n")
+    );
 }
 
 /// Where every environment variable of Varar is named.
@@ -313,5 +340,59 @@ fn the_module_check_finds_siblings_that_lean_on_each_other_through_different_fil
     assert_eq!(
         cycles::module_cycles(&trees[0]),
         ["crate: commands → server → commands"]
+    );
+}
+
+#[test]
+fn the_protocol_check_finds_a_protocol_type_named_in_the_analysis() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let write = |rel: &str, text: &str| {
+        let path = dir.path().join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+        }
+        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
+    };
+    write("lsp/src/lib.rs", "pub mod analysis;\npub mod handlers;\n");
+    // The handlers speak the protocol; the analysis only in its tests.
+    write(
+        "lsp/src/handlers.rs",
+        "use lsp_types::Range;\npub fn f() -> serde_json::Value { serde_json::json!(null) }\n",
+    );
+    write(
+        "lsp/src/analysis/mod.rs",
+        "pub mod plan;\n#[cfg(test)]\nmod tests { use lsp_types::Range; }\n",
+    );
+    write("lsp/src/analysis/plan.rs", "pub struct Plan(pub u32);\n");
+    let read = || modules::read_package(dir.path(), "lsp").unwrap_or_else(|e| panic!("{e}"));
+    let (findings, checked) =
+        protocol::check_layer(&read()[0], "lsp/src/analysis/").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((findings, checked), (vec![], 2));
+    // The plan now answers in the protocol's terms.
+    write(
+        "lsp/src/analysis/plan.rs",
+        "use lsp_types::{Position, Range};\nuse serde_json::{Value, json};\n\
+         pub struct Plan(pub lsp_server::RequestId);\n\
+         pub fn at(_: Position) -> Value { json!(1) }\n",
+    );
+    let (findings, _) =
+        protocol::check_layer(&read()[0], "lsp/src/analysis/").unwrap_or_else(|e| panic!("{e}"));
+    let mut what: Vec<&str> = findings.iter().map(|f| f.what.as_str()).collect();
+    what.sort();
+    assert_eq!(
+        what,
+        [
+            "`json!`",
+            "`lsp_server::RequestId`",
+            "`lsp_types::Position`",
+            "`lsp_types::Range`",
+            "`serde_json::Value`",
+        ]
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.file == "lsp/src/analysis/plan.rs"),
+        "{findings:?}"
     );
 }

@@ -88,6 +88,27 @@ pub const SHELLS: &[Shell] = &[
         files: &[],
         core_files: 5,
     },
+    // The language server: the main loop and the stdio connection are its
+    // shell, and where a project's steps are (manifests read, directories
+    // listed); the handlers, the analysis, the events and the reading of a
+    // run's output are pure.
+    Shell {
+        root: "varar-lsp/src/lib.rs",
+        modules: &["serve", "transport"],
+        files: &[
+            "server/mod.rs",
+            "server/server_state.rs",
+            "server/sync.rs",
+            "server/waiting.rs",
+            "server/requests.rs",
+            "server/project_state.rs",
+            "server/background.rs",
+            "server/execute.rs",
+            "server/run_cargo.rs",
+            "analysis/rust_sources.rs",
+        ],
+        core_files: 20,
+    },
     Shell {
         root: "varar-cli/src/lib.rs",
         // Each command's shell (`commands/<name>/shell.rs`, and `merge`'s
@@ -108,17 +129,6 @@ pub const SHELLS: &[Shell] = &[
             "commands/merge/shell.rs",
             "commands/report/shell.rs",
             "commands/verify/shell.rs",
-            "language_server/server.rs",
-            "language_server/server_state.rs",
-            "language_server/sync.rs",
-            "language_server/waiting.rs",
-            "language_server/handlers.rs",
-            "language_server/project_state.rs",
-            "language_server/rust_sources.rs",
-            "language_server/background.rs",
-            "language_server/execute.rs",
-            "language_server/run_cargo.rs",
-            "language_server/transport.rs",
         ],
         core_files: 5,
     },

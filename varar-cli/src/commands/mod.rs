@@ -5,7 +5,7 @@
 //! pure work and `shell.rs` the shell when it has work of its own, or
 //! `mod.rs` holding the shell when its work is another crate's (`gate`:
 //! [`varar_core::verdict::gate`], `report`: [`varar_report`], `lsp`:
-//! [`crate::language_server`]).
+//! [`varar_lsp`]).
 //!
 //! Every command returns its output or the one [`crate::Error`]; none
 //! prints (the `main` edge does). A command never calls another's shell;

@@ -6,12 +6,12 @@ use std::path::Path;
 use varar_core::source::Source;
 
 use crate::support::{at, bakery, plan_all};
-use varar_cli::language_server::analysis::{Analysis, Contribution, PlanContext, contribution};
-use varar_cli::language_server::diagnostics::{located_diagnostics, oath_diagnostics};
-use varar_cli::language_server::navigation::{link_hover, reference_definition, references};
-use varar_cli::language_server::oaths::Oaths;
-use varar_cli::language_server::step_index::StepIndex;
-use varar_cli::language_server::tokens::{REFERENCE, STEP, reference_link_tokens, step_tokens};
+use varar_lsp::analysis::oaths::Oaths;
+use varar_lsp::analysis::step_index::StepIndex;
+use varar_lsp::analysis::{Analysis, Contribution, PlanContext, contribution};
+use varar_lsp::handlers::diagnostics::{located_diagnostics, oath_diagnostics};
+use varar_lsp::handlers::navigation::{link_hover, reference_definition, references};
+use varar_lsp::handlers::tokens::{REFERENCE, STEP, reference_link_tokens, step_tokens};
 
 const CHECKOUT: &str = "# Checkout\n\n## Pay\n\nI put 2 croissants in the basket.\n\n\
 [Fill the basket](shared.md#fill-the-basket)\n\nNow the basket holds 3 items.\n\n\
@@ -306,7 +306,7 @@ fn checkout_step(all: &[Analysis]) -> usize {
 fn shared_drift_lines(shared: &str, locked_name: &str, locked_line: i64) -> Vec<u32> {
     use varar_core::lock::{Lock, LockEntry, LockExample};
 
-    use varar_cli::language_server::analysis::plan_document;
+    use varar_lsp::analysis::plan_document;
 
     let index = bakery();
     let mut lock = Lock::default();
@@ -372,7 +372,7 @@ fn a_locked_link_now_spliced_is_not_drift_as_under_cargo_test() {
 fn the_servers_plans_equal_the_harness_plans_on_the_whole_workspace() {
     use varar_core::plan::plan_oath;
 
-    use varar_cli::language_server::analysis::plan_documents;
+    use varar_lsp::analysis::plan_documents;
 
     // Nested, same-file, whole-file, cyclic and broken links, a section two
     // oaths splice, and an oath no link touches.
@@ -435,7 +435,7 @@ fn the_servers_plans_equal_the_harness_plans_on_the_whole_workspace() {
 
 #[test]
 fn a_shared_sentence_has_hover_and_definition_in_its_own_oath() {
-    use varar_cli::language_server::navigation::{definition, hover};
+    use varar_lsp::handlers::navigation::{definition, hover};
 
     let index = bakery();
     let all = project(&index);

@@ -3,10 +3,10 @@
 
 use std::path::PathBuf;
 
-use varar_cli::language_server::analysis::{Analysis, PlanContext, plan_documents, reuses};
-use varar_cli::language_server::oaths::Oaths;
-use varar_cli::language_server::step_index::StepIndex;
 use varar_core::results::{ExampleResult, ResultFailure, Status};
+use varar_lsp::analysis::oaths::Oaths;
+use varar_lsp::analysis::step_index::StepIndex;
+use varar_lsp::analysis::{Analysis, PlanContext, plan_documents, reuses};
 
 /// An example on `lines`, failed with `failed` as its message when given.
 pub fn example(name: &str, lines: &[u32], failed: Option<&str>) -> ExampleResult {

@@ -13,11 +13,11 @@ use varar_core::registry::Role;
 use varar_core::source::Span;
 
 use super::model::{CheckReport, Problem, ProblemCode, Severity, finish};
-use crate::language_server::analysis::{Analysis, PlanContext, plan_documents, reuses};
-use crate::language_server::guess::{Guesser, step_text};
-use crate::language_server::oaths::Oaths;
-use crate::language_server::step_index::StepIndex;
 use varar_core::verdict::records::{ErrorRecord, display_path};
+use varar_lsp::analysis::guess::{Guesser, step_text};
+use varar_lsp::analysis::oaths::Oaths;
+use varar_lsp::analysis::step_index::StepIndex;
+use varar_lsp::analysis::{Analysis, PlanContext, plan_documents, reuses};
 
 /// What the check reads: the project as the command found it.
 #[derive(Debug)]

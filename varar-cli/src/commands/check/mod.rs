@@ -1,11 +1,15 @@
 //! `cargo varar check`: what `cargo test` would fail before any step runs,
-//! and what looks wrong, found by the language server's analysis (pure).
+//! and what looks wrong, found by the language server's analysis
+//! ([`varar_lsp::analysis`], pure).
 //!
 //! The input is what the command read ([`CheckInput`]): the oaths the
 //! config selects, the steps discovered from the Rust sources as the
-//! language server discovers them ([`StepIndex`]: `syn`, no compiling), and
+//! language server discovers them
+//! ([`StepIndex`](varar_lsp::analysis::step_index::StepIndex): `syn`, no
+//! compiling), and
 //! the committed lock. Every oath is planned among the others with the
-//! engine's `plan_with_drift`, as the harness does ([`plan_documents`]);
+//! engine's `plan_with_drift`, as the harness does
+//! ([`plan_documents`](varar_lsp::analysis::plan_documents));
 //! the problems are:
 //!
 //! - errors, which `cargo test` fails: each drift and plan diagnostic
@@ -17,7 +21,7 @@
 //!   run;
 //! - warnings, which it does not: a sentence no step matches that looks
 //!   like a step (it has a value to capture: the heuristic of "create the
-//!   step", [`crate::language_server::guess`]), outside the paragraphs an
+//!   step", [`varar_lsp::analysis::guess`]), outside the paragraphs an
 //!   error already names; a step no oath uses; and a key
 //!   `varar.config.json` writes twice (the last value is used).
 //!

@@ -14,10 +14,10 @@ use varar_project::{Loaded, Project};
 use super::args::CheckRun;
 use super::{CheckInput, CheckReport, SCHEMA, check, render_text};
 use crate::error::Error;
-use crate::language_server::rust_sources::{label, rust_files, sources};
-use crate::language_server::step_index::StepIndex;
 use crate::output::{Output, emit};
 use varar_core::verdict::records::{Code, ErrorRecord, display_path};
+use varar_lsp::analysis::rust_sources::{label, rust_files, sources};
+use varar_lsp::analysis::step_index::StepIndex;
 use varar_project::evidence::records::ProjectRecords;
 use varar_project::root::ProjectRoot;
 

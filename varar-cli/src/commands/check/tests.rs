@@ -4,13 +4,43 @@ use varar_core::lock::Lock;
 use varar_core::source::Span;
 
 use super::*;
-use crate::language_server::tests::support::bakery;
+use varar_lsp::analysis::step_index::StepIndex;
 
 const BASKET: &str = include_str!("../../../../examples/bakery/varar/basket.md");
 const OPENING: &str = include_str!("../../../../examples/bakery/varar/opening-the-shop.md");
 const SERVING: &str = include_str!("../../../../examples/bakery/varar/serving-a-customer.md");
 const SHELF: &str = include_str!("../../../../examples/bakery/varar/shelf.md");
 const RUSH: &str = include_str!("../../../../examples/bakery/varar/the-morning-rush.md");
+
+/// The bakery's step index, read as the language server reads it (the
+/// server's own unit tests share the same fixture in `varar-lsp`).
+fn bakery() -> StepIndex {
+    StepIndex::load(
+        [
+            (
+                "tests/steps/mod.rs",
+                include_str!("../../../../examples/bakery/tests/steps/mod.rs"),
+            ),
+            (
+                "tests/steps/basket.rs",
+                include_str!("../../../../examples/bakery/tests/steps/basket.rs"),
+            ),
+            (
+                "tests/steps/shelf.rs",
+                include_str!("../../../../examples/bakery/tests/steps/shelf.rs"),
+            ),
+        ]
+        .into_iter()
+        .map(|(label, text)| {
+            (
+                std::path::PathBuf::from("/bakery").join(label),
+                label.to_string(),
+                text.to_string(),
+            )
+        })
+        .collect::<Vec<_>>(),
+    )
+}
 
 fn oaths(changed: &[(&str, &str)]) -> Vec<(String, String)> {
     [

@@ -1,5 +1,5 @@
 //! `cargo varar lsp`: the language server for editors. The server is
-//! [`crate::language_server`]; here are its arguments ([`args`]) and its
+//! [`varar_lsp`]; here are its arguments ([`args`]) and its
 //! shell ([`shell`]: served over stdin/stdout).
 
 pub mod args;
