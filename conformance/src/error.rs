@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum ArtifactError {
-    /// The kind is not one of [`KINDS`].
+    /// The kind is not one of [`KINDS`](crate::KINDS).
     #[error("unknown artifact `{0}` (expected one of: doc, registry, plan, trace)")]
     UnknownKind(String),
     /// The input file could not be read.

@@ -113,7 +113,7 @@ fn descriptors(list: &Value, at: &str, role: Role) -> Result<Vec<(Role, String, 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct VerifyReport {
-    /// [`VERSION`].
+    /// The report's version (`VERSION`, 1).
     pub version: u32,
     /// The verdict.
     pub status: VerifyStatus,

@@ -26,7 +26,7 @@
 //!   `varar.config.json` writes twice (the last value is used).
 //!
 //! Exit 0 without errors (warnings are shown), 1 with some, 2 when an input
-//! could not be used ([`ErrorRecord`]s, as the gate's); 2 wins. The JSON
+//! could not be used ([`ErrorRecord`](varar_core::verdict::records::ErrorRecord)s, as the gate's); 2 wins. The JSON
 //! form is described by [`SCHEMA`].
 
 pub mod args;
