@@ -62,7 +62,10 @@ async function squiggles(page) {
 (async () => {
   const browser = await chromium.launch({ executablePath: process.env.VARAR_CHROMIUM, args: ["--no-sandbox"] });
   try {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    // Tall enough for the whole of basket.md with its lenses: the editor
+    // puts in the page only the lenses of the lines it shows, so a shorter
+    // window would leave the last example's lens out by its scroll alone.
+    const page = await browser.newPage({ viewport: { width: 1400, height: 1800 } });
     await page.goto(`${url}/?folder=${folder}`, { waitUntil: "domcontentloaded" });
     await page.waitForSelector(".monaco-workbench", { timeout: 120000 });
     await open(page, "varar/basket.md");
