@@ -258,13 +258,7 @@ fn the_purity_check_reads_syntax_and_skips_only_test_code() {
 #[test]
 fn the_cycle_check_finds_a_cycle_through_a_parent_and_names_it() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let write = |rel: &str, text: &str| {
-        let path = dir.path().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
-        }
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    };
+    let write = |rel: &str, text: &str| write_fixture(dir.path(), rel, text);
     write("pkg/src/lib.rs", "mod plan;\nmod registry;\n");
     // plan/mod.rs only declares and re-exports: not part of a cycle.
     write(
@@ -310,13 +304,7 @@ fn the_cycle_check_finds_a_cycle_through_a_parent_and_names_it() {
 #[test]
 fn the_module_check_finds_siblings_that_lean_on_each_other_through_different_files() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let write = |rel: &str, text: &str| {
-        let path = dir.path().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
-        }
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    };
+    let write = |rel: &str, text: &str| write_fixture(dir.path(), rel, text);
     write("pkg/src/lib.rs", "mod server;\nmod commands;\n");
     write("pkg/src/server/mod.rs", "mod loop_;\nmod report;\n");
     write("pkg/src/server/report.rs", "pub fn open() {}\n");
@@ -346,13 +334,7 @@ fn the_module_check_finds_siblings_that_lean_on_each_other_through_different_fil
 #[test]
 fn the_protocol_check_finds_a_protocol_type_named_in_the_analysis() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let write = |rel: &str, text: &str| {
-        let path = dir.path().join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
-        }
-        std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
-    };
+    let write = |rel: &str, text: &str| write_fixture(dir.path(), rel, text);
     write("lsp/src/lib.rs", "pub mod analysis;\npub mod handlers;\n");
     // The handlers speak the protocol; the analysis only in its tests.
     write(
@@ -395,4 +377,14 @@ fn the_protocol_check_finds_a_protocol_type_named_in_the_analysis() {
             .all(|f| f.file == "lsp/src/analysis/plan.rs"),
         "{findings:?}"
     );
+}
+
+/// Write `text` at `rel` under `root`, making its directories: the fixture
+/// crates of the checks' own tests.
+fn write_fixture(root: &Path, rel: &str, text: &str) {
+    let path = root.join(rel);
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent).unwrap_or_else(|e| panic!("{e}"));
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
 }
