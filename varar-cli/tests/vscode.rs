@@ -1,13 +1,15 @@
 //! A real VS Code: code-server 4.100.3 (VS Code in the browser) with the
-//! Varar extension of `editors/vscode`, driven in Debian's headless
-//! Chromium by `editors/vscode/test/drive.js` (playwright-core) on a copy
-//! of the bakery that builds. ▶ Run on a failing example draws its failure
-//! (a real `cargo test` started by the server), ▶ Run again once the step is
-//! fixed clears it, and the uses stand above the step functions.
+//! extension of `editors/vscode` installed from its `.vsix` by code-server's
+//! own `--install-extension`, as a user installs it, driven in Debian's
+//! headless Chromium by `editors/vscode/test/drive.js` (playwright-core) on
+//! a copy of the bakery that builds. ▶ Run on a failing example draws its
+//! failure (a real `cargo test` started by the server), ▶ Run again once the
+//! step is fixed clears it, and the uses stand above the step functions.
 //!
-//! Needs what `editors/vscode/test/install.sh` installs (`.ci/run` runs it)
-//! in `target/vscode-test`, or in `$VARAR_VSCODE_TEST`; without it the test
-//! fails, it never skips. Unix only (as code-server's npm package).
+//! Needs what `editors/vscode/test/install.sh` installs and builds (`.ci/run`
+//! runs it) in `target/vscode-test`, or in `$VARAR_VSCODE_TEST`: code-server,
+//! playwright-core and the `.vsix`; without them the test fails, it never
+//! skips. Unix only (as code-server's npm package).
 #![cfg(unix)]
 
 #[path = "common/lsp_client.rs"]
@@ -34,21 +36,92 @@ fn installed() -> PathBuf {
     dir
 }
 
-/// The extension as VS Code finds it in an extensions directory.
-fn install_extension(installed: &Path, extensions: &Path) {
-    let target = extensions.join("varar.varar-0.1.0");
-    std::fs::create_dir_all(&target).unwrap_or_else(|e| panic!("{e}"));
+/// A file's text; a failure names the file.
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// code-server's command line: the server, and its extension installer.
+fn code_server(installed: &Path) -> Command {
+    let mut command = Command::new("node");
+    command.arg(installed.join("node_modules/code-server/out/node/entry.js"));
+    command
+}
+
+/// The `.vsix` install.sh built, installed into `extensions` by code-server's
+/// command line. The installed files are then compared with the sources, so
+/// a package older than `editors/vscode` fails here rather than testing
+/// yesterday's extension.
+fn install_extension(installed: &Path, user_data: &Path, extensions: &Path) {
     let source = workspace().join("editors/vscode");
-    for file in ["package.json", "extension.js"] {
-        std::fs::copy(source.join(file), target.join(file)).unwrap_or_else(|e| panic!("{e}"));
+    let manifest: serde_json::Value = serde_json::from_str(&read(&source.join("package.json")))
+        .unwrap_or_else(|e| panic!("editors/vscode/package.json: {e}"));
+    let field = |key: &str| {
+        manifest[key]
+            .as_str()
+            .unwrap_or_else(|| panic!("editors/vscode/package.json has no {key}"))
+            .to_string()
+    };
+    let (publisher, name, version) = (field("publisher"), field("name"), field("version"));
+    let vsix = installed.join(format!("{name}-{version}.vsix"));
+    assert!(
+        vsix.is_file(),
+        "{} is missing: run editors/vscode/test/install.sh, which builds it (.ci/run does)",
+        vsix.display()
+    );
+    let output = code_server(installed)
+        .args(["--config", "/dev/null", "--user-data-dir"])
+        .arg(user_data)
+        .arg("--extensions-dir")
+        .arg(extensions)
+        .arg("--install-extension")
+        .arg(&vsix)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("node cannot run ({e}): this test needs Node 20 on the PATH"));
+    assert!(
+        output.status.success(),
+        "code-server --install-extension {} failed ({}): {}{}",
+        vsix.display(),
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let target = extensions.join(format!("{publisher}.{name}-{version}"));
+    assert!(
+        target
+            .join("node_modules/vscode-languageclient/package.json")
+            .is_file(),
+        "code-server did not install {} with its dependencies in {}",
+        vsix.display(),
+        target.display()
+    );
+    let stale = |file: &str| {
+        format!(
+            "{file} in {} differs from editors/vscode's: rerun editors/vscode/test/install.sh",
+            vsix.display()
+        )
+    };
+    // vsce stores the README as readme.md.
+    for (packaged, file) in [
+        ("extension.js", "extension.js"),
+        ("readme.md", "README.md"),
+        ("LICENSE-MIT", "LICENSE-MIT"),
+        ("LICENSE-APACHE", "LICENSE-APACHE"),
+    ] {
+        assert!(
+            read(&target.join(packaged)) == read(&source.join(file)),
+            "{}",
+            stale(file)
+        );
     }
-    let status = Command::new("cp")
-        .arg("-r")
-        .arg(installed.join("extension/node_modules"))
-        .arg(&target)
-        .status()
-        .unwrap_or_else(|e| panic!("{e}"));
-    assert!(status.success());
+    // VS Code adds its own `__metadata` to the installed manifest.
+    let mut packaged: serde_json::Value =
+        serde_json::from_str(&read(&target.join("package.json"))).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(object) = packaged.as_object_mut() {
+        object.remove("__metadata");
+    }
+    assert!(packaged == manifest, "{}", stale("package.json"));
 }
 
 /// What went between the editor and the server, for a failure message:
@@ -151,13 +224,12 @@ fn vscode_runs_an_example_from_its_lens_and_shows_the_uses_of_the_steps() {
     std::fs::write(user.join("settings.json"), settings.to_string())
         .unwrap_or_else(|e| panic!("{e}"));
     let extensions = state.path().join("extensions");
-    install_extension(&installed, &extensions);
+    install_extension(&installed, &state.path().join("user-data"), &extensions);
 
     let port = free_port();
-    let mut command = Command::new("node");
+    let mut command = code_server(&installed);
     lsp_client::cargo_env(&mut command);
     command
-        .arg(installed.join("node_modules/code-server/out/node/entry.js"))
         .args([
             "--auth",
             "none",

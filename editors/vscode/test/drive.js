@@ -1,5 +1,5 @@
 // Drives a real VS Code (code-server, in Debian's headless chromium) on a
-// copy of the bakery with the Varar extension installed; called by
+// copy of the bakery with the extension installed from its .vsix; called by
 // varar-cli/tests/vscode.rs, which checks what it writes to $VARAR_VSCODE_RESULT.
 //
 // On varar/basket.md, whose step counts one item too many: the lenses; ▶ Run
@@ -25,12 +25,28 @@ async function open(page, file) {
   await page.waitForSelector(`.tab.active[data-resource-name="${path.basename(file)}"]`);
 }
 
+// The titles of the clickable lenses, read in one go once `count` show.
+// The editor may draw a document's lenses twice: when a lens provider
+// comes or goes (another extension starting), it first draws the titles it
+// cached, as plain text that cannot be clicked, then asks the providers
+// again. Waiting for one lens and reading the others afterwards could fall
+// between the two and read none.
 async function lensTexts(page, count) {
-  const lenses = page.locator(".codelens-decoration a");
   try {
-    await lenses.nth(count - 1).waitFor({ state: "attached", timeout: 120000 });
+    const texts = await page.waitForFunction(
+      (count) => {
+        const shown = [...document.querySelectorAll(".codelens-decoration a")]
+          .map((a) => a.textContent)
+          .filter((t) => t.trim() !== "");
+        return shown.length >= count && shown;
+      },
+      count,
+      { timeout: 120000, polling: 100 }
+    );
+    return await texts.jsonValue();
   } catch (e) {
     // What the window shows instead, for the test's failure message.
+    const lenses = page.locator(".codelens-decoration");
     await page.screenshot({ path: path.join(process.env.VARAR_VSCODE_SHOTS, "no-lenses.png") });
     const notes = await page.locator(".notifications-toasts").allInnerTexts();
     const status = await page.locator(".statusbar").allInnerTexts();
@@ -39,7 +55,6 @@ async function lensTexts(page, count) {
         `\nnotifications: ${JSON.stringify(notes)}\nstatus bar: ${JSON.stringify(status)}`
     );
   }
-  return (await lenses.allTextContents()).filter((t) => t.trim() !== "");
 }
 
 // Waits for `locator` to reach `state`; fails at once on an error the
