@@ -278,7 +278,7 @@ test = false
 doctest = false
 
 [dev-dependencies]
-varar = {{ path = {:?}{features} }}
+oathmark = {{ path = {:?}{features} }}
 {dev_dependencies}
 [[test]]
 name = "oaths"

@@ -19,9 +19,9 @@ use crate::e2e::{cargo, write};
 /// profile became quick enough (issue 23); the profile measures what they
 /// still buy.
 pub const OPT_CRATES: &[&str] = &[
-    "varar-core",
-    "varar-project",
-    "varar-runner",
+    "oathmark-core",
+    "oathmark-project",
+    "oathmark-runner",
     "regex-automata",
     "regex-syntax",
     "aho-corasick",

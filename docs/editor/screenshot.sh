@@ -2,7 +2,7 @@
 # Regenerate docs/editor.png: Neovim (Debian's neovim) in an xterm under
 # Xvfb, on a copy of the bakery sample with one recorded failure and one
 # paragraph reworded into drift. Needs: neovim xvfb xterm imagemagick
-# fonts-dejavu-core x11-utils, and `cargo build -p varar-cli`.
+# fonts-dejavu-core x11-utils, and `cargo build -p oathmark-cli`.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"

@@ -10,7 +10,7 @@ mod support;
 use support::Sample;
 
 const FIXTURE: &str = "tests/fixtures/cross-crate";
-const VARAR_DEP: &str = r#"varar = { path = "../../../varar" }"#;
+const VARAR_DEP: &str = r#"oathmark = { path = "../../../varar" }"#;
 const ITEM: &str =
     "varar/basket.md::Basket::I put 3 apples in the basket. Then the basket holds 3 apples";
 

@@ -10,7 +10,7 @@ mod support;
 use support::Sample;
 
 const FIXTURE: &str = "tests/fixtures/lifecycle";
-const VARAR_DEP: &str = r#"varar = { path = "../../../varar" }"#;
+const VARAR_DEP: &str = r#"oathmark = { path = "../../../varar" }"#;
 
 /// One copy, one test: the two feature sets build one after the other.
 #[test]

@@ -18,7 +18,7 @@ use varar_core::record::{Outcome, ProcessRecord, RunRecord, parse_process_record
 const FIXTURE: &str = "tests/fixtures/evidence";
 
 fn fixture() -> (Sample, tempfile::TempDir) {
-    let sample = Sample::copy_of(FIXTURE, r#"varar = { path = "../../../varar" }"#);
+    let sample = Sample::copy_of(FIXTURE, r#"oathmark = { path = "../../../varar" }"#);
     let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     (sample, state)
 }

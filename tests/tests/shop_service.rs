@@ -7,7 +7,8 @@ mod support;
 use support::Sample;
 
 const SAMPLE: &str = "examples/shop-service";
-const VARAR_DEP: &str = r#"varar = { path = "../../varar", features = ["tokio"] }"#;
+const VARAR_DEP: &str =
+    r#"oathmark = { version = "0.1", path = "../../varar", features = ["tokio"] }"#;
 const OATH: &str = "varar/ordering.md";
 const EXAMPLES: usize = 5;
 

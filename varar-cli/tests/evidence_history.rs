@@ -27,7 +27,7 @@ struct Fixture {
 fn fixture() -> Fixture {
     let sample = Sample::copy_of(
         "tests/fixtures/evidence",
-        r#"varar = { path = "../../../varar" }"#,
+        r#"oathmark = { path = "../../../varar" }"#,
     );
     let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     std::fs::write(state.path().join("fixed"), "").unwrap_or_else(|e| panic!("{e}"));

@@ -22,7 +22,7 @@ const BOUND: usize = 16 * LIMIT;
 fn fixture() -> Sample {
     Sample::copy_of(
         "tests/fixtures/hostile",
-        r#"varar = { path = "../../../varar" }"#,
+        r#"oathmark = { path = "../../../varar" }"#,
     )
 }
 

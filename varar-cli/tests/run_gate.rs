@@ -17,7 +17,7 @@ use support::{Run, Sample};
 fn fixture() -> (Sample, tempfile::TempDir) {
     let sample = Sample::copy_of(
         "tests/fixtures/evidence",
-        r#"varar = { path = "../../../varar" }"#,
+        r#"oathmark = { path = "../../../varar" }"#,
     );
     let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     (sample, state)

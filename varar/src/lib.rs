@@ -10,12 +10,15 @@
 //!
 //! ```toml
 //! [dev-dependencies]
-//! varar = "0.1"
+//! oathmark = "0.1"
 //!
 //! [[test]]
 //! name = "oaths"
 //! harness = false
 //! ```
+//!
+//! The package is `oathmark` on crates.io (the name `varar` there is the
+//! upstream Varar project's); its library, this crate, is `varar`.
 //!
 //! ```no_run
 //! // tests/oaths.rs
@@ -178,7 +181,7 @@
 //!   before the next step runs, on the example's own thread, so it need not
 //!   be `Send` (an `Rc` may live across an `.await`). A panic fails the
 //!   example exactly as in a sync step.
-//! * **The runtime.** With the `tokio` feature (`varar = { …, features =
+//! * **The runtime.** With the `tokio` feature (`oathmark = { …, features =
 //!   ["tokio"] }`), one multi-threaded tokio runtime lives for the whole run:
 //!   a server spawned by a resource, a connection pool, a `reqwest::Client`
 //!   keep working in every example, and examples still run in parallel on

@@ -2,7 +2,7 @@
 //! each under the offending tokens; and `ui-pass/`, signatures that must
 //! compile. The `.stderr` files were recorded with
 //! rustc 1.95 and only run there (diagnostics change between releases);
-//! refresh them with `TRYBUILD=overwrite cargo test -p varar --test compile_fail`
+//! refresh them with `TRYBUILD=overwrite cargo test -p oathmark --test compile_fail`
 //! and review the diff.
 
 #[rustversion::attr(not(stable(1.95)), ignore = "UI goldens were recorded with rustc 1.95")]

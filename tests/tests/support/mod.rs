@@ -152,14 +152,18 @@ pub fn normalize(text: &str) -> String {
 
 impl Sample {
     /// Copy the sample (without `target/` and `.varar/`) and point its
-    /// `varar` dependency at this workspace.
+    /// `oathmark` dependency at this workspace.
     pub fn copy() -> Sample {
-        Sample::copy_of(SAMPLE, r#"varar = { path = "../../varar" }"#)
+        Sample::copy_of(
+            SAMPLE,
+            r#"oathmark = { version = "0.1", path = "../../varar" }"#,
+        )
     }
 
     /// Copy the project at `rel` (relative to the workspace) the same way;
-    /// `relative` is the exact `varar = { path = … }` line of its root
-    /// manifest, rewritten to this workspace's absolute path.
+    /// `relative` is the exact `oathmark = { …, path = … }` line of its
+    /// root manifest, whose path is rewritten to this workspace's absolute
+    /// one.
     pub fn copy_of(rel: &str, relative: &str) -> Sample {
         let ws = workspace_root();
         let from = ws.join(rel);
@@ -177,13 +181,13 @@ impl Sample {
         let text = read_string(&manifest);
         assert!(
             text.contains(relative),
-            "{rel}/Cargo.toml must depend on varar with {relative}"
+            "{rel}/Cargo.toml must depend on oathmark with {relative}"
         );
         // Only the path changes: features and other keys stay as written.
         let absolute = ws.join("varar");
         let path = relative
-            .split('"')
-            .nth(1)
+            .split_once("path = ")
+            .and_then(|(_, rest)| rest.split('"').nth(1))
             .unwrap_or_else(|| panic!("{relative} has no quoted path"));
         let rewritten = text.replace(
             relative,

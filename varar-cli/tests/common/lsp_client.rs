@@ -305,13 +305,13 @@ pub fn buildable_bakery() -> tempfile::TempDir {
     let dir = bakery();
     let manifest = dir.path().join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).unwrap_or_else(|e| panic!("{e}"));
-    let relative = r#"varar = { path = "../../varar" }"#;
+    let relative = r#"oathmark = { version = "0.1", path = "../../varar" }"#;
     assert!(
         text.contains(relative),
         "the bakery depends on varar by path"
     );
     let absolute = format!(
-        "varar = {{ path = {:?} }}",
+        "oathmark = {{ version = \"0.1\", path = {:?} }}",
         workspace_root().join("varar").display().to_string()
     );
     std::fs::write(&manifest, text.replace(relative, &absolute)).unwrap_or_else(|e| panic!("{e}"));

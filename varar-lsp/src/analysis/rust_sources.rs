@@ -31,8 +31,14 @@ pub struct Sources {
     pub warnings: Vec<String>,
 }
 
-/// The crates of Varar itself: a path dependency on them declares no step.
-const VARAR_CRATES: [&str; 3] = ["varar", "varar-runner", "varar-macros"];
+/// The crates of Varar for Rust, by their published package names: a path
+/// dependency on them (a checkout of this repository) declares no step.
+const VARAR_CRATES: [&str; 4] = [
+    "oathmark",
+    "oathmark-runner",
+    "oathmark-macros",
+    "oathmark-core",
+];
 
 /// The source directories of the package at `root`.
 pub fn sources(root: &Path) -> Sources {
@@ -318,12 +324,12 @@ mod tests {
         write(
             top,
             "Cargo.toml",
-            "[workspace]\nmembers = [\"app\", \"steps\"]\n[workspace.dependencies]\nvarar = { path = \"varar\" }\nshared = { path = \"shared\" }\n",
+            "[workspace]\nmembers = [\"app\", \"steps\"]\n[workspace.dependencies]\noathmark = { path = \"varar\" }\nshared = { path = \"shared\" }\n",
         );
         write(
             top,
             "app/Cargo.toml",
-            "[package]\nname = \"app\"\n[dev-dependencies]\nvarar = { workspace = true }\nshop-steps = { path = \"../steps\" }\nshared = { workspace = true }\nserde = \"1\"\n",
+            "[package]\nname = \"app\"\n[dev-dependencies]\noathmark = { workspace = true }\nshop-steps = { path = \"../steps\" }\nshared = { workspace = true }\nserde = \"1\"\n",
         );
         write(top, "app/tests/oaths.rs", "fn main() {}\n");
         write(top, "app/tests/steps/a.rs", "\n");
@@ -336,7 +342,7 @@ mod tests {
         write(top, "steps/src/lib.rs", "\n");
         write(top, "shared/Cargo.toml", "[package]\nname = \"shared\"\n");
         write(top, "shared/src/lib.rs", "\n");
-        write(top, "varar/Cargo.toml", "[package]\nname = \"varar\"\n");
+        write(top, "varar/Cargo.toml", "[package]\nname = \"oathmark\"\n");
         write(top, "varar/src/lib.rs", "\n");
         let sources = sources(&top.join("app"));
         assert_eq!(sources.workspace_root, top);
