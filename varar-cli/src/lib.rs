@@ -10,7 +10,7 @@
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
 //! cargo varar check  [--root DIR] [--format text|json] [--schema]
-//! cargo varar gate   [--root DIR] [--format text|json] [--schema] [--deny-recovered]
+//! cargo varar gate   [--root DIR] [--format text|json] [--schema] [--deny-recovered] [--deny-removed]
 //! cargo varar junit  [--root DIR] [--out FILE]
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
 //! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
@@ -46,7 +46,11 @@
 //!   drift, diagnostics and read errors alike, each named with its kind
 //!   and `file:line`. An item that failed and then passed on a retry
 //!   (`cargo nextest run --retries`) is listed as recovered;
-//!   `--deny-recovered` fails the gate on it. `--format json` prints one
+//!   `--deny-recovered` fails the gate on it. An example `varar.lock.json`
+//!   listed that the latest run found no more (deleted, or reworded past
+//!   recognition: `cargo test` names it and does not fail) is listed as
+//!   removed, with its old text and line; `--deny-removed` fails the gate
+//!   on it (issue 37). `--format json` prints one
 //!   object (version 2) described by the JSON Schema that `--schema` prints
 //!   (also `varar-cli/schema/gate.schema.json`).
 //! - `junit` converts the results to JUnit XML ([`commands::junit`]) inside the
@@ -60,8 +64,9 @@
 //!   are.
 //! - `diff` compares two result trees: regressed, fixed, added, removed,
 //!   still failing ([`commands::diff`]), the examples of their result files and
-//!   the drift, diagnostic and read-error items of each tree's latest run;
-//!   Markdown for a PR comment, or JSON.
+//!   the drift, diagnostic and read-error items of each tree's latest run,
+//!   and the examples NEW's latest run found no more in its lock
+//!   (`removedFromLock`, issue 37); Markdown for a PR comment, or JSON.
 //! - `lsp` is a language server for editors, on stdin/stdout ([`varar_lsp`]):
 //!   step sentences highlighted, diagnostics before running anything, go
 //!   to the step function, hover, find references, create a missing step,
@@ -110,7 +115,8 @@
 //!   does not parse, an unreadable oath or lock; `no_oaths`), which wins.
 //! - `gate`: `0` all fresh, complete and passed; `1` some item of the
 //!   latest run failed (an example, drift, a diagnostic, a read error), or
-//!   one recovered under `--deny-recovered`; `2` the evidence is unusable,
+//!   one recovered under `--deny-recovered`, or an example removed under
+//!   `--deny-removed`; `2` the evidence is unusable,
 //!   which wins over `1`: `missing_result`, `stale_result`,
 //!   `invalid_result`, `invalid_config`, `input_error`, `no_oaths`, and for
 //!   the run `missing_run` (the project holds no run record),

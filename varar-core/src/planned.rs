@@ -9,11 +9,17 @@
 //! them (spec 40 §0, with spec 70 §70.5: a consumed candidate is never
 //! live, and one that still runs alone elsewhere is not drift, §70.6.5),
 //! and re-identifies its lock entry among them (spec 40 §5). Under
-//! `VARAR_UPDATE` there is no drift (spec 40 §4.5). [`PlannedOath::record`]
-//! is what the run records for the lock (spec 40 §4.2, §4.5).
+//! `VARAR_UPDATE` there is no drift (spec 40 §4.5): what would have drifted
+//! is accepted as prose, and said. The same pass names the lock's examples
+//! no candidate re-identifies any more (removed, spec 40 §5.2) and the new
+//! ones (issue 37), under `VARAR_UPDATE` or not, so every consumer reports
+//! the same removals. [`PlannedOath::record`] is what the run records for
+//! the lock (spec 40 §4.2, §4.5).
 
-use crate::drift::{CandidateInfo, Drift, drift_and_hold, fresh_entry, oath_candidates};
-use crate::lock::{LockEntry, OathRecord};
+use crate::drift::{
+    BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, oath_candidates,
+};
+use crate::lock::{LockEntry, LockExample, OathRecord};
 use crate::plan::{Plan, plan_document};
 use crate::registry::Registry;
 use crate::workspace::{Document, Workspace};
@@ -54,6 +60,17 @@ pub struct PlannedOath {
     /// is dead because it is ambiguous: the entry is then kept as it was,
     /// as for drift, while the ambiguity's diagnostic fails the run.
     pub held: bool,
+    /// Under `VARAR_UPDATE`: the lock's examples that would have drifted,
+    /// accepted as prose (empty otherwise).
+    pub accepted: Vec<Drift>,
+    /// The lock entry's examples no candidate re-identifies (spec 40 §5.2:
+    /// deleted or rewritten past recognition), with their old name and
+    /// line, in stored order: no longer checked, and dropped from the next
+    /// lock unless the entry is kept for drift. Not a failure.
+    pub removed: Vec<LockExample>,
+    /// The examples no lock example re-identifies onto, in document order
+    /// (every example of an oath the lock does not list).
+    pub added: Vec<LockExample>,
 }
 
 /// Plan `document`, one of `workspace`'s documents (from
@@ -104,16 +121,25 @@ impl PlannedOath {
     /// [`plan_with_drift`] (the harness keeps them between runs), judged
     /// `against` its lock entry as [`plan_with_drift`] judges them.
     pub fn judged(plan: Plan, candidates: Vec<CandidateInfo>, against: Against<'_>) -> Self {
-        let (drifts, held) = if against.update {
-            (Vec::new(), false)
+        let BaselineChanges {
+            drifts,
+            held,
+            removed,
+            added,
+        } = compare_baseline(against.entry, &candidates);
+        let (drifts, held, accepted) = if against.update {
+            (Vec::new(), false, drifts)
         } else {
-            drift_and_hold(against.entry, &candidates)
+            (drifts, held, Vec::new())
         };
         PlannedOath {
             plan,
             candidates,
             drifts,
             held,
+            accepted,
+            removed,
+            added,
         }
     }
 

@@ -141,6 +141,10 @@ mod tests {
             panic!("not gate")
         };
         assert!(g.deny_recovered);
+        let Command::Gate(g) = ok(&["x", "gate", "--deny-removed"]).command else {
+            panic!("not gate")
+        };
+        assert!(g.deny_removed && !g.deny_recovered);
         let Command::Gate(g) = ok(&["x", "gate", "--schema"]).command else {
             panic!("not gate")
         };

@@ -206,13 +206,25 @@ fn the_schema_is_valid_and_not_vacuous() {
     assert!(jsonschema::meta::is_valid(&schema));
     let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
     let good = serde_json::json!({"version": 2, "status": "passed", "exitCode": 0,
-        "denyRecovered": false,
+        "denyRecovered": false, "denyRemoved": false,
         "run": {"runId": "r", "startedAt": "t", "endedAt": "t", "complete": true, "processes": 1,
                 "counts": {"planned": 0, "passed": 0, "failed": 0, "ignored": 0, "notRun": 0,
                            "recovered": 0}},
-        "oaths": [], "failures": [], "itemFailures": [], "recovered": [], "standing": "complete",
-        "errors": [], "warnings": []});
+        "oaths": [], "failures": [], "itemFailures": [], "recovered": [], "removed": [],
+        "standing": "complete", "errors": [], "warnings": []});
     assert!(validator.is_valid(&good));
+    // Issue 37: a removed example is listed by a passing gate unless denied.
+    let mut listed = good.clone();
+    listed["removed"] = serde_json::json!([{"oathPath": "a.md", "name": "I add 2", "line": 3}]);
+    assert!(validator.is_valid(&listed));
+    listed["denyRemoved"] = serde_json::json!(true);
+    assert!(
+        !validator.is_valid(&listed),
+        "passed although a removal was denied"
+    );
+    listed["status"] = serde_json::json!("failed");
+    listed["exitCode"] = serde_json::json!(1);
+    assert!(validator.is_valid(&listed));
     let mut bad = Vec::new();
     for (pointer, value) in [
         ("/version", serde_json::json!(1)),
@@ -232,6 +244,11 @@ fn the_schema_is_valid_and_not_vacuous() {
                                 "line": 3, "attempts": 2}]),
         ),
         ("/denyRecovered", serde_json::json!("yes")),
+        ("/denyRemoved", serde_json::json!("yes")),
+        (
+            "/removed",
+            serde_json::json!([{"oathPath": "a.md", "name": "I add 2", "line": "3"}]),
+        ),
         ("/status", serde_json::json!("failed")),
         ("/exitCode", serde_json::json!(3)),
         ("/errors", serde_json::json!([{"code": "stale_result"}])),
@@ -375,6 +392,7 @@ fn issue19_a_failed_then_passed_example_is_recovered_and_denied_on_request() {
         &project(oaths, run),
         GateOptions {
             deny_recovered: true,
+            ..GateOptions::default()
         },
     );
     let json = checked(&denied);
@@ -384,6 +402,55 @@ fn issue19_a_failed_then_passed_example_is_recovered_and_denied_on_request() {
         render_text(&denied).ends_with(
             "gate: failed: 1 item recovered after a retry (--deny-recovered) in 1 oath\n"
         )
+    );
+}
+
+#[test]
+fn issue37_a_removed_example_is_listed_and_denied_on_request() {
+    let name = "a.md::I add 1. The total is 1";
+    let mut process = record(
+        "run",
+        "p1",
+        "07:00:00",
+        true,
+        vec![item(name, "a.md", 5, 1, Some("passed"), None)],
+    );
+    process.removed = vec![varar_core::record::RemovedExample {
+        oath_path: "a.md".into(),
+        name: "I add 9. The total is 9".into(),
+        line: 3,
+    }];
+    let run = runs(vec![process]);
+    let listed = varar_core::verdict::gate::evaluate(
+        &project(passed_a(), run.clone()),
+        GateOptions::default(),
+    );
+    let json = checked(&listed);
+    assert_eq!((listed.status, listed.exit_code), (GateStatus::Passed, 0));
+    assert_eq!(
+        json["removed"],
+        serde_json::json!([{"oathPath": "a.md", "name": "I add 9. The total is 9", "line": 3}])
+    );
+    assert_eq!(
+        render_text(&listed),
+        "REMOVED a.md:3: \"I add 9. The total is 9\" (an example the lock listed, no longer in \
+         the oath)\ngate: passed: 1 example in 1 oath, all fresh and passed (1 example removed)\n"
+    );
+    let denied = varar_core::verdict::gate::evaluate(
+        &project(passed_a(), run),
+        GateOptions {
+            deny_removed: true,
+            ..GateOptions::default()
+        },
+    );
+    let json = checked(&denied);
+    assert_eq!((denied.status, denied.exit_code), (GateStatus::Failed, 1));
+    assert_eq!(json["denyRemoved"], true);
+    assert!(
+        render_text(&denied)
+            .ends_with("gate: failed: 1 example removed (--deny-removed) in 1 oath\n"),
+        "{}",
+        render_text(&denied)
     );
 }
 

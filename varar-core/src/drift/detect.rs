@@ -2,8 +2,8 @@
 //! (spec 40 §5.1–5.2).
 
 use super::index;
-use super::model::{CandidateInfo, Drift};
-use crate::lock::LockEntry;
+use super::model::{BaselineChanges, CandidateInfo, Drift};
+use crate::lock::{LockEntry, LockExample};
 
 /// Detect the drift of one oath (spec 40 §5.1): for every baseline example,
 /// in stored order, the most similar candidate (J ≥ 0.5; ties go to the one
@@ -15,21 +15,55 @@ use crate::lock::LockEntry;
 /// the rest are searched over an inverted token index (`index.rs`), with
 /// the same results as comparing every entry with every candidate.
 pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
-    drift_and_hold(baseline, candidates).0
+    compare_baseline(baseline, candidates).drifts
 }
 
-/// [`detect_drift`] and [`held_by_ambiguity`] at once, the baseline
-/// re-identified among the candidates once for both.
-pub(crate) fn drift_and_hold(
+/// Everything one oath's lock entry and its current candidates say, from
+/// one re-identification pass (spec 40 §5.1–5.2): the drift and whether an
+/// ambiguity holds the entry (as [`detect_drift`] and
+/// [`held_by_ambiguity`]), the lock's examples no candidate re-identifies
+/// (no J ≥ 0.5: deleted or rewritten past recognition, "remove + add",
+/// which the lock then drops without a word of the spec's), and the
+/// examples no lock example re-identifies onto (new ones). Without an
+/// entry, every example is new and nothing is removed.
+///
+/// ```
+/// use varar_core::drift::{CandidateInfo, compare_baseline};
+/// use varar_core::lock::{LockEntry, LockExample};
+/// use varar_core::source::Span;
+///
+/// let candidate = |name: &str, line| CandidateInfo {
+///     name: name.into(),
+///     line,
+///     span: Span::default(),
+///     live: true,
+///     ambiguous: false,
+///     runs_elsewhere: false,
+/// };
+/// let entry = LockEntry {
+///     source_hash: "fnv1a:00000000".into(),
+///     examples: vec![LockExample { name: "Uppercase each one".into(), line: 3 }],
+/// };
+/// // 2 shared tokens of 6: J = 1/3, not the same example any more.
+/// let changes = compare_baseline(Some(&entry), &[candidate("Uppercase every one of them", 3)]);
+/// assert_eq!(changes.removed, entry.examples);
+/// assert_eq!(changes.added[0].name, "Uppercase every one of them");
+/// assert!(changes.drifts.is_empty());
+/// ```
+pub fn compare_baseline(
     baseline: Option<&LockEntry>,
     candidates: &[CandidateInfo],
-) -> (Vec<Drift>, bool) {
+) -> BaselineChanges {
     let Some(baseline) = baseline else {
-        return (Vec::new(), false);
+        return BaselineChanges {
+            added: added(candidates, &[]),
+            ..BaselineChanges::default()
+        };
     };
-    let dead = index::dead_matches(baseline, candidates);
-    let held = dead.iter().any(|&(_, c)| candidates[c].ambiguous);
-    let drifts = dead
+    let found = index::reidentify(baseline, candidates);
+    let held = found.dead.iter().any(|&(_, c)| candidates[c].ambiguous);
+    let drifts = found
+        .dead
         .into_iter()
         .filter(|&(_, c)| !candidates[c].ambiguous && !candidates[c].runs_elsewhere)
         .map(|(b, c)| Drift {
@@ -38,7 +72,30 @@ pub(crate) fn drift_and_hold(
             span: candidates[c].span,
         })
         .collect();
-    (drifts, held)
+    BaselineChanges {
+        drifts,
+        held,
+        removed: found
+            .removed
+            .into_iter()
+            .map(|b| baseline.examples[b].clone())
+            .collect(),
+        added: added(candidates, &found.matched),
+    }
+}
+
+/// The live candidates (the examples a fresh entry records) that no lock
+/// example re-identifies onto, as the fresh entry would record them.
+fn added(candidates: &[CandidateInfo], matched: &[bool]) -> Vec<LockExample> {
+    candidates
+        .iter()
+        .enumerate()
+        .filter(|&(i, c)| c.live && !matched.get(i).copied().unwrap_or(false))
+        .map(|(_, c)| LockExample {
+            name: c.name.clone(),
+            line: i64::from(c.line),
+        })
+        .collect()
 }
 
 /// Whether a baseline example re-identifies onto a candidate that is dead

@@ -145,44 +145,76 @@ fn jaccard_sorted(a: &[u32], b: &[u32]) -> (u64, u64) {
     if union == 0 { (1, 1) } else { (inter, union) }
 }
 
+/// What re-identifying one oath's baseline among its candidates found
+/// (spec 40 §5.1–5.2), from one pass.
+#[derive(Debug, Default)]
+pub(super) struct Reidentified {
+    /// The baseline examples (by index) whose best match is a dead
+    /// candidate (by index), in stored order.
+    pub dead: Vec<(usize, usize)>,
+    /// The baseline examples (by index) no candidate re-identifies (no
+    /// J ≥ ½): deleted or rewritten past recognition ("remove + add").
+    pub removed: Vec<usize>,
+    /// Per candidate, whether some baseline example's best match is it.
+    pub matched: Vec<bool>,
+}
+
+/// Re-identify the baseline examples of one oath among its candidates, in
+/// time linear in the names' length when they still re-identify exactly.
+pub(super) fn reidentify(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Reidentified {
+    if let Some(matched) = still_recorded(baseline, candidates) {
+        return Reidentified {
+            matched,
+            ..Reidentified::default()
+        };
+    }
+    let mut index = Index::new(candidates);
+    let mut found = Reidentified {
+        matched: vec![false; candidates.len()],
+        ..Reidentified::default()
+    };
+    for (b, example) in baseline.examples.iter().enumerate() {
+        match index.best(&example.name, example.line) {
+            None => found.removed.push(b),
+            Some(c) => {
+                found.matched[c] = true;
+                if !candidates[c].live {
+                    found.dead.push((b, c));
+                }
+            }
+        }
+    }
+    found
+}
+
 /// The baseline examples of one oath (by index) whose best match is a dead
-/// candidate (by index), in stored order (spec 40 §5.1), in time linear in
-/// the names' length when the baseline entries still re-identify exactly.
+/// candidate (by index), in stored order (spec 40 §5.1).
 pub(super) fn dead_matches(
     baseline: &LockEntry,
     candidates: &[CandidateInfo],
 ) -> Vec<(usize, usize)> {
-    if still_recorded(baseline, candidates) {
-        return Vec::new();
-    }
-    let mut index = Index::new(candidates);
-    let mut dead = Vec::new();
-    for (b, example) in baseline.examples.iter().enumerate() {
-        if let Some(c) = index.best(&example.name, example.line)
-            && !candidates[c].live
-        {
-            dead.push((b, c));
-        }
-    }
-    dead
+    reidentify(baseline, candidates).dead
 }
 
 /// Whether every baseline example is still recorded as it was: a live
 /// candidate of the same name starts on its line, and candidate lines are
 /// strictly increasing (in document order), so no other candidate starts
 /// on that line. Each example's best match is then that live candidate
-/// (J = 1 at distance 0, unique), so none is dead. A binary search per
-/// example, no tokenising: cheap even in an unoptimised build.
-fn still_recorded(baseline: &LockEntry, candidates: &[CandidateInfo]) -> bool {
+/// (J = 1 at distance 0, unique), so none is dead and none removed; the
+/// candidates matched are returned. A binary search per example, no
+/// tokenising: cheap even in an unoptimised build.
+fn still_recorded(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Option<Vec<bool>> {
     if !candidates.windows(2).all(|w| w[0].line < w[1].line) {
-        return false;
+        return None;
     }
-    baseline.examples.iter().all(|example| {
-        let Ok(line) = u32::try_from(example.line) else {
-            return false;
-        };
-        candidates
-            .binary_search_by_key(&line, |c| c.line)
-            .is_ok_and(|i| candidates[i].live && candidates[i].name == example.name)
-    })
+    let mut matched = vec![false; candidates.len()];
+    for example in &baseline.examples {
+        let line = u32::try_from(example.line).ok()?;
+        let i = candidates.binary_search_by_key(&line, |c| c.line).ok()?;
+        if !(candidates[i].live && candidates[i].name == example.name) {
+            return None;
+        }
+        matched[i] = true;
+    }
+    Some(matched)
 }

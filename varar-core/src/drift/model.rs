@@ -1,5 +1,6 @@
 //! What drift detection compares and reports (spec 40 §5.3–5.4).
 
+use crate::lock::LockExample;
 use crate::source::Span;
 
 /// What drift detection needs to know of one candidate of the current text.
@@ -33,6 +34,26 @@ pub struct Drift {
     pub line: u32,
     /// The span of that candidate.
     pub span: Span,
+}
+
+/// What one oath's lock entry and its current candidates say, from one
+/// re-identification pass ([`compare_baseline`](super::compare_baseline)).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BaselineChanges {
+    /// The lock's examples that re-identify onto a dead candidate, in
+    /// stored order (spec 40 §5.1).
+    pub drifts: Vec<Drift>,
+    /// Whether a lock example re-identifies onto a candidate that is dead
+    /// because it is ambiguous: the entry is then kept as it was.
+    pub held: bool,
+    /// The lock's examples no candidate re-identifies (no J ≥ 0.5, spec 40
+    /// §5.2: deleted or rewritten past recognition), as the lock stores
+    /// them (old name, old line), in stored order. Not drift: the next lock
+    /// drops them; this is what says so.
+    pub removed: Vec<LockExample>,
+    /// The examples (live candidates) no lock example re-identifies onto,
+    /// as a fresh entry records them, in document order.
+    pub added: Vec<LockExample>,
 }
 
 impl Drift {

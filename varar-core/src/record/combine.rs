@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::model::{Attempt, DocumentDigest, Outcome, ProcessRecord};
+use super::model::{Attempt, DocumentDigest, Outcome, ProcessRecord, RemovedExample};
 use crate::names::ItemKind;
 
 /// One logical run: every record of one run id.
@@ -159,6 +159,22 @@ impl RunRecord {
             .iter()
             .flat_map(|p| p.unwritten.iter().map(String::as_str))
             .collect()
+    }
+
+    /// The examples the lock listed that no paragraph re-identifies any
+    /// more ([`ProcessRecord::removed`], issue 37), each once, by oathPath,
+    /// then in the order the processes listed them.
+    pub fn removed(&self) -> Vec<&RemovedExample> {
+        let mut seen = BTreeSet::new();
+        let mut removed: Vec<&RemovedExample> = self
+            .processes
+            .iter()
+            .flat_map(|p| &p.removed)
+            .filter(|r| seen.insert(*r))
+            .collect();
+        // Stable: the order within an oath is the lock's.
+        removed.sort_by(|a, b| a.oath_path.cmp(&b.oath_path));
+        removed
     }
 
     /// The item named `name`, if some process selected it.

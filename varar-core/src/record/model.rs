@@ -8,6 +8,13 @@
 //! file records itself `complete: false` even when it reached its end, so
 //! that a reader that does not know `unwritten` still refuses the run
 //! instead of passing on the older result files left in place (issue 34).
+//! `removed` (issue 37) lists the examples the lock listed that the
+//! process found no more ([`RemovedExample`]); a reader that does not know
+//! it sees a record without removals, as before.
+//!
+//! The run record is this port's own evidence file (issue 19), not a
+//! cross-port contract: the result files (`.varar/<oathPath>.json`) are,
+//! and they are unchanged.
 
 #[cfg(feature = "serde")]
 use serde::Serialize;
@@ -84,6 +91,27 @@ pub struct ProcessRecord {
     /// `complete: false`.
     #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
     pub unwritten: Vec<String>,
+    /// The examples the lock listed for the oaths this process planned that
+    /// no paragraph re-identifies any more (spec 40 §5.2: deleted or
+    /// rewritten past recognition), in discovery and stored order: no
+    /// longer checked (issue 37). Absent when there are none.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Vec::is_empty"))]
+    pub removed: Vec<RemovedExample>,
+}
+
+/// An example the lock listed that no paragraph of its oath re-identifies
+/// any more (issue 37): its oath, and its name and line as the lock
+/// recorded them.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "camelCase"))]
+pub struct RemovedExample {
+    /// Its oathPath.
+    pub oath_path: String,
+    /// Its name, as the lock recorded it (the old text).
+    pub name: String,
+    /// Its line, as the lock recorded it (the old line).
+    pub line: i64,
 }
 
 /// The options of a process (what changes what it does).
@@ -326,6 +354,17 @@ impl ProcessRecord {
         }
         if !self.unwritten.is_empty() {
             w.strings(Some("unwritten"), self.unwritten.iter().map(String::as_str));
+        }
+        if !self.removed.is_empty() {
+            w.array(Some("removed"));
+            for r in &self.removed {
+                w.object(None);
+                w.string(Some("oathPath"), &r.oath_path);
+                w.string(Some("name"), &r.name);
+                w.raw(Some("line"), r.line);
+                w.end_object();
+            }
+            w.end_array();
         }
         w.end_object();
     }

@@ -8,7 +8,7 @@
 
 use super::model::{
     DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome, ProcessRecord,
-    RECORD_FORMAT, RECORD_VERSION, RerunOf,
+    RECORD_FORMAT, RECORD_VERSION, RemovedExample, RerunOf,
 };
 use crate::json::{self, Node, Object, ReadError, TOP};
 use crate::names::ItemKind;
@@ -133,6 +133,32 @@ pub fn parse_process_record(bytes: &[u8]) -> Result<ProcessRecord, RecordError> 
             None => Vec::new(),
             Some(_) => strings(&top, "unwritten")?,
         },
+        removed: match top.get("removed") {
+            None => Vec::new(),
+            Some(n) => n
+                .as_array(&at(&top, "removed"))?
+                .iter()
+                .enumerate()
+                .map(|(i, n)| removed(n, &format!("{}[{i}]", at(&top, "removed"))))
+                .collect::<Result<_, _>>()?,
+        },
+    })
+}
+
+/// One removed example (issue 37). Its name is cut as a message is: a
+/// crafted record may hold megabytes.
+fn removed(node: &Node, place: &str) -> Result<RemovedExample, ReadError> {
+    let obj = node.as_object(place)?;
+    let line_at = at(&obj, "line");
+    let line = match obj.required("line")? {
+        Node::Number(n) => json::integer(n),
+        _ => None,
+    }
+    .ok_or_else(|| ReadError::shape(line_at, "must be an integer"))?;
+    Ok(RemovedExample {
+        oath_path: string(&obj, "oathPath")?,
+        name: crate::untrusted::cut(&string(&obj, "name")?).into_owned(),
+        line,
     })
 }
 

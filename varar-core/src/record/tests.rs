@@ -45,6 +45,7 @@ fn record(run: &str, process: &str, started: &str, items: Vec<Item>) -> ProcessR
         items,
         unselected: Vec::new(),
         unwritten: Vec::new(),
+        removed: Vec::new(),
     }
 }
 
@@ -90,6 +91,37 @@ fn what_the_writer_writes_reads_back_equal() {
     assert!(back.ended(), "it wrote its end, without its results");
     assert!(text.contains("\"kind\": \"example\""), "{text}");
     assert!(!text.contains("null"), "absent members are omitted: {text}");
+}
+
+#[test]
+fn issue37_removed_examples_read_back_and_combine_once_per_run() {
+    let mut r = record("run-1", "p1", "2026-12-01T07:00:00.000Z", Vec::new());
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !text.contains("removed"),
+        "absent when there are none: {text}"
+    );
+    let gone = |path: &str, line| RemovedExample {
+        oath_path: path.to_owned(),
+        name: "I put 1 baguette in the basket".to_owned(),
+        line,
+    };
+    r.removed = vec![gone("b.md", 17), gone("a.md", -3)];
+    let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
+    let back = parse_process_record(text.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(back, r);
+    // Two processes of one run that both name one removal list it once.
+    let mut other = r.clone();
+    other.process_id = "p2".to_owned();
+    other.removed.truncate(1);
+    let run = RunRecord::of("run-1".to_owned(), vec![r, other]);
+    assert_eq!(run.removed(), [&gone("a.md", -3), &gone("b.md", 17)]);
+    // A wrong shape is refused with its place.
+    let bad = text.replace("\"line\": 17", "\"line\": \"17\"");
+    let err = parse_process_record(bad.as_bytes())
+        .err()
+        .map(|e| e.to_string());
+    assert!(err.is_some_and(|e| e.contains("removed[0].line")), "{bad}");
 }
 
 /// What `refusal` (a reader's error, if any) says of `text`, a record's

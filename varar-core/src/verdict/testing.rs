@@ -56,6 +56,7 @@ pub fn process(
         items,
         unselected: Vec::new(),
         unwritten: Vec::new(),
+        removed: Vec::new(),
     }
 }
 

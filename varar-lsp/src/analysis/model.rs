@@ -4,7 +4,7 @@
 use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
-use varar_core::lock::Lock;
+use varar_core::lock::{Lock, LockExample};
 use varar_core::plan::{self, Plan};
 use varar_core::reference::Reference;
 use varar_core::source::Span;
@@ -36,6 +36,9 @@ pub struct Analysis {
     pub plan: Plan,
     /// Paragraphs the lock records as examples that match no step now.
     pub drifts: Vec<Drift>,
+    /// The lock's examples no paragraph re-identifies any more (spec 40
+    /// §5.2, issue 37), with their old name and line.
+    pub removed: Vec<LockExample>,
     /// Every sentence of this text the plan matched, once, in document
     /// order (spliced steps from sections of this same file included).
     pub steps: Vec<StepUse>,

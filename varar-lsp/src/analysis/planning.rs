@@ -44,7 +44,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     let registry = context.index.registry();
     let entry = context.lock.and_then(|l| l.oaths.get(path));
     let planned = plan_with_drift(engine, document, registry, Against::entry(entry));
-    let (plan, drifts) = (planned.plan, planned.drifts);
+    let (plan, drifts, removed) = (planned.plan, planned.drifts, planned.removed);
     let consumed = engine.consumed(document);
     let doc = document.doc();
     let (steps, spliced) = uses::step_uses(doc, &plan, source);
@@ -55,6 +55,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
         doc: doc.clone(),
         plan,
         drifts,
+        removed,
         steps,
         spliced,
         links,

@@ -92,7 +92,16 @@ pub fn render_site(input: &ProjectInput) -> Site {
     let mut site = vec![
         SiteFile {
             path: "index.html".to_owned(),
-            contents: index_page::render(&input.name, &summaries, input.standing.as_ref()),
+            contents: index_page::render(
+                &input.name,
+                &summaries,
+                input.standing.as_ref(),
+                &input
+                    .run
+                    .as_ref()
+                    .map(RunRecord::removed)
+                    .unwrap_or_default(),
+            ),
         },
         SiteFile {
             path: "style.css".to_owned(),

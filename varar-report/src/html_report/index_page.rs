@@ -7,11 +7,21 @@ use super::html::{State, badge, escape, escape_into, page};
 use super::links::page_href;
 use super::model::{Freshness, OathSummary};
 use super::strip::flaky_section;
+use varar_core::lock::SHOWN_NAME;
+use varar_core::record::RemovedExample;
+use varar_core::untrusted::cut_to;
 use varar_core::verdict::standing::{RunStanding, Standing};
 
 /// The index page of `project`; `standing`, the latest run's, is stated
-/// first when it is not complete (issue 34).
-pub fn render(project: &str, oaths: &[OathSummary], standing: Option<&RunStanding>) -> String {
+/// first when it is not complete (issue 34); `removed`, the examples the
+/// latest run found no more in the lock, are listed after the flaky ones
+/// (issue 37).
+pub fn render(
+    project: &str,
+    oaths: &[OathSummary],
+    standing: Option<&RunStanding>,
+    removed: &[&RemovedExample],
+) -> String {
     let mut out = String::with_capacity(1024 + oaths.len() * 512);
     out.push_str("<header class=\"varar-top\">\n<h1>Varar report</h1>\n<p class=\"varar-path\">");
     escape_into(&mut out, project);
@@ -22,6 +32,7 @@ pub fn render(project: &str, oaths: &[OathSummary], standing: Option<&RunStandin
     }
     totals(&mut out, oaths, standing);
     flaky_section(&mut out, oaths);
+    removed_section(&mut out, removed);
     let _ = write!(
         out,
         "<div class=\"varar-table\">\n<table class=\"varar-oaths\">\n<thead><tr><th>oath</th>\
@@ -170,6 +181,36 @@ fn totals(out: &mut String, oaths: &[OathSummary], standing: Option<&RunStanding
     out.push_str("</dl>\n</section>\n");
 }
 
+/// The examples the lock listed that the latest run found no more (issue
+/// 37): each with its oath, its old line and its old text, cut.
+fn removed_section(out: &mut String, removed: &[&RemovedExample]) {
+    if removed.is_empty() {
+        return;
+    }
+    let _ = write!(
+        out,
+        "<section class=\"varar-removed-list\" aria-label=\"removed examples\">\n\
+         <h2>Examples no longer checked ({})</h2>\n<p><code>varar.lock.json</code> listed these \
+         examples, and the latest run found no paragraph that matches them any more (deleted, \
+         or reworded past recognition). <code>cargo varar gate --deny-removed</code> fails on \
+         them; restore them, or commit the lock to acknowledge the removal.</p>\n<ul>\n",
+        removed.len()
+    );
+    for r in removed {
+        let _ = write!(
+            out,
+            "<li data-varar-removed-line=\"{}\"><a href=\"{}\">",
+            r.line,
+            escape(&page_href(&r.oath_path))
+        );
+        escape_into(out, &r.oath_path);
+        let _ = write!(out, "</a>, was line {}: <q>", r.line);
+        escape_into(out, &cut_to(&r.name, SHOWN_NAME));
+        out.push_str("</q></li>\n");
+    }
+    out.push_str("</ul>\n</section>\n");
+}
+
 fn problems(out: &mut String, oaths: &[OathSummary]) {
     let list: Vec<(&str, &str)> = oaths
         .iter()
@@ -192,4 +233,28 @@ fn problems(out: &mut String, oaths: &[OathSummary]) {
         out.push_str("</li>\n");
     }
     out.push_str("</ul>\n</section>\n");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn issue37_removed_examples_are_listed_escaped_with_their_old_line() {
+        let gone = RemovedExample {
+            oath_path: "varar/a.md".into(),
+            name: "I add <b>2</b> & \"3\"".into(),
+            line: 17,
+        };
+        let page = render("shop", &[], None, &[&gone]);
+        assert!(page.contains("Examples no longer checked (1)"), "{page}");
+        assert!(
+            page.contains(
+                "<a href=\"oaths/varar/a.md.html\">varar/a.md</a>, was line 17: \
+                 <q>I add &lt;b&gt;2&lt;/b&gt; &amp; &quot;3&quot;</q>"
+            ),
+            "{page}"
+        );
+        assert!(!render("shop", &[], None, &[]).contains("varar-removed-list"));
+    }
 }

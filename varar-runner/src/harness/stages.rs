@@ -41,8 +41,11 @@ use super::trials::items::ItemMeta;
 use crate::lifecycle::{Lifecycle, ResourceStore, StepUse};
 use crate::linked::LinkedSteps;
 use varar_core::env::VARAR_TIMEOUT;
-use varar_core::lock::{Baseline, OathRecord, stale_notice, stale_paths};
+use varar_core::lock::{
+    Baseline, OathRecord, UpdateSummary, removed_notice, stale_notice, stale_paths,
+};
 use varar_core::names::{ItemKind, ItemName, read_error_item};
+use varar_core::record::RemovedExample;
 use varar_core::render::Styles;
 use varar_project::Project;
 use varar_project::config::{Config, update_mode_from_env};
@@ -99,6 +102,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 meta: &prepared.items.meta,
                 selected,
                 documents: read.texts.digests(used),
+                removed: removed_examples(&prepared.changes),
             },
             claim.is_some_and(Claim::keep),
         )
@@ -126,7 +130,11 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         args,
         &setup,
         read,
-        (&prepared.oaths, &prepared.records),
+        (
+            &prepared.oaths,
+            &prepared.records,
+            std::mem::take(&mut prepared.changes),
+        ),
     ) {
         Ok(lock) => (Ok(()), lock),
         Err(e) => (Err(e), None),
@@ -465,11 +473,19 @@ fn finish(
     args: &Arguments,
     setup: &Setup,
     read: Read,
-    prepared: (&[Arc<OathRun>], &[OathRecord]),
+    prepared: (&[Arc<OathRun>], &[OathRecord], UpdateSummary),
 ) -> Result<Option<LockSave>, HarnessError> {
-    let (oaths, records) = prepared;
-    if !args.list {
-        write_results(&runner.root, oaths);
+    let (oaths, records, changes) = prepared;
+    if args.list {
+        return Ok(None);
+    }
+    write_results(&runner.root, oaths);
+    // Nothing stops being checked without a word (issue 37); under
+    // `VARAR_UPDATE` the summary names them instead.
+    if !setup.update {
+        for (path, example) in &changes.removed {
+            print::notice(&removed_notice(path, example));
+        }
     }
     if !read.records {
         return Ok(None);
@@ -479,8 +495,21 @@ fn finish(
         read.baseline,
         records,
         &discovered(setup),
-        setup.update,
+        setup.update.then_some(changes),
     )
+}
+
+/// The removed examples as the run record lists them (issue 37).
+fn removed_examples(changes: &UpdateSummary) -> Vec<RemovedExample> {
+    changes
+        .removed
+        .iter()
+        .map(|(path, e)| RemovedExample {
+            oath_path: path.clone(),
+            name: e.name.clone(),
+            line: e.line,
+        })
+        .collect()
 }
 
 #[cfg(test)]

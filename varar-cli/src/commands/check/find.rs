@@ -7,7 +7,7 @@ use std::path::Path;
 
 use varar_core::config::{CONFIG_FILE_NAME, ConfigWarning};
 use varar_core::doc::Candidate;
-use varar_core::lock::Lock;
+use varar_core::lock::{Lock, removed_message};
 use varar_core::names::{ItemSource, OathItems, items};
 use varar_core::registry::Role;
 use varar_core::source::Span;
@@ -72,6 +72,7 @@ pub fn check(input: CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
         unmatched_steps(a, &guesser, &named, &mut problems);
     }
     unused_steps(index, root, &analyses, &mut problems);
+    removed_examples(&analyses, &mut problems);
     problems.extend(config.iter().map(config_problem));
     problems.sort_by(|a, b| {
         (&a.path, a.line, a.column, a.severity, a.code)
@@ -153,6 +154,30 @@ fn harness_items(
         };
         named.insert((document, problem.line));
         problems.push(problem);
+    }
+}
+
+/// The lock's examples no paragraph re-identifies any more (issue 37), as
+/// the engine's one pass finds them for `cargo test`: a warning at the
+/// line the lock recorded, since `cargo test` does not fail them.
+fn removed_examples(analyses: &[Analysis], problems: &mut Vec<Problem>) {
+    for a in analyses {
+        for gone in &a.removed {
+            let line = u32::try_from(gone.line).unwrap_or(0).max(1);
+            problems.push(Problem {
+                code: ProblemCode::RemovedExample,
+                severity: Severity::Warning,
+                message: format!("removed example {}", removed_message(&gone.name)),
+                example: Some(gone.name.clone()),
+                line,
+                column: 1,
+                ..at(
+                    a.oath_path.clone(),
+                    Some(a.oath_path.clone()),
+                    Span::default(),
+                )
+            });
+        }
     }
 }
 

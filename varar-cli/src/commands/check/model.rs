@@ -84,6 +84,9 @@ pub enum ProblemCode {
     PlanDiagnostic,
     /// `varar.config.json` writes a key twice: the last value is used.
     DuplicateKey,
+    /// An example the lock lists that no paragraph re-identifies any more
+    /// (deleted, or reworded past recognition): nothing checks it now.
+    RemovedExample,
 }
 
 impl ProblemCode {
@@ -102,6 +105,7 @@ impl ProblemCode {
             ProblemCode::UnusedStep => "unused_step",
             ProblemCode::PlanDiagnostic => "plan_diagnostic",
             ProblemCode::DuplicateKey => "duplicate_key",
+            ProblemCode::RemovedExample => "removed_example",
         }
     }
 
@@ -139,7 +143,8 @@ pub struct Problem {
     /// The oath, for a problem in one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub oath_path: Option<String>,
-    /// Drift: the example's name as the lock records it.
+    /// Drift or a removed example: the example's name as the lock records
+    /// it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<String>,
     /// 1-based line.

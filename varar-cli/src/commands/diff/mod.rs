@@ -29,6 +29,12 @@
 //! is compared by its result files, and the JSON says so (`oldRun`,
 //! `newRun`: each tree's standing).
 //!
+//! The examples NEW's latest run found no more in its lock (issue 37:
+//! deleted, or reworded past recognition, which `cargo test` does not
+//! fail) are listed apart (`removedFromLock`, with their old text and
+//! line), whatever the result files say: such an example shows in them
+//! only as `removed`, its rewording as `added`.
+//!
 //! Exit 1 when something regressed **or an added example failed** (a new
 //! failing example is as much a new failure as a regression; seed 003's
 //! historical gate counts "an added adverse testcase" the same way), 0
@@ -45,7 +51,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 use varar_core::names::ItemKind;
-use varar_core::record::{Outcome as RunOutcome, RunRecord};
+use varar_core::record::{Outcome as RunOutcome, RemovedExample, RunRecord};
 use varar_core::results::{ExampleResult, OathResults, Status};
 use varar_project::discovery::cmp_oath_paths;
 
@@ -81,6 +87,10 @@ pub struct DiffReport {
     /// The standing of NEW's latest run (absent when NEW could not be read).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub new_run: Option<Standing>,
+    /// The examples NEW's latest run found no more in its lock (issue 37),
+    /// by oathPath, with their old name and line: no longer checked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub removed_from_lock: Vec<RemovedExample>,
     /// Every problem with the inputs.
     pub errors: Vec<ErrorRecord>,
     /// What does not stop the comparison: a tree without a run record, a
@@ -214,6 +224,7 @@ impl DiffReport {
             oaths: Vec::new(),
             old_run: None,
             new_run: None,
+            removed_from_lock: Vec::new(),
             errors,
             warnings: Vec::new(),
         }
@@ -326,6 +337,10 @@ fn compare_judged(old: &Tree, new: &Tree) -> DiffReport {
         oaths,
         old_run: None,
         new_run: None,
+        removed_from_lock: new
+            .latest_run()
+            .map(|run| run.removed().into_iter().cloned().collect())
+            .unwrap_or_default(),
         errors: Vec::new(),
         warnings: Vec::new(),
     }

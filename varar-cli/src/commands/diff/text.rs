@@ -4,7 +4,8 @@
 //! for the terminal, on one line (issue 34); the escapes read as text in
 //! Markdown too.
 
-use varar_core::untrusted::terminal_line;
+use varar_core::lock::SHOWN_NAME;
+use varar_core::untrusted::{cut_to, terminal_line};
 
 use super::{Change, ChangeKind, DiffReport, DiffStatus, Outcome};
 
@@ -29,6 +30,7 @@ pub fn render(report: &DiffReport) -> String {
             "### varar: no changes ({} example(s) passed in both runs)\n",
             s.unchanged
         ));
+        removed_from_lock(&mut out, report);
         return out;
     }
     out.push_str(&format!(
@@ -50,6 +52,7 @@ pub fn render(report: &DiffReport) -> String {
             out.push_str(&bullet(change));
         }
     }
+    removed_from_lock(&mut out, report);
     if s.unchanged > 0 {
         out.push_str(&format!(
             "\n{} other example(s) passed in both runs.\n",
@@ -57,6 +60,26 @@ pub fn render(report: &DiffReport) -> String {
         ));
     }
     out
+}
+
+/// The examples NEW's latest run found no more in its lock (issue 37), one
+/// bullet each with its old line and text.
+fn removed_from_lock(out: &mut String, report: &DiffReport) {
+    if report.removed_from_lock.is_empty() {
+        return;
+    }
+    out.push_str(
+        "\n#### No longer checked\n\nNEW's run found these examples of `varar.lock.json` no more \
+         (deleted, or reworded past recognition):\n\n",
+    );
+    for r in &report.removed_from_lock {
+        out.push_str(&format!(
+            "- **removed from the lock** {}, line {}: {}\n",
+            code_span(&r.oath_path),
+            r.line,
+            markdown_text(&cut_to(&r.name, SHOWN_NAME))
+        ));
+    }
 }
 
 fn bullet(c: &Change) -> String {

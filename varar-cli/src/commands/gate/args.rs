@@ -24,6 +24,11 @@ pub struct GateArgs {
     /// on a retry (recovered, a flake).
     #[arg(long)]
     pub deny_recovered: bool,
+    /// Fail (exit 1) when the latest run found an example the lock listed
+    /// no more: deleted, or reworded past recognition, so nothing checks
+    /// it now (`cargo test` only says so).
+    #[arg(long)]
+    pub deny_removed: bool,
 }
 
 /// `cargo varar gate` (without `--schema`, its own mode), validated.
@@ -35,6 +40,8 @@ pub struct GateRun {
     pub format: Format,
     /// `--deny-recovered`.
     pub deny_recovered: bool,
+    /// `--deny-removed`.
+    pub deny_removed: bool,
 }
 
 impl GateArgs {
@@ -44,6 +51,7 @@ impl GateArgs {
             project: self.root.project(cwd),
             format: self.format,
             deny_recovered: self.deny_recovered,
+            deny_removed: self.deny_removed,
         }
     }
 }

@@ -24,6 +24,7 @@ pub fn schema() -> Output {
 pub fn run(run: &GateRun, notes: &mut Vec<String>) -> Result<Output, Error> {
     let options = GateOptions {
         deny_recovered: run.deny_recovered,
+        deny_removed: run.deny_removed,
     };
     let report = verdict(&run.project, options, notes);
     Ok(emit(&report, run.format, render_text, None)?.exit(report.exit_code))

@@ -1,5 +1,6 @@
 mod plain;
 mod proptests;
+mod removed;
 
 use std::collections::BTreeSet;
 

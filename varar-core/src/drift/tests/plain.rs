@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 
 use crate::drift::similarity::{THRESHOLD_DEN, THRESHOLD_NUM, cmp_ratio, for_each_token};
 use crate::drift::{CandidateInfo, Drift};
-use crate::lock::LockEntry;
+use crate::lock::{LockEntry, LockExample};
 
 /// Drift of one oath by the plain algorithm.
 pub(super) fn detect(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
@@ -50,6 +50,25 @@ pub(super) fn detect(baseline: Option<&LockEntry>, candidates: &[CandidateInfo])
         }
     }
     drifts
+}
+
+/// The baseline examples no candidate reaches J ≥ ½ with (spec 40 §5.2,
+/// "remove + add"), by the plain algorithm: every pair compared.
+pub(super) fn removed(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Vec<LockExample> {
+    baseline
+        .examples
+        .iter()
+        .filter(|b| {
+            let b_tokens = tokens(&b.name);
+            candidates.iter().all(|c| {
+                cmp_ratio(
+                    jaccard(&b_tokens, &tokens(&c.name)),
+                    (THRESHOLD_NUM, THRESHOLD_DEN),
+                ) == Ordering::Less
+            })
+        })
+        .cloned()
+        .collect()
 }
 
 /// The token set of a name (the plain algorithm's view, for the tests):

@@ -88,6 +88,11 @@ proptest! {
             detect_drift(Some(&baseline), &candidates),
             plain::detect(Some(&baseline), &candidates)
         );
+        // Issue 37: the removed examples, from the same pass.
+        prop_assert_eq!(
+            compare_baseline(Some(&baseline), &candidates).removed,
+            plain::removed(&baseline, &candidates)
+        );
     }
 
     #[test]
@@ -115,6 +120,18 @@ proptest! {
             plain::detect(Some(&baseline), &candidates)
         );
         prop_assert!(detect_drift(Some(&baseline), &candidates).is_empty());
+        // Nothing is removed, and only the live candidates left out of the
+        // baseline are new.
+        let changes = compare_baseline(Some(&baseline), &candidates);
+        prop_assert!(changes.removed.is_empty());
+        let unkept: Vec<u32> = candidates
+            .iter()
+            .zip(&keep)
+            .filter(|(c, k)| c.live && !**k)
+            .map(|(c, _)| c.line)
+            .collect();
+        let added: Vec<u32> = changes.added.iter().map(|e| e.line as u32).collect();
+        prop_assert_eq!(added, unkept);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeSet;
 
+use crate::record::RemovedExample;
 use crate::results::OathResults;
 
 use super::model::{
@@ -33,6 +34,7 @@ struct Judged {
     failures: Vec<FailureRecord>,
     item_failures: Vec<ItemFailure>,
     recovered: Vec<RecoveredItem>,
+    removed: Vec<RemovedExample>,
     errors: Vec<ErrorRecord>,
     warnings: Vec<ErrorRecord>,
     standing: Option<Standing>,
@@ -75,6 +77,7 @@ pub fn evaluate(project: &ProjectEvidence, options: GateOptions) -> GateReport {
         judged.run = Some(RunSummary::of(run));
         judged.item_failures = failed_items(run).map(ItemFailure::of).collect();
         judged.recovered = recovered_items(run).map(RecoveredItem::of).collect();
+        judged.removed = run.removed().into_iter().cloned().collect();
     }
     finish(judged)
 }
@@ -180,7 +183,8 @@ fn missing_result(o: &OathEvidence) -> ErrorRecord {
 }
 
 fn finish(j: Judged) -> GateReport {
-    let denied = j.options.deny_recovered && !j.recovered.is_empty();
+    let denied = (j.options.deny_recovered && !j.recovered.is_empty())
+        || (j.options.deny_removed && !j.removed.is_empty());
     let failed = !j.failures.is_empty() || !j.item_failures.is_empty() || denied;
     let exit = exit_code(&j.errors, u8::from(failed));
     GateReport {
@@ -192,11 +196,13 @@ fn finish(j: Judged) -> GateReport {
         },
         exit_code: exit,
         deny_recovered: j.options.deny_recovered,
+        deny_removed: j.options.deny_removed,
         run: j.run,
         oaths: j.oaths,
         failures: j.failures,
         item_failures: j.item_failures,
         recovered: j.recovered,
+        removed: j.removed,
         // A gate that could not find its oaths has no run to stand on.
         standing: j.standing.unwrap_or(Standing::Missing),
         errors: j.errors,

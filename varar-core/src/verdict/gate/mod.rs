@@ -11,9 +11,14 @@
 //!   examples, and the drift, diagnostic and read-error items that result
 //!   files do not hold. Items that failed and then passed on a retry are
 //!   *recovered*: listed, and failing the gate under `--deny-recovered`.
+//! - Every example the lock listed that the latest run found no more
+//!   (issue 37; spec 40 §5.2: deleted or reworded past recognition, which
+//!   `cargo test` does not fail) is *removed*: listed with its old name and
+//!   line, and failing the gate under `--deny-removed`.
 //!
 //! The verdict is one [`GateReport`]: exit 0 when all is fresh, complete
-//! and passed, 1 when some item failed (or recovered, when denied), 2 when
+//! and passed, 1 when some item failed (or recovered or removed, when
+//! denied), 2 when
 //! any evidence is unusable (`missing_result`, `stale_result`,
 //! `invalid_result`, `invalid_config`, `input_error`, `no_oaths`,
 //! `missing_run`, `incomplete_run`, `stale_run`, `invalid_run`). 2 wins

@@ -1,7 +1,7 @@
 //! What the gate says, as printed by `--format json` (version 2).
 
 use crate::names::ItemKind;
-use crate::record::{ItemEvidence, RunRecord};
+use crate::record::{ItemEvidence, RemovedExample, RunRecord};
 use serde::Serialize;
 
 use crate::verdict::records::ErrorRecord;
@@ -18,6 +18,10 @@ pub struct GateOptions {
     /// `--deny-recovered`: an item that failed and then passed on a retry
     /// fails the gate.
     pub deny_recovered: bool,
+    /// `--deny-removed`: an example the lock listed that the latest run
+    /// found no more (deleted, or reworded past recognition) fails the
+    /// gate (issue 37).
+    pub deny_removed: bool,
 }
 
 /// The verdict, as printed by `--format json`.
@@ -32,6 +36,8 @@ pub struct GateReport {
     pub exit_code: u8,
     /// Whether recovered items fail the gate (`--deny-recovered`).
     pub deny_recovered: bool,
+    /// Whether removed examples fail the gate (`--deny-removed`).
+    pub deny_removed: bool,
     /// The latest run, when the project records one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<RunSummary>,
@@ -46,6 +52,11 @@ pub struct GateReport {
     /// Every item of the latest run that failed (or never ended) and then
     /// passed on a retry.
     pub recovered: Vec<RecoveredItem>,
+    /// Every example the lock listed that no paragraph of its oath
+    /// re-identifies in the latest run (issue 37: deleted, or reworded past
+    /// recognition), by oathPath, with its old name and line: no longer
+    /// checked.
+    pub removed: Vec<RemovedExample>,
     /// The latest run's standing (issue 34): `complete` when the run can
     /// be judged; what every consumer shows.
     pub standing: Standing,

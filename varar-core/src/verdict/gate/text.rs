@@ -2,6 +2,7 @@
 //! a run (or someone) wrote: each is escaped for the terminal, a name or a
 //! path on one line, a message line by line (issue 34).
 
+use crate::lock::shown_name;
 use crate::names::ItemKind;
 use crate::untrusted::terminal_line as line;
 
@@ -10,9 +11,9 @@ use crate::verdict::run_evidence::{names_example, plural};
 
 /// The verdict for people: each failed example as `path:line: example`
 /// with its message indented, each other failed item as `path:line: name
-/// (kind)` with its message, each recovered item, each warning as
-/// `warning[code]: message`, each problem as `error[code]: message`, then
-/// one summary line.
+/// (kind)` with its message, each recovered item, each removed example
+/// (issue 37), each warning as `warning[code]: message`, each problem as
+/// `error[code]: message`, then one summary line.
 pub fn render_text(report: &GateReport) -> String {
     let mut out = String::new();
     for f in &report.failures {
@@ -56,6 +57,18 @@ pub fn render_text(report: &GateReport) -> String {
             indented(&mut out, m.lines().next().unwrap_or(""));
         }
     }
+    for r in &report.removed {
+        out.push_str(&format!(
+            "REMOVED {}: {} (an example the lock listed, no longer in the oath){}\n",
+            place(&r.oath_path, u32::try_from(r.line).unwrap_or(0)),
+            shown_name(&r.name),
+            if report.deny_removed {
+                ": denied by --deny-removed"
+            } else {
+                ""
+            }
+        ));
+    }
     for w in &report.warnings {
         out.push_str(&format!("warning[{}]: {}\n", w.code, line(&w.message)));
     }
@@ -81,11 +94,23 @@ fn summary(report: &GateReport, others: &[&ItemFailure]) -> String {
     let examples: usize = report.oaths.iter().map(|o| o.passed + o.failed).sum();
     let oaths = plural(report.oaths.len(), "oath");
     let recovered = report.recovered.len();
+    let removed = report.removed.len();
     match report.status {
         GateStatus::Passed => {
-            let note = match recovered {
-                0 => String::new(),
-                n => format!(" ({} recovered after a retry)", plural(n, "item")),
+            let mut notes = Vec::new();
+            if recovered > 0 {
+                notes.push(format!(
+                    "{} recovered after a retry",
+                    plural(recovered, "item")
+                ));
+            }
+            if removed > 0 {
+                notes.push(format!("{} removed", plural(removed, "example")));
+            }
+            let note = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
             };
             format!(
                 "gate: passed: {} in {oaths}, all fresh and passed{note}\n",
@@ -124,6 +149,12 @@ fn summary(report: &GateReport, others: &[&ItemFailure]) -> String {
                 parts.push(format!(
                     "{} recovered after a retry (--deny-recovered)",
                     plural(recovered, "item")
+                ));
+            }
+            if report.deny_removed && removed > 0 {
+                parts.push(format!(
+                    "{} removed (--deny-removed)",
+                    plural(removed, "example")
                 ));
             }
             format!("gate: failed: {} in {oaths}\n", parts.join(", "))

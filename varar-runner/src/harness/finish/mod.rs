@@ -21,7 +21,9 @@ use super::run::trial::RunShared;
 use super::trials::enumerate::OathRun;
 use crate::lifecycle::ResourceTeardown;
 use lock_save::LockSave;
-use varar_core::lock::{Baseline, OathRecord, pruned_notice, reconcile, stale_notice};
+use varar_core::lock::{
+    Baseline, OathRecord, UpdateSummary, pruned_notice, reconcile, stale_notice,
+};
 use varar_core::results::{merge_results, parse_run_result};
 use varar_project::store::{StoreError, lock_baseline, reread_lock, update_run_result};
 
@@ -62,14 +64,17 @@ pub(super) fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
 /// Record the baseline (spec 40 §4.5) after the trials: under the
 /// advisory lock, re-read it (another run may have written it since this
 /// one started), reconcile this run's records with it and start writing
-/// it (the write holds the advisory lock until it is done).
+/// it (the write holds the advisory lock until it is done). `summary` is
+/// set under `VARAR_UPDATE`: what the run accepts, printed after the
+/// pruning notices with the oaths pruned (issue 37).
 pub(super) fn record_baseline(
     root: &Path,
     earlier: Baseline,
     records: &[OathRecord],
     discovered: &[String],
-    update: bool,
+    summary: Option<UpdateSummary>,
 ) -> Result<Option<LockSave>, HarnessError> {
+    let update = summary.is_some();
     let guard = match lock_baseline(root) {
         Ok(guard) => Some(guard),
         Err(e) => {
@@ -87,11 +92,18 @@ pub(super) fn record_baseline(
         }
     };
     let mut reconciled = reconcile(&current, records, discovered, update);
-    for path in std::mem::take(&mut reconciled.pruned) {
-        print::notice(&pruned_notice(&path));
+    let pruned = std::mem::take(&mut reconciled.pruned);
+    for path in &pruned {
+        print::notice(&pruned_notice(path));
     }
     for path in std::mem::take(&mut reconciled.stale) {
         print::notice(&stale_notice(&path));
+    }
+    if let Some(summary) = summary {
+        let summary = UpdateSummary { pruned, ..summary };
+        for line in summary.lines() {
+            print::notice(&line);
+        }
     }
     Ok(reconciled
         .write

@@ -18,7 +18,7 @@ pub(crate) use super::oath_run::OathRun;
 use crate::harness::cache::plans::PlanCache;
 use crate::harness::read::documents::Texts;
 use crate::harness::run::trial::{RunShared, run_example};
-use varar_core::lock::{Baseline, OathRecord};
+use varar_core::lock::{Baseline, LockExample, OathRecord, UpdateSummary};
 use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
 use varar_core::plan::PlannedExample;
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
@@ -40,6 +40,11 @@ pub(crate) struct Prepared {
     pub records: Vec<OathRecord>,
     /// Result sinks of the oaths that were planned.
     pub oaths: Vec<Arc<OathRun>>,
+    /// What the planned oaths' lock entries say beside drift (issue 37):
+    /// always the removed examples; under `VARAR_UPDATE` also the drift
+    /// accepted as prose and the examples added. Its `pruned` is left to
+    /// reconciliation.
+    pub changes: UpdateSummary,
 }
 
 /// Whether the trials will run or only be listed.
@@ -126,6 +131,7 @@ pub(crate) fn prepare(
         used: BTreeSet::new(),
         records: Vec::with_capacity(passes.len()),
         oaths: Vec::new(),
+        changes: UpdateSummary::default(),
     };
     prepared.items.reserve(order.len());
     let mut hashes = HashMap::new();
@@ -307,6 +313,12 @@ fn sink(
     prepared
         .records
         .push(planned.oath.record(path, &planned.hash));
+    changes(
+        inputs.update,
+        path,
+        &mut planned.oath,
+        &mut prepared.changes,
+    );
     // The candidates were for the record: freed now, as each oath is
     // built, not all together once every item is (thousands of small
     // frees at once cost the allocator more than the same spread out).
@@ -335,6 +347,26 @@ fn sink(
         tables: Arc::clone(&planned.tables),
         examples: examples.into_iter().map(Arc::new).collect(),
     })
+}
+
+/// Add what `oath`'s lock entry says beside drift to `changes` (issue 37):
+/// its removed examples, and under `update` the drift it accepts as prose
+/// and its new examples (the summary's; a run without it names none).
+fn changes(update: bool, path: &str, oath: &mut PlannedOath, changes: &mut UpdateSummary) {
+    let of = |list: Vec<LockExample>| list.into_iter().map(move |e| (path.to_owned(), e));
+    changes
+        .removed
+        .extend(of(std::mem::take(&mut oath.removed)));
+    if update {
+        let accepted = std::mem::take(&mut oath.accepted)
+            .into_iter()
+            .map(|d| LockExample {
+                name: d.name,
+                line: i64::from(d.line),
+            });
+        changes.accepted.extend(of(accepted.collect()));
+        changes.added.extend(of(std::mem::take(&mut oath.added)));
+    }
 }
 
 /// What every item is built with.

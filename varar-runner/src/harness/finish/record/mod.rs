@@ -13,7 +13,7 @@ use libtest_mimic::Arguments;
 use varar_core::config::CONFIG_FILE_NAME;
 use varar_core::record::{
     DocumentDigest, FileDigest, Item, Manifest, Options, Outcome, ProcessRecord, RECORD_FORMAT,
-    RECORD_VERSION, RecordHeader, RerunOf, RunRecord,
+    RECORD_VERSION, RecordHeader, RemovedExample, RerunOf, RunRecord,
 };
 use varar_core::time::rfc3339_millis;
 
@@ -117,6 +117,8 @@ pub(crate) struct Start<'a> {
     pub selected: Vec<usize>,
     /// The documents it used.
     pub documents: Vec<DocumentDigest>,
+    /// The lock's examples no paragraph re-identifies any more (issue 37).
+    pub removed: Vec<RemovedExample>,
 }
 
 impl<'a> Recording<'a> {
@@ -131,6 +133,7 @@ impl<'a> Recording<'a> {
             meta,
             selected,
             documents,
+            removed,
         } = start;
         let chosen: BTreeSet<usize> = selected.iter().copied().collect();
         let lock_stamp = Stamp::of_file(&store::lock_path(root));
@@ -180,6 +183,7 @@ impl<'a> Recording<'a> {
             items,
             unselected,
             unwritten: Vec::new(),
+            removed,
         };
         let orphans = store::Orphans::since_ms(identity.started_ms);
         let mut recording = Recording {
