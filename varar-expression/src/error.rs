@@ -107,9 +107,13 @@ impl ExpressionErrorKind {
             Self::EndOfLineCannotBeEscaped => {
                 "To match a literal '\\' at the end, write '\\\\'.".to_string()
             }
-            Self::UndefinedParameterType { name } => {
-                format!("Declare a parameter type named '{name}' or use a built-in one.")
-            }
+            Self::UndefinedParameterType { name } => match crate::likely_built_in(name) {
+                Some(meant) => format!(
+                    "Did you mean the built-in '{{{meant}}}'? Otherwise declare a parameter type \
+                     named '{name}'."
+                ),
+                None => format!("Declare a parameter type named '{name}' or use a built-in one."),
+            },
             Self::InvalidRegex { .. } => {
                 "Simplify the custom parameter types this expression uses.".to_string()
             }

@@ -53,6 +53,7 @@ mod expression;
 mod fast;
 mod params;
 mod render;
+mod suggest;
 mod tokens;
 mod value;
 
@@ -67,4 +68,5 @@ pub use params::{
     BuiltIn, ParameterType, ParameterTypeError, ParameterTypes, Transform, built_in,
     outermost_group_count,
 };
+pub use suggest::likely_built_in;
 pub use value::ArgValue;

@@ -102,6 +102,11 @@ pub fn built_in(name: &str) -> Option<BuiltIn> {
         })
 }
 
+/// The names of the built-in types, `""` (`{}`) included.
+pub(crate) fn built_in_names() -> impl Iterator<Item = &'static str> {
+    BUILT_INS.iter().map(|(name, _, _)| *name)
+}
+
 /// Characters a custom type name may not contain (§20.4).
 const ILLEGAL_NAME_CHARS: [char; 10] = ['[', ']', '(', ')', '$', '.', '|', '?', '*', '+'];
 

@@ -216,6 +216,29 @@ impl Sample {
         }
     }
 
+    /// A new project made of `files` (path, text), named `name`, its
+    /// `Cargo.lock` the workspace's (nothing new from the registry).
+    pub fn of_files(name: &str, files: &[(&str, String)]) -> Sample {
+        let dir = tempfile::Builder::new()
+            .prefix("varar-e2e-")
+            .tempdir()
+            .unwrap_or_else(|e| panic!("cannot create a temporary directory: {e}"));
+        let root = dir.path().join(name);
+        for (rel, text) in files {
+            write(&root.join(rel), text.as_bytes());
+        }
+        let ws_lock = workspace_root().join("Cargo.lock");
+        if ws_lock.exists() && !root.join("Cargo.lock").exists() {
+            fs::copy(&ws_lock, root.join("Cargo.lock"))
+                .unwrap_or_else(|e| panic!("cannot copy Cargo.lock: {e}"));
+        }
+        Sample {
+            _dir: dir,
+            root,
+            pristine_lock: Vec::new(),
+        }
+    }
+
     /// The copy's project root.
     pub fn root(&self) -> &Path {
         &self.root
@@ -551,5 +574,9 @@ fn read_string(path: &Path) -> String {
 }
 
 fn write(path: &Path, bytes: &[u8]) {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .unwrap_or_else(|e| panic!("cannot create {}: {e}", parent.display()));
+    }
     fs::write(path, bytes).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
 }

@@ -195,6 +195,17 @@ impl RunRecord {
             .collect()
     }
 
+    /// The items planned that no process selected: a filter (or, under
+    /// nextest, a filter set or a cancelled run) left them out.
+    pub fn not_selected(&self) -> Vec<&str> {
+        let selected: BTreeSet<&str> = self.items.iter().map(|i| i.name.as_str()).collect();
+        self.planned
+            .iter()
+            .map(String::as_str)
+            .filter(|name| !selected.contains(name))
+            .collect()
+    }
+
     /// Every document any process read, by path, with its digest. A path
     /// read with two different digests (the sources changed during the run)
     /// is listed once per digest.

@@ -374,6 +374,23 @@ impl ProcessRecord {
     pub fn ended(&self) -> bool {
         self.complete || (self.ended_at.is_some() && !self.unwritten.is_empty())
     }
+
+    /// Whether its libtest arguments select items: a name filter, `--skip`
+    /// or `--ignored` (`--exact` only changes how a filter matches).
+    pub fn filtered(&self) -> bool {
+        let mut args = self.arguments.iter();
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "--skip" | "--ignored" => return true,
+                "--test-threads" => {
+                    args.next();
+                }
+                a if !a.starts_with("--") => return true,
+                _ => {}
+            }
+        }
+        false
+    }
 }
 
 impl Options {

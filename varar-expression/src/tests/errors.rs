@@ -247,3 +247,16 @@ fn deeply_nested_optionals_do_not_overflow() {
     let source = format!("{}a{}", "(".repeat(5000), ")".repeat(5000));
     assert_eq!(parse_error(&source).kind, K::OptionalIsNotAllowedInOptional);
 }
+
+#[test]
+fn issue37_a_mistyped_built_in_gets_one_error_naming_the_likely_one() {
+    let types = ParameterTypes::new();
+    let error = match CompiledExpression::from_source("I have {integer} cukes", &types) {
+        Ok(_) => panic!("should not compile"),
+        Err(e) => e,
+    };
+    assert_eq!(
+        error.to_string(),
+        "This Cucumber Expression has a problem at column 8:\n\nI have {integer} cukes\n       ^-------^\nUndefined parameter type 'integer'.\nDid you mean the built-in '{int}'? Otherwise declare a parameter type named 'integer'."
+    );
+}

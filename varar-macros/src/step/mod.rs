@@ -12,6 +12,10 @@ use varar_expression::Expression;
 use crate::errors::Errors;
 use crate::signature::{self, Layout, Output, SlotKind, State, TrailingKind};
 
+mod custom;
+
+use custom::{check as custom_check, slot as custom_slot};
+
 /// Which attribute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -310,7 +314,12 @@ fn emit_captures(
             SlotKind::Text => quote_spanned!(span=> read_text::<#ty>),
             SlotKind::Custom(name) => {
                 checks.push(custom_check(ty, i, name, &step.expression));
-                quote_spanned!(span=> read_custom::<#ty, _>)
+                let read = custom::read(ty, i, &step.expression);
+                reads.push(quote_spanned! {span=>
+                    let #var: #ty = #read?;
+                });
+                call_args.push(quote!(#var));
+                continue;
             }
         };
         reads.push(quote_spanned! {span=>
@@ -456,61 +465,6 @@ fn emit_state_param(state: &State, checks: &mut Vec<TokenStream>) -> TokenStream
     }
 }
 
-/// The items that name custom slot `index` (`{name}`) in compile errors:
-/// a local trait every type of a `#[varar::parameter]` has, whose message
-/// names the slot, and a `const fn` comparing the type's name with it. An
-/// expression with an unknown type is then an error at the expression's
-/// literal that says which name (issue 10), where a plain trait bound could
-/// only name the Rust type.
-fn custom_slot(index: usize, name: &str, expression: &LitStr) -> TokenStream {
-    let declared = format_ident!("__VararSlot{}", index);
-    let is = format_ident!("__varar_is{}", index);
-    let text = expression.value();
-    let message = format!(
-        "`{{{{{name}}}}}` in `{}` is not a known parameter type: no #[varar::parameter(name = \"{name}\")] is declared for `{{Self}}`",
-        text.replace('{', "{{").replace('}', "}}")
-    );
-    let label = format!("unknown parameter type `{{{{{name}}}}}`");
-    let note = format!(
-        "declare it on a parse function returning the step's type: #[varar::parameter(name = \"{name}\", regex = \"…\")], or use a built-in type such as {{{{int}}}} or {{{{word}}}}"
-    );
-    quote! {
-        #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-        trait #declared<M>: ::varar::__private::Parameter<M> {}
-        impl<T: ::varar::__private::Parameter<M>, M> #declared<M> for T {}
-        #[allow(clippy::all)]
-        const fn #is<T: #declared<M>, M>(name: &str) -> bool {
-            ::varar::__private::name_is(
-                <T as ::varar::__private::Parameter<M>>::NAME,
-                name,
-            )
-        }
-    }
-}
-
-/// The `const` assert that a custom slot's argument (or return) type `ty`
-/// is the `#[varar::parameter]` type of that name. Its type is named
-/// through an alias spanned at the expression, so an unknown name is
-/// reported there.
-fn custom_check(ty: &Type, index: usize, name: &str, expression: &LitStr) -> TokenStream {
-    let is = format_ident!("__varar_is{}", index);
-    let alias = proc_macro2::Ident::new(&format!("__VararType{index}"), expression.span());
-    // `assert!` reads its message as a format string: double the braces.
-    let message = format!(
-        "`{}` is not the `{{{{{name}}}}}` parameter type: its #[varar::parameter] declares another name",
-        quote!(#ty)
-            .to_string()
-            .replace('{', "{{")
-            .replace('}', "}}")
-    );
-    quote_spanned! {ty.span()=>
-        const _: () = {
-            type #alias = #ty;
-            ::core::assert!(#is::<#alias, _>(#name), #message)
-        };
-    }
-}
-
 /// The bound check of returned slot `index`, by the slot's kind.
 /// `Option<T>` answers a slot like `T` (`None` is the JSON-like null of spec
 /// 30 §30.2, a value that never equals the document's).
@@ -563,7 +517,7 @@ fn emit_sensor_return(step: &Step, checks: &mut Vec<TokenStream>) -> TokenStream
                 .enumerate()
                 .map(|(i, (ety, var))| {
                     checks.push(slot_check(ety, i, slot_kind(i), trailing, &step.expression));
-                    observe(ety, slot_kind(i), quote!(#var))
+                    observe(ety, i, slot_kind(i), &step.expression, quote!(#var))
                 });
             let boxed: Vec<_> = boxed.collect();
             quote! {
@@ -573,24 +527,23 @@ fn emit_sensor_return(step: &Step, checks: &mut Vec<TokenStream>) -> TokenStream
         }
         _ => {
             checks.push(slot_check(ty, 0, slot_kind(0), trailing, &step.expression));
-            let value = observe(ty, slot_kind(0), quote!(__varar_out));
+            let value = observe(ty, 0, slot_kind(0), &step.expression, quote!(__varar_out));
             quote_spanned! {ty.span()=> ::varar::__private::Returned::One(#value) }
         }
     }
 }
 
-/// Box one returned value: a custom slot's through its parameter type (any
-/// Rust type may be one), every other through `Observed`.
-fn observe(ty: &Type, kind: Option<SlotKind>, value: TokenStream) -> TokenStream {
+/// Box returned slot `index`'s value: a custom slot's through its parameter
+/// type (any Rust type may be one), every other through `Observed`.
+fn observe(
+    ty: &Type,
+    index: usize,
+    kind: Option<SlotKind>,
+    expression: &LitStr,
+    value: TokenStream,
+) -> TokenStream {
     if let Some(SlotKind::Custom(_)) = kind {
-        return match signature::option_inner(ty) {
-            Some(inner) => quote_spanned! {ty.span()=>
-                ::varar::__private::observe_custom_option::<#inner, _>(#value)
-            },
-            None => quote_spanned! {ty.span()=>
-                ::varar::__private::observe_custom::<#ty, _>(#value)
-            },
-        };
+        return custom::observe(ty, index, expression, value);
     }
     quote_spanned!(ty.span()=> ::varar::__private::observe::<#ty>(#value))
 }

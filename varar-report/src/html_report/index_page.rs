@@ -138,6 +138,7 @@ fn totals(out: &mut String, oaths: &[OathSummary], standing: Option<&RunStanding
             State::Stale,
             match s.standing {
                 Standing::Incomplete => "the latest run is incomplete",
+                Standing::Filtered => "the latest run is filtered",
                 Standing::Stale => "the latest run is stale",
                 Standing::Unreadable => "the latest run is unreadable",
                 _ => "the latest run left no record",

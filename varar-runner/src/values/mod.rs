@@ -295,6 +295,37 @@ pub fn observe_custom_option<T: Parameter<M>, M: 'static>(value: Option<T>) -> B
     Box::new(value.map(|v| Custom::<T, M>(v, PhantomData)))
 }
 
+/// What a step needs of the type of one of its custom slots, taken by
+/// the macros through one `const fn` bounded by the slot's own trait, so
+/// that a type that is no parameter type is one error naming the slot
+/// (issue 37): its name for the compile-time name check, its read and its
+/// observations.
+pub struct CustomSlot<T> {
+    /// The name the type declares (`#[varar::parameter(name = …)]`).
+    pub name: &'static str,
+    /// [`read_custom`] for it.
+    pub read: for<'a> fn(&Invocation<'a>, usize) -> Result<T, StepError>,
+    /// [`observe_custom`] for it.
+    pub observe: fn(T) -> Box<dyn Observed>,
+    /// [`observe_custom_option`] for it.
+    pub observe_option: fn(Option<T>) -> Box<dyn Observed>,
+}
+
+impl<T> CustomSlot<T> {
+    /// The slot functions of `T`, the parameter type of marker `M`.
+    pub const fn of<M: 'static>() -> CustomSlot<T>
+    where
+        T: Parameter<M>,
+    {
+        CustomSlot {
+            name: T::NAME,
+            read: read_custom::<T, M>,
+            observe: observe_custom::<T, M>,
+            observe_option: observe_custom_option::<T, M>,
+        }
+    }
+}
+
 /// A custom parameter type's value seen by the engine.
 struct Custom<T, M>(T, PhantomData<fn() -> M>);
 

@@ -4,7 +4,8 @@
 //! the records ([`varar_project::store::read_history`]) and the files now.
 //!
 //! Each run has a standing (issue 34, as [`varar_core::verdict::standing`] names them):
-//! `complete`, `incomplete` (a process never ended or an item did not run),
+//! `complete`, `filtered` (a filter left items out: "N not selected", issue
+//! 37), `incomplete` (a process never ended or an item did not run),
 //! `unreadable` (a record of it cannot be read: what the others say is not
 //! the whole run) or `unrecorded` (its directory holds no record). Only a
 //! complete run counts as evidence anywhere (`flaky`, the report's strips).
@@ -20,9 +21,7 @@ use varar_core::untrusted::terminal_line;
 use varar_core::verdict::kept::UnjudgedRun;
 
 use varar_core::verdict::records::ErrorRecord;
-use varar_core::verdict::run_evidence::{
-    ItemCounts, SourcesNow, counts, finished, plural, same_sources,
-};
+use varar_core::verdict::run_evidence::{ItemCounts, SourcesNow, counts, plural, same_sources};
 use varar_core::verdict::standing::Standing;
 
 /// The version of `history --format json`.
@@ -56,8 +55,8 @@ pub struct HistoryRun {
     /// Whether every process ended, every planned item ran and every
     /// record of it could be read.
     pub complete: bool,
-    /// Its standing: `complete`, `incomplete`, `unreadable` or
-    /// `unrecorded` (issue 34).
+    /// Its standing: `complete`, `filtered`, `incomplete`, `unreadable` or
+    /// `unrecorded` (issues 34, 37).
     pub standing: Standing,
     /// Whether it is of the sources (documents, config) as they are now.
     pub fresh: bool,
@@ -68,14 +67,13 @@ pub struct HistoryRun {
 }
 
 /// The standing of a kept run: `unreadable` when a record of it could not
-/// be read (`partial`: such runs), else `complete` or `incomplete`.
+/// be read (`partial`: such runs), else the engine's reading of the run on
+/// its own ([`Standing::of_run`]: complete, filtered or incomplete).
 pub fn kept_standing(run: &RunRecord, partial: &BTreeSet<String>) -> Standing {
     if partial.contains(&run.run_id) {
         Standing::Unreadable
-    } else if finished(run) {
-        Standing::Complete
     } else {
-        Standing::Incomplete
+        Standing::of_run(run)
     }
 }
 
@@ -158,7 +156,7 @@ pub fn render_text(listing: &HistoryListing) -> String {
     for r in &listing.runs {
         let c = &r.counts;
         out.push_str(&format!(
-            "{:<width$}  {}  {:<10}  {:<7}  {} passed, {} failed, {} recovered{}\n",
+            "{:<width$}  {}  {:<10}  {:<7}  {} passed, {} failed, {} recovered{}{}\n",
             terminal_line(&r.run_id),
             terminal_line(&r.started_at),
             r.standing.as_str(),
@@ -166,10 +164,14 @@ pub fn render_text(listing: &HistoryListing) -> String {
             c.passed,
             c.failed,
             c.recovered,
-            if c.not_run > 0 {
-                format!(", {} not run", c.not_run)
-            } else {
-                String::new()
+            // What a filter left out is not what failed to run.
+            match c.not_run - c.not_selected.min(c.not_run) {
+                0 => String::new(),
+                n => format!(", {n} not run"),
+            },
+            match c.not_selected {
+                0 => String::new(),
+                n => format!(", {n} not selected"),
             },
         ));
     }

@@ -166,3 +166,48 @@ fn issue34_a_run_directory_named_with_controls_cannot_forge_a_line() {
     );
     assert_eq!(text.lines().count(), 2, "{text}");
 }
+
+#[test]
+fn issue37_a_filtered_run_is_listed_as_filtered_with_what_it_did_not_select() {
+    const Y: &str = "a.md::A::I add 3";
+    // `cargo test "I add 2"`: one item selected and passed, the other
+    // planned and left out by the filter.
+    let mut filtered = process(
+        "filtered",
+        "p",
+        "08:00:00",
+        &[("a.md", A)],
+        vec![item(X, "a.md", 3, 1, Some(Outcome::Passed), None)],
+    );
+    filtered.arguments = vec!["I add 2".to_owned()];
+    filtered.unselected = vec![Y.to_owned()];
+    // A process that never ended with the same selection is incomplete.
+    let mut cut = filtered.clone();
+    cut.run_id = "cut".to_owned();
+    cut.started_at = "2026-12-01T09:00:00.000Z".to_owned();
+    cut.complete = false;
+    cut.ended_at = None;
+    let runs = combine_kept(vec![filtered, cut]);
+    let l = listing("h".to_owned(), &runs, &now(A), Vec::new());
+    let standings: Vec<_> = l
+        .runs
+        .iter()
+        .map(|r| (r.run_id.as_str(), r.standing))
+        .collect();
+    assert_eq!(
+        standings,
+        [
+            ("cut", Standing::Incomplete),
+            ("filtered", Standing::Filtered)
+        ]
+    );
+    assert_eq!(l.runs[1].counts.not_selected, 1);
+    let text = render_text(&l);
+    assert!(
+        text.contains(
+            "filtered  2026-12-01T08:00:00.000Z  filtered    fresh    1 passed, 0 failed, 0 recovered, 1 not selected\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("not run"), "{text}");
+}

@@ -235,17 +235,26 @@ impl RunEvidence {
             by_oath.entry(oath).or_default().push(name);
         }
         for (oath, names) in by_oath {
-            let mut record = ErrorRecord::new(
-                Code::IncompleteRun,
+            let unselected = names.iter().all(|n| run.item(n).is_none());
+            let message = if unselected && filtered(run) {
+                format!(
+                    "the latest run (`{id}`) did not select {} of `{oath}` (`{}`{}): a filter left \
+                     {} out; run every item",
+                    plural(names.len(), "item"),
+                    names[0],
+                    if names.len() > 1 { ", …" } else { "" },
+                    if names.len() > 1 { "them" } else { "it" }
+                )
+            } else {
                 format!(
                     "the latest run (`{id}`) planned {} of `{oath}` that did not run (`{}`{}): \
                      a filtered, cancelled or interrupted run; run every item",
                     plural(names.len(), "item"),
                     names[0],
                     if names.len() > 1 { ", …" } else { "" }
-                ),
-            )
-            .with_oath(oath);
+                )
+            };
+            let mut record = ErrorRecord::new(Code::IncompleteRun, message).with_oath(oath);
             if let [only] = names.as_slice() {
                 let line = run
                     .item(only)
@@ -383,6 +392,9 @@ pub struct ItemCounts {
     pub ignored: usize,
     /// Planned items whose last attempt did not end (or never started).
     pub not_run: usize,
+    /// Of those, the items no process selected: a filter left them out
+    /// (issue 37).
+    pub not_selected: usize,
     /// Passed after an earlier attempt failed or never ended.
     pub recovered: usize,
 }
@@ -403,6 +415,7 @@ pub fn counts(run: &RunRecord) -> ItemCounts {
         c.recovered += usize::from(item.recovered());
     }
     c.not_run = c.planned.saturating_sub(c.passed + c.failed + c.ignored);
+    c.not_selected = run.not_selected().len();
     c
 }
 
@@ -467,6 +480,34 @@ pub fn same_document(run: &RunRecord, now: &SourcesNow, path: &str) -> bool {
 /// planned ended an attempt: a run whose evidence is whole.
 pub fn finished(run: &RunRecord) -> bool {
     run.complete() && run.not_run().is_empty()
+}
+
+/// Whether `run` left items out only because it was filtered (issue 37):
+/// every process reached its end, every item a process selected ended an
+/// attempt, and a libtest filter (a name, `--skip`, `--exact`, `--ignored`)
+/// or nextest's filter set left the others out: planned items no process
+/// selected, or a process given a filter. A nextest run with a failure and
+/// items it never started is not filtered: fail-fast may have cancelled
+/// them.
+pub fn filtered(run: &RunRecord) -> bool {
+    if !run.complete() {
+        return false;
+    }
+    if run
+        .items
+        .iter()
+        .any(|i| i.attempts.iter().all(|a| a.outcome.is_none()))
+    {
+        return false;
+    }
+    let not_selected = run.not_selected().len();
+    let cancelled = not_selected > 0
+        && run.processes.iter().any(|p| p.nextest.is_some())
+        && run
+            .items
+            .iter()
+            .any(|i| i.outcome() == Some(Outcome::Failed));
+    !cancelled && (not_selected > 0 || run.processes.iter().any(|p| p.filtered()))
 }
 
 /// `n word` or `n words`.

@@ -207,6 +207,7 @@ fn issue19_failed_then_passed_is_recovered_and_counted_as_passed() {
             failed: 1,
             ignored: 0,
             not_run: 0,
+            not_selected: 0,
             recovered: 1,
         }
     );

@@ -25,7 +25,12 @@
 //!   read): a source the latest run read changed since;
 //! - **incomplete** (`incomplete_run`): a process never reached its end, an
 //!   item it planned did not run, or an oath with examples has no item in
-//!   it.
+//!   it;
+//! - **filtered** (`incomplete_run` too, so the gate refuses it as it
+//!   refuses an incomplete run): the same, but only because a filter left
+//!   items out: every process ended, every item selected ended, and what
+//!   is missing was not selected ([`filtered`]). `cargo test basket`
+//!   makes such a run; `history` lists it as filtered, with "N not selected".
 //!
 //! A record that cannot be read, in a directory last written before the
 //! latest readable run started, is an earlier run's: a **warning** naming
@@ -46,7 +51,7 @@ use crate::results::ExampleResult;
 use serde::Serialize;
 
 use crate::verdict::records::{Code, ErrorRecord};
-use crate::verdict::run_evidence::{RunDir, RunEvidence, example_item};
+use crate::verdict::run_evidence::{RunDir, RunEvidence, example_item, filtered, finished};
 
 /// The latest run's standing, in one word (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -56,6 +61,8 @@ pub enum Standing {
     Complete,
     /// A process never ended or an item did not run.
     Incomplete,
+    /// Every item selected ran, but a filter left others out.
+    Filtered,
     /// A source it read changed since.
     Stale,
     /// There is no run record.
@@ -73,10 +80,27 @@ impl Standing {
         match self {
             Standing::Complete => "complete",
             Standing::Incomplete => "incomplete",
+            Standing::Filtered => "filtered",
             Standing::Stale => "stale",
             Standing::Missing => "missing",
             Standing::Unreadable => "unreadable",
             Standing::Unrecorded => "unrecorded",
+        }
+    }
+
+    /// The standing of one kept run on its own (`history`, issue 37):
+    /// complete when every process ended and every item it planned ran,
+    /// filtered when only a filter left items out ([`filtered`]), else
+    /// incomplete. What the records of other runs and the files now say is
+    /// [`RunEvidence::standing`]'s, which reads the latest run by the same
+    /// rule.
+    pub fn of_run(run: &RunRecord) -> Standing {
+        if finished(run) {
+            Standing::Complete
+        } else if filtered(run) {
+            Standing::Filtered
+        } else {
+            Standing::Incomplete
         }
     }
 
@@ -276,10 +300,17 @@ impl RunEvidence {
                 problems.extend(self.incomplete(run, against.expected));
             }
         }
-        let standing = Standing::of(&problems);
+        let mut standing = Standing::of(&problems);
+        // Incomplete only because a filter left items out: one rule with
+        // `history`'s ([`Standing::of_run`]).
+        if standing == Standing::Incomplete && latest.is_some_and(filtered) {
+            standing = Standing::Filtered;
+        }
         let draws = match (standing, latest) {
             (Standing::Complete | Standing::Missing, _) => Draws::All,
-            (Standing::Incomplete | Standing::Stale, Some(run)) if !later => ended(run),
+            (Standing::Incomplete | Standing::Filtered | Standing::Stale, Some(run)) if !later => {
+                ended(run)
+            }
             _ => Draws::Nothing,
         };
         RunStanding {

@@ -253,14 +253,15 @@ fn issue34_a_killed_run_vouches_for_no_result_and_a_partial_one_for_what_ended()
     one.unselected = vec![Y.to_owned()];
     let e = evidence_of(vec![one]);
     let s = e.standing(against(&BTreeSet::new()));
-    assert_eq!(s.standing, Standing::Incomplete);
+    // Only the selection left `y` out (issue 37).
+    assert_eq!(s.standing, Standing::Filtered);
     let run = e.latest.as_ref();
     assert!(!s.draws_oath("a.md"));
     assert!(s.draws_example(run, "a.md", &example("x")));
     assert!(!s.draws_example(run, "a.md", &example("y")));
     assert!(
         s.headline()
-            .starts_with("the latest run is incomplete: the latest run (`one`) planned 1 item"),
+            .starts_with("the latest run is filtered: the latest run (`one`) did not select 1 item of `a.md` (`a.md::A::y`): a filter left it out"),
         "{}",
         s.headline()
     );
@@ -280,5 +281,55 @@ fn issue34_a_tree_of_another_checkout_is_not_compared_with_the_files_here() {
     assert_eq!(
         e.standing(against(&BTreeSet::new())).standing,
         Standing::Stale
+    );
+}
+
+#[test]
+fn issue37_a_run_a_filter_cut_short_is_filtered_for_the_gate_and_for_history() {
+    let mut run = process(
+        "f",
+        "p",
+        "09:00:00",
+        &[("a.md", A)],
+        vec![item(X, "a.md", 3, 1, Some(Outcome::Failed), Some("no"))],
+    );
+    run.arguments = vec!["A::x".to_owned()];
+    run.unselected = vec![Y.to_owned()];
+    let e = evidence_of(vec![run.clone()]);
+    let s = e.standing(against(&BTreeSet::new()));
+    assert_eq!(s.standing, Standing::Filtered);
+    // Refused as an incomplete run is: the code and the exit stay.
+    assert_eq!(codes(&s.problems), [Code::IncompleteRun]);
+    assert!(
+        s.problems[0]
+            .message
+            .contains("did not select 1 item of `a.md` (`a.md::A::y`): a filter left it out"),
+        "{:?}",
+        s.problems
+    );
+    let latest = e.latest.as_ref().unwrap_or_else(|| panic!("a run"));
+    assert_eq!(Standing::of_run(latest), Standing::Filtered);
+
+    // The same selection under nextest, with a failure: fail-fast may have
+    // cancelled `y`, so it is incomplete.
+    run.nextest = Some(crate::record::NextestRun {
+        run_id: "f".to_owned(),
+        attempt: None,
+        total_attempts: None,
+        test_name: None,
+    });
+    let e = evidence_of(vec![run.clone()]);
+    assert_eq!(
+        e.standing(against(&BTreeSet::new())).standing,
+        Standing::Incomplete
+    );
+    // A process that never ended is incomplete, whatever its filter.
+    run.nextest = None;
+    run.complete = false;
+    run.ended_at = None;
+    let e = evidence_of(vec![run]);
+    assert_eq!(
+        e.standing(against(&BTreeSet::new())).standing,
+        Standing::Incomplete
     );
 }

@@ -1,23 +1,26 @@
 //! The libtest run (spec 40 §7): the selected items run and reported as
-//! `libtest_mimic::run` reports them, byte for byte, on a cheaper path.
+//! `libtest_mimic::run` reports them, but for one thing: a result line is
+//! not padded to the longest item name (issue 37). libtest-mimic pads every
+//! `test [varar] <name> ... ok` line to the longest name of the run, and
+//! cannot be told not to; real libtest does not, and an oath's item names
+//! are long (headings and the example's text: 212 columns on the bakery),
+//! so every line of a run was as wide as its widest. Here each line is
+//! `test [varar] <name> ... ok`, as `cargo test` prints its own tests.
 //!
-//! libtest-mimic pads every result line to the longest item name, and
-//! writes that padding one character at a time through `anstream`, which,
-//! when stdout is not a terminal, scans every byte it is given for escape
-//! codes. Item names of oaths are long (headings and the example's text),
-//! and in the dev profile, where `anstream` is unoptimised, that was a
-//! third of a run's instructions. Here every line is formatted into one
-//! buffer and written at once.
-//!
-//! Only the common case takes this path: the pretty or the terse format
-//! (`-q`), on stdout, not `--list`, `--bench` or `--ignored`, on a platform
-//! where coloured output is plain ANSI, and, in the pretty format, with item
-//! names that `anstream` would pass unchanged (no control character but
-//! whitespace). Anything else goes through
-//! `libtest_mimic::run` itself. The failures section and the summary, a
-//! small text, go through `anstream` as libtest-mimic writes them, so what
-//! it strips from a failure message is stripped here too.
+//! Every pretty and terse run takes this module's printer; only `--list`
+//! and `--format json`, which libtest-mimic prints unpadded, go through
+//! `libtest_mimic::run` itself. In the common case (stdout, ANSI or no
+//! colour, names that `anstream` would pass unchanged) every line is
+//! formatted into one buffer and written at once: libtest-mimic writes
+//! through `anstream`, which, when stdout is not a terminal, scans every
+//! byte for escape codes, and in the dev profile that was a third of a
+//! run's instructions. Otherwise (a `--logfile`, colour through the Windows
+//! console, a name with a control character) every write goes through an
+//! `anstream` stream chosen as libtest-mimic chooses it. The failures
+//! section and the summary, a small text, always go through `anstream`, so
+//! what it strips from a failure message is stripped here too.
 
+use std::fs::File;
 use std::io::Write;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -28,9 +31,6 @@ use std::time::{Duration, Instant};
 use anstream::ColorChoice;
 use anstyle::{AnsiColor, Color, Style};
 use libtest_mimic::{Arguments, ColorSetting, Conclusion, Failed, FormatSetting, Trial};
-
-/// Padding, taken a slice at a time.
-const SPACES: &str = "                                                                ";
 
 /// How often the printing thread of a parallel run writes the lines of
 /// the items finished since it last looked.
@@ -67,12 +67,29 @@ pub(crate) fn is_filtered_out(args: &Arguments, name: &str) -> bool {
     args.is_filtered_out(&probe)
 }
 
-/// Run `items` as `libtest_mimic::run(args, trials)` would.
+/// Run `items` as `libtest_mimic::run(args, trials)` would, result lines
+/// unpadded.
 pub(crate) fn run(args: &Arguments, items: Vec<Trialish>) -> Conclusion {
+    let json = !args.quiet && matches!(args.format, Some(FormatSetting::Json));
+    if args.list || json {
+        return libtest_mimic(args, items);
+    }
     match fast_mode(args, &items) {
         Some(mode) => run_fast(args, items, mode, &mut Stdout),
-        None => libtest_mimic::run(args, items.into_iter().map(Trialish::into_trial).collect()),
+        None => match Streamed::open(args) {
+            // Escape codes are written and the stream strips them where
+            // libtest-mimic's would.
+            Some(mut out) => run_fast(args, items, Mode::Ansi, &mut out),
+            // libtest-mimic reports a logfile it cannot create (it panics
+            // with the reason, as it always did).
+            None => libtest_mimic(args, items),
+        },
     }
+}
+
+/// libtest-mimic's own run of `items`.
+fn libtest_mimic(args: &Arguments, items: Vec<Trialish>) -> Conclusion {
+    libtest_mimic::run(args, items.into_iter().map(Trialish::into_trial).collect())
 }
 
 /// How the output is written when the fast path is taken.
@@ -85,15 +102,11 @@ enum Mode {
     Ansi,
 }
 
-/// The fast path's mode, or `None` when libtest-mimic must print.
+/// The fast path's mode, or `None` when every write must go through
+/// `anstream` ([`Streamed`]).
 fn fast_mode(args: &Arguments, items: &[Trialish]) -> Option<Mode> {
     let pretty = !args.quiet && matches!(args.format, None | Some(FormatSetting::Pretty));
-    if !(pretty || is_terse(args))
-        || args.list
-        || args.bench
-        || args.ignored
-        || args.logfile.is_some()
-    {
+    if !(pretty || is_terse(args)) || args.list || args.logfile.is_some() {
         return None;
     }
     let choice = match args.color {
@@ -173,8 +186,58 @@ impl Output for Stdout {
     }
 }
 
-/// A finished item: its name and its failure text, if it failed.
-type Finished = (Arc<str>, Result<(), Option<String>>);
+/// Every write through one `anstream` stream, as libtest-mimic's printer
+/// writes: to the `--logfile` (coloured only for `--color always`), or to
+/// stdout with the colour choice of `--color`.
+struct Streamed(Box<dyn Write>);
+
+impl Streamed {
+    /// The stream libtest-mimic would open for `args`; `None` when the
+    /// logfile cannot be created.
+    fn open(args: &Arguments) -> Option<Streamed> {
+        let color = args.color.unwrap_or(ColorSetting::Auto);
+        let out: Box<dyn Write> = match &args.logfile {
+            Some(path) => {
+                let file = File::create(path).ok()?;
+                if color == ColorSetting::Always {
+                    Box::new(anstream::AutoStream::always(file))
+                } else {
+                    Box::new(anstream::AutoStream::never(file))
+                }
+            }
+            None => {
+                let choice = match color {
+                    ColorSetting::Auto => ColorChoice::Auto,
+                    ColorSetting::Always => ColorChoice::Always,
+                    ColorSetting::Never => ColorChoice::Never,
+                };
+                Box::new(anstream::AutoStream::new(std::io::stdout(), choice))
+            }
+        };
+        Some(Streamed(out))
+    }
+}
+
+impl Output for Streamed {
+    fn raw(&mut self, bytes: &[u8]) {
+        let _ = self.0.write_all(bytes);
+    }
+
+    fn flush(&mut self) {
+        let _ = self.0.flush();
+    }
+
+    fn styled(&mut self, _mode: Mode, text: &str) {
+        self.raw(text.as_bytes());
+    }
+}
+
+/// How an item ended: passed, failed (with its text), or not run
+/// (`--bench`, where libtest-mimic ignores every test).
+type Ended = Result<(), Option<String>>;
+
+/// A finished item: its name and how it ended (`None`: ignored).
+type Finished = (Arc<str>, Option<Ended>);
 
 /// The run, as libtest-mimic's `run` does it in the pretty format.
 fn run_fast(
@@ -191,17 +254,14 @@ fn run_fast(
         num_ignored: 0,
         num_measured: 0,
     };
-    if args.filter.is_some() || !args.skip.is_empty() {
+    // `--ignored` leaves every item out: none is ignored.
+    if args.filter.is_some() || !args.skip.is_empty() || args.ignored {
         let before = items.len() as u64;
         items.retain(|item| !is_filtered_out(args, &item.name));
         conclusion.num_filtered_out = before - items.len() as u64;
     }
-    let name_width = items
-        .iter()
-        .map(|i| i.name.chars().count())
-        .max()
-        .unwrap_or(0);
-    let kind_width = if items.is_empty() { 0 } else { KIND.len() + 3 };
+    // `--bench` runs benchmarks only: every item is reported ignored.
+    let bench = args.bench;
     let count = items.len();
     out.raw(
         format!(
@@ -210,11 +270,9 @@ fn run_fast(
         )
         .as_bytes(),
     );
-    // Each line's start, `test [varar] <name padded> ... `, written as
-    // `format!("test {:<kind_width$}{name:<name_width$} ... ", "[varar] ")`
-    // would (padding counts chars), without a formatter writing each
-    // padding space on its own.
-    let head = format!("test {:<kind_width$}", format!("[{KIND}] "));
+    // Each line's start, `test [varar] <name> ... `: libtest's line, not
+    // libtest-mimic's, which pads the name to the longest of the run.
+    let head = format!("test [{KIND}] ");
     let terse = is_terse(args);
     // In the terse format nothing goes before an item's outcome.
     let prefix_into = |line: &mut String, name: &str| {
@@ -223,25 +281,21 @@ fn run_fast(
         }
         line.push_str(&head);
         line.push_str(name);
-        let mut pad = name_width.saturating_sub(name.chars().count());
-        while pad > 0 {
-            let n = pad.min(SPACES.len());
-            line.push_str(&SPACES[..n]);
-            pad -= n;
-        }
         line.push_str(" ... ");
     };
     let prefix = |name: &str| {
-        let mut line = String::with_capacity(head.len() + name_width + 16);
+        let mut line = String::with_capacity(head.len() + name.len() + 16);
         prefix_into(&mut line, name);
         line
     };
-    let word = |failed: bool| {
-        let (word, color) = match (terse, failed) {
-            (false, true) => ("FAILED", AnsiColor::Red),
-            (false, false) => ("ok", AnsiColor::Green),
-            (true, true) => ("F", AnsiColor::Red),
-            (true, false) => (".", AnsiColor::Green),
+    let word = |ended: Option<bool>| {
+        let (word, color) = match (terse, ended) {
+            (false, Some(true)) => ("FAILED", AnsiColor::Red),
+            (false, Some(false)) => ("ok", AnsiColor::Green),
+            (false, None) => ("ignored", AnsiColor::Yellow),
+            (true, Some(true)) => ("F", AnsiColor::Red),
+            (true, Some(false)) => (".", AnsiColor::Green),
+            (true, None) => ("i", AnsiColor::Yellow),
         };
         let end = if terse { "" } else { "\n" };
         match mode {
@@ -252,21 +306,21 @@ fn run_fast(
             }
         }
     };
-    let (passed_word, failed_word) = (word(false), word(true));
-    let outcome = |failed: bool| {
-        if failed {
-            failed_word.as_str()
-        } else {
-            passed_word.as_str()
-        }
+    let words = [word(Some(false)), word(Some(true)), word(None)];
+    let outcome = |ended: &Option<Ended>| match ended {
+        Some(Ok(())) => words[0].as_str(),
+        Some(Err(_)) => words[1].as_str(),
+        None => words[2].as_str(),
     };
+    let run_one = |runner: Runner| (!bench).then(|| run_single(runner));
     let mut failures: Vec<(Arc<str>, Option<String>)> = Vec::new();
-    let mut record = |(name, result): Finished, conclusion: &mut Conclusion| match result {
-        Ok(()) => conclusion.num_passed += 1,
-        Err(message) => {
+    let mut record = |(name, ended): Finished, conclusion: &mut Conclusion| match ended {
+        Some(Ok(())) => conclusion.num_passed += 1,
+        Some(Err(message)) => {
             conclusion.num_failed += 1;
             failures.push((name, message));
         }
+        None => conclusion.num_ignored += 1,
     };
     let threads = args
         .test_threads
@@ -279,17 +333,17 @@ fn run_fast(
                 out.raw(prefix(&item.name).as_bytes());
                 out.flush();
             }
-            let result = run_single(item.runner);
-            out.raw(outcome(result.is_err()).as_bytes());
-            record((item.name, result), &mut conclusion);
+            let ended = run_one(item.runner);
+            out.raw(outcome(&ended).as_bytes());
+            record((item.name, ended), &mut conclusion);
         }
     } else if items.len() == 1 {
         // One item (every `cargo nextest` process): the parallel mode's
         // line, written when the item is done, without starting workers.
         for item in items {
-            let finished = (item.name, run_single(item.runner));
+            let finished = (item.name, run_one(item.runner));
             let mut line = prefix(&finished.0);
-            line.push_str(outcome(finished.1.is_err()));
+            line.push_str(outcome(&finished.1));
             out.raw(line.as_bytes());
             record(finished, &mut conclusion);
         }
@@ -306,15 +360,15 @@ fn run_fast(
         std::thread::scope(|scope| {
             for _ in 0..threads {
                 let sender = sender.clone();
-                let (queue, finished, printer) = (&queue, &finished, &printer);
+                let (queue, finished, printer, run_one) = (&queue, &finished, &printer, &run_one);
                 scope.spawn(move || {
                     loop {
                         // A poisoned queue only means another worker panicked
                         // while taking an item; the iterator is still whole.
                         let next = queue.lock().unwrap_or_else(|e| e.into_inner()).next();
                         let Some(item) = next else { break };
-                        let result = run_single(item.runner);
-                        if sender.send((item.name, result)).is_err() {
+                        let ended = run_one(item.runner);
+                        if sender.send((item.name, ended)).is_err() {
                             break;
                         }
                         if finished.fetch_add(1, Ordering::AcqRel) + 1 == count {
@@ -335,7 +389,7 @@ fn run_fast(
                         Ok(done) => {
                             received += 1;
                             prefix_into(&mut lines, &done.0);
-                            lines.push_str(outcome(done.1.is_err()));
+                            lines.push_str(outcome(&done.1));
                             record(done, &mut conclusion);
                         }
                         Err(TryRecvError::Empty) => break,

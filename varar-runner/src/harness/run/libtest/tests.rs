@@ -64,6 +64,24 @@ fn args(extra: &[&str]) -> Arguments {
     Arguments::from_iter(argv)
 }
 
+/// libtest-mimic's output with its padding taken out: what the harness
+/// prints instead (issue 37), libtest's own line `test <name> ... ok`.
+fn unpadded(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.split_inclusive('\n') {
+        match line.split_once(" ... ") {
+            Some((start, rest)) if line.starts_with("test ") => {
+                out.push_str(start.trim_end_matches(' '));
+                out.push_str(" ... ");
+                out.push_str(rest);
+            }
+            _ => out.push_str(line),
+        }
+    }
+    out
+}
+
+/// What libtest-mimic prints for `items()`, its padding taken out.
 fn theirs(extra: &[&str], color: &str) -> String {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let log = dir.path().join("log.txt");
@@ -72,7 +90,7 @@ fn theirs(extra: &[&str], color: &str) -> String {
     all.extend_from_slice(extra);
     let trials = items().into_iter().map(Trialish::into_trial).collect();
     let _ = libtest_mimic::run(&args(&all), trials);
-    std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"))
+    unpadded(&std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}")))
 }
 
 fn ours(extra: &[&str], mode: Mode) -> (String, Conclusion) {
@@ -92,6 +110,9 @@ fn one_thread_prints_what_libtest_mimic_prints() {
         &["--test-threads", "1", "nothing matches"],
         &["--test-threads", "1", "-q"],
         &["--test-threads", "1", "-q", "b.md"],
+        &["--test-threads", "1", "--ignored"],
+        &["--test-threads", "1", "--bench"],
+        &["--test-threads", "1", "-q", "--bench"],
         &[
             "--test-threads",
             "1",
@@ -239,11 +260,11 @@ fn a_finished_items_line_is_printed_while_others_still_run() {
         .unwrap_or_else(|_| panic!("the run panicked"));
     assert_eq!(conclusion.num_passed, 2);
     let rest: String = written.try_iter().collect();
-    assert!(rest.contains("a.md::Held  ... ok"), "{rest}");
+    assert!(rest.contains("a.md::Held ... ok"), "{rest}");
 }
 
 #[test]
-fn names_anstream_would_change_take_libtest_mimics_path() {
+fn names_anstream_would_change_take_the_streamed_path() {
     let names = |name: &str| {
         vec![Trialish {
             name: name.into(),
@@ -268,15 +289,64 @@ fn names_anstream_would_change_take_libtest_mimics_path() {
         let odd = names("a.md::\u{1b}[1mbold");
         assert_eq!(fast_mode(&args(&all), &odd), Some(Mode::Plain), "{terse:?}");
     }
-    for other in [
-        &["--list"][..],
-        &["--format", "json", "-Z", "unstable-options"],
-        &["--ignored"],
-        &["--bench"],
-        &["--logfile", "x.txt"],
-    ] {
+    for other in [&["--list"][..], &["--logfile", "x.txt"]] {
         let mut all = vec!["--color", "never"];
         all.extend_from_slice(other);
         assert_eq!(fast_mode(&args(&all), &names("a")), None, "{other:?}");
     }
+}
+
+#[test]
+fn issue37_no_result_line_is_padded_to_the_longest_name() {
+    crate::harness::install_quiet_panic_hook();
+    let (text, _) = ours(&["--test-threads", "1"], Mode::Plain);
+    assert!(
+        text.contains("test [varar] a.md::Short::passes ... ok\n"),
+        "{text}"
+    );
+    assert!(!text.contains("  ..."), "{text}");
+    // libtest-mimic would have padded it to the longest name.
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let log = dir.path().join("log.txt").to_string_lossy().into_owned();
+    let trials = items().into_iter().map(Trialish::into_trial).collect();
+    let _ = libtest_mimic::run(&args(&["--logfile", &log, "--test-threads", "1"]), trials);
+    let raw = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"));
+    assert!(raw.contains("a.md::Short::passes      "), "{raw}");
+}
+
+#[test]
+fn issue37_a_logfile_and_odd_names_are_not_padded_either() {
+    crate::harness::install_quiet_panic_hook();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let log = dir.path().join("log.txt").to_string_lossy().into_owned();
+    let mut all = items();
+    all.push(Trialish {
+        name: "c.md::\u{1b}[1mbold".into(),
+        runner: Box::new(|| Ok(())),
+    });
+    let extra = [
+        "--logfile",
+        log.as_str(),
+        "--test-threads",
+        "1",
+        "--color",
+        "never",
+    ];
+    let conclusion = run(&args(&extra), all);
+    assert_eq!((conclusion.num_passed, conclusion.num_failed), (3, 3));
+    let text = std::fs::read_to_string(&log).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        text.contains("test [varar] a.md::Short::passes ... ok\n"),
+        "{text}"
+    );
+    // Stripped as libtest-mimic's stream strips it.
+    assert!(text.contains("test [varar] c.md::bold ... ok\n"), "{text}");
+    assert!(!text.contains("  ..."), "{text}");
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.starts_with("test [varar] "))
+            .count(),
+        6,
+        "{text}"
+    );
 }
