@@ -11,10 +11,13 @@
 //! and re-identifies its lock entry among them (spec 40 §5). Under
 //! `VARAR_UPDATE` there is no drift (spec 40 §4.5). [`PlannedOath::record`]
 //! is what the run records for the lock (spec 40 §4.2, §4.5).
+//! [`PlannedOath::notices`] is what every consumer shows beside the plan
+//! (issue 37): the quirks planning met, and the examples that check
+//! nothing.
 
 use crate::drift::{CandidateInfo, Drift, drift_and_hold, fresh_entry, oath_candidates};
 use crate::lock::{LockEntry, OathRecord};
-use crate::plan::{Plan, plan_document};
+use crate::plan::{Notice, Plan, checks_nothing, plan_document};
 use crate::registry::Registry;
 use crate::workspace::{Document, Workspace};
 
@@ -115,6 +118,18 @@ impl PlannedOath {
             drifts,
             held,
         }
+    }
+
+    /// The oath's notices (issue 37), in document order: the quirks its
+    /// plan met ([`Plan::notices`]) and its examples that check nothing
+    /// against `registry`'s roles ([`checks_nothing`]). `cargo test` notes
+    /// the quirks only ([`crate::plan::NoticeKind::is_quirk`]); `cargo
+    /// varar check` and the editor show them all.
+    pub fn notices(&self, registry: &Registry) -> Vec<Notice> {
+        let mut all = self.plan.notices.clone();
+        all.extend(checks_nothing(&self.plan, registry));
+        all.sort_by_key(|n| (n.span.start_offset, n.span.end_offset, n.kind));
+        all
     }
 
     /// Whether the oath's lock entry stays as it was (spec 40 §4.5): it

@@ -5,7 +5,7 @@ use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
 use varar_core::lock::Lock;
-use varar_core::plan::{self, Plan};
+use varar_core::plan::{self, Notice, Plan};
 use varar_core::reference::Reference;
 use varar_core::source::Span;
 
@@ -36,6 +36,9 @@ pub struct Analysis {
     pub plan: Plan,
     /// Paragraphs the lock records as examples that match no step now.
     pub drifts: Vec<Drift>,
+    /// What planning drops or never checks in this text (issue 37), in
+    /// document order: the engine's `PlannedOath::notices`.
+    pub notices: Vec<Notice>,
     /// Every sentence of this text the plan matched, once, in document
     /// order (spliced steps from sections of this same file included).
     pub steps: Vec<StepUse>,

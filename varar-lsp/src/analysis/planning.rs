@@ -44,6 +44,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     let registry = context.index.registry();
     let entry = context.lock.and_then(|l| l.oaths.get(path));
     let planned = plan_with_drift(engine, document, registry, Against::entry(entry));
+    let notices = planned.notices(registry);
     let (plan, drifts) = (planned.plan, planned.drifts);
     let consumed = engine.consumed(document);
     let doc = document.doc();
@@ -55,6 +56,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
         doc: doc.clone(),
         plan,
         drifts,
+        notices,
         steps,
         spliced,
         links,
