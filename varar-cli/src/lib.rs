@@ -35,8 +35,8 @@
 //!   ([`varar_lsp::analysis`]) without
 //!   building anything: drift, plan diagnostics and refused step
 //!   definitions (each with the test item the harness fails), and as
-//!   warnings sentences that look like steps but match none and unused
-//!   steps. `--format json` is described by `--schema` (also
+//!   warnings sentences that look like steps but match none, unused
+//!   steps, what planning drops and examples that check nothing (issue 37). `--format json` is described by `--schema` (also
 //!   `varar-cli/schema/check.schema.json`).
 //! - `gate` answers "may this change merge?" ([`varar_core::verdict::gate`]): every selected
 //!   oath needs a fresh result ([`varar_core::verdict::evidence`]) whose examples all passed, and

@@ -14,13 +14,15 @@
 //! no candidate re-identifies any more (removed, spec 40 §5.2) and the new
 //! ones (issue 37), under `VARAR_UPDATE` or not, so every consumer reports
 //! the same removals. [`PlannedOath::record`] is what the run records for
-//! the lock (spec 40 §4.2, §4.5).
+//! the lock (spec 40 §4.2, §4.5). [`PlannedOath::notices`] is what every
+//! consumer shows beside the plan (issue 37): the quirks planning met, and
+//! the examples that check nothing.
 
 use crate::drift::{
     BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, oath_candidates,
 };
 use crate::lock::{LockEntry, LockExample, OathRecord};
-use crate::plan::{Plan, plan_document};
+use crate::plan::{Notice, Plan, checks_nothing, plan_document};
 use crate::registry::Registry;
 use crate::workspace::{Document, Workspace};
 
@@ -141,6 +143,18 @@ impl PlannedOath {
             removed,
             added,
         }
+    }
+
+    /// The oath's notices (issue 37), in document order: the quirks its
+    /// plan met ([`Plan::notices`]) and its examples that check nothing
+    /// against `registry`'s roles ([`checks_nothing`]). `cargo test` notes
+    /// the quirks only ([`crate::plan::NoticeKind::is_quirk`]); `cargo
+    /// varar check` and the editor show them all.
+    pub fn notices(&self, registry: &Registry) -> Vec<Notice> {
+        let mut all = self.plan.notices.clone();
+        all.extend(checks_nothing(&self.plan, registry));
+        all.sort_by_key(|n| (n.span.start_offset, n.span.end_offset, n.kind));
+        all
     }
 
     /// Whether the oath's lock entry stays as it was (spec 40 §4.5): it

@@ -61,6 +61,7 @@ fn failures_skips_and_kinds() {
     };
     let mismatch = Failure::locate(Problem::Mismatch(vec![cell]), 1, ex.steps[1].match_span);
     let plan = Plan {
+        notices: Vec::new(),
         examples: vec![ex],
         diagnostics: Vec::new(),
     };
@@ -95,6 +96,7 @@ fn failures_skips_and_kinds() {
 fn thrown_has_no_message_and_shape_has_no_cells() {
     let ex = example(1, Expectation::Pass);
     let plan = Plan {
+        notices: Vec::new(),
         examples: vec![ex.clone(), ex.clone()],
         diagnostics: Vec::new(),
     };

@@ -58,7 +58,8 @@ pub enum Command {
     /// What `cargo test` would fail before any step runs (drift, ambiguous
     /// steps, broken links, error fences without a step) and what looks
     /// wrong (sentences that look like steps but match none, unused
-    /// steps), without running anything. Exit 0 clean, 1 with errors, 2
+    /// steps, what planning drops, examples that check nothing), without
+    /// running anything. Exit 0 clean, 1 with errors, 2
     /// when an input is unusable.
     Check(CheckArgs),
     /// A language server for editors, over stdin/stdout: step sentences

@@ -151,6 +151,7 @@ mod tests {
     #[test]
     fn plain_step_omits_optional_keys() {
         let plan = Plan {
+            notices: Vec::new(),
             examples: vec![example(Expectation::Pass, step())],
             diagnostics: vec![],
         };
@@ -185,6 +186,7 @@ mod tests {
         let cases = [(Some("boom"), Some("boom")), (Some(""), None), (None, None)];
         for (message, want) in cases {
             let plan = Plan {
+                notices: Vec::new(),
                 examples: vec![example(
                     Expectation::Fail {
                         message: message.map(str::to_string),
@@ -225,6 +227,7 @@ mod tests {
             closed: true,
         }));
         let plan = Plan {
+            notices: Vec::new(),
             examples: vec![example(Expectation::Pass, s)],
             diagnostics: vec![Diagnostic {
                 code: DiagnosticCode::ErrorFenceWithoutStep,
@@ -255,6 +258,7 @@ mod tests {
         let mut s = step();
         s.doc_path = Some("varar/shared.md".into());
         let plan = Plan {
+            notices: Vec::new(),
             examples: vec![example(Expectation::Pass, s)],
             diagnostics: vec![],
         };

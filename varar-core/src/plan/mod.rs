@@ -4,7 +4,8 @@
 //! The stages, one module each: `matching` resolves the hits of every
 //! sentence of a text block, `units` plans one candidate (steps,
 //! header-bound table, `error` fence, attachment), `grouping` merges units
-//! into examples, and `json` writes the `plan.json` artifact. Reuse by
+//! into examples, and `json` writes the `plan.json` artifact. `notices`
+//! says what planning drops or never checks (issue 37), beside the plan. Reuse by
 //! link (spec 70) adds `reuse` (planning an oath of a workspace: consumed
 //! sections left out, reference blocks set aside) and `resolve` (a reference
 //! block's section turned into units, recursively).
@@ -14,6 +15,7 @@ mod grouping;
 mod json;
 mod matching;
 mod model;
+mod notices;
 mod resolve;
 mod reuse;
 mod split;
@@ -22,6 +24,7 @@ mod tests;
 mod units;
 
 pub use model::*;
+pub use notices::checks_nothing;
 pub use reuse::{plan_document, plan_oath, runs_alone};
 
 use crate::doc::Doc;

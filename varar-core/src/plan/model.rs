@@ -17,6 +17,9 @@ pub struct Plan {
     /// Problems: the oath's own in document order (spec 20 §20.9), then
     /// those met while resolving its reference blocks (spec 70 §70.3.4).
     pub diagnostics: Vec<Diagnostic>,
+    /// The quirks of spec 20 §20.7 met in the oath's own candidates, in
+    /// document order (issue 37): not diagnostics, not in `plan.json`.
+    pub notices: Vec<Notice>,
 }
 
 /// A planning problem; every one of them is an error.
@@ -85,6 +88,56 @@ impl DiagnosticCode {
             DiagnosticCode::AmbiguousAnchor => "ambiguous-anchor",
             DiagnosticCode::ReferenceCycle => "reference-cycle",
         }
+    }
+}
+
+/// Something planning does that the text does not show, or an example
+/// that checks nothing: shown beside the plan, never failing a run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    /// What it is.
+    pub kind: NoticeKind,
+    /// Where, in the oath's source (UTF-16, as every span).
+    pub span: Span,
+    /// What is not checked, one line.
+    pub message: String,
+    /// How to change the text so that it is.
+    pub fix: String,
+}
+
+/// The kinds of [`Notice`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum NoticeKind {
+    /// A step of a header-bound paragraph that never runs.
+    DroppedSteps,
+    /// The `error` fence of a header-bound paragraph, ignored.
+    IgnoredErrorFence,
+    /// A header-bound table without data rows: its paragraph runs nothing.
+    HeaderBoundWithoutRows,
+    /// A table handed to another step than the sentence introducing it.
+    TableAttachedElsewhere,
+    /// An example with no sensor, no `error` fence and no row to compare.
+    ChecksNothing,
+}
+
+impl NoticeKind {
+    /// The kind as tools name it (kebab-case, as plan diagnostics).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            NoticeKind::DroppedSteps => "dropped-steps",
+            NoticeKind::IgnoredErrorFence => "ignored-error-fence",
+            NoticeKind::HeaderBoundWithoutRows => "header-bound-without-rows",
+            NoticeKind::TableAttachedElsewhere => "table-attached-elsewhere",
+            NoticeKind::ChecksNothing => "checks-nothing",
+        }
+    }
+
+    /// Whether it is a quirk of planning (spec 20 §20.7), which `cargo
+    /// test` notes too, rather than an example that checks nothing, which
+    /// only the check and the editor show (issue 37).
+    pub fn is_quirk(self) -> bool {
+        self != NoticeKind::ChecksNothing
     }
 }
 

@@ -104,6 +104,9 @@ impl<'d> Resolver<'d, '_, '_> {
                 self.matcher,
                 self.split,
                 &mut found,
+                // A spliced section's quirks are its own document's to
+                // show (notices are about the oath's own text).
+                &mut Vec::new(),
             );
             for diagnostic in found {
                 self.push(&target, diagnostic);

@@ -86,6 +86,7 @@ pub(crate) fn plan_view<'d>(
 ) -> Plan {
     let consumed = consumed(workspace, &oath);
     let mut diagnostics = Vec::new();
+    let mut notices = Vec::new();
     let mut units = Vec::with_capacity(oath.doc.examples.len());
     for (index, candidate) in oath.doc.examples.iter().enumerate() {
         let reference = oath.reference(index);
@@ -112,7 +113,14 @@ pub(crate) fn plan_view<'d>(
                 candidate,
                 reference,
             }),
-            None => plan_one(candidate, oath.source, matcher, split, &mut diagnostics),
+            None => plan_one(
+                candidate,
+                oath.source,
+                matcher,
+                split,
+                &mut diagnostics,
+                &mut notices,
+            ),
         });
     }
     let mut resolver = Resolver {
@@ -127,6 +135,7 @@ pub(crate) fn plan_view<'d>(
     Plan {
         examples,
         diagnostics,
+        notices,
     }
 }
 
@@ -151,6 +160,13 @@ pub fn runs_alone(
     let Some(candidate) = view.doc.examples.get(index) else {
         return false;
     };
-    let unit = plan_one(candidate, view.source, registry, &split, &mut Vec::new());
+    let unit = plan_one(
+        candidate,
+        view.source,
+        registry,
+        &split,
+        &mut Vec::new(),
+        &mut Vec::new(),
+    );
     matches!(unit, Unit::Matched(_) | Unit::HeaderBound(_))
 }

@@ -26,8 +26,8 @@ use crate::doc::{Table, TableRow};
 use crate::drift::CandidateInfo;
 use crate::expression::ArgValue;
 use crate::plan::{
-    Diagnostic, DiagnosticCode, Expectation, Plan, PlannedArg, PlannedDocString, PlannedExample,
-    PlannedStep, RowBinding, RowCheck,
+    Diagnostic, DiagnosticCode, Expectation, Notice, NoticeKind, Plan, PlannedArg,
+    PlannedDocString, PlannedExample, PlannedStep, RowBinding, RowCheck,
 };
 use crate::source::Span;
 
@@ -48,6 +48,13 @@ pub fn encode(plan: &Plan, candidates: &[CandidateInfo]) -> Vec<u8> {
         w.span(&diagnostic.span);
         w.str(&diagnostic.message);
         w.opt_str(diagnostic.doc_path.as_deref());
+    }
+    w.len(plan.notices.len());
+    for notice in &plan.notices {
+        w.num(kind_number(notice.kind));
+        w.span(&notice.span);
+        w.str(&notice.message);
+        w.str(&notice.fix);
     }
     w.len(candidates.len());
     for c in candidates {
@@ -76,6 +83,14 @@ pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
             doc_path: r.opt_string()?,
         })
     })?;
+    let notices = r.many(|r| {
+        Some(Notice {
+            kind: number_kind(r.num()?)?,
+            span: r.span()?,
+            message: r.string()?,
+            fix: r.string()?,
+        })
+    })?;
     let candidates = r.many(|r| {
         Some(CandidateInfo {
             name: r.string()?,
@@ -89,6 +104,7 @@ pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
     let plan = Plan {
         examples,
         diagnostics,
+        notices,
     };
     (r.at == bytes.len()).then_some((plan, candidates))
 }
@@ -102,6 +118,27 @@ fn code_number(code: DiagnosticCode) -> u64 {
         DiagnosticCode::AmbiguousAnchor => 4,
         DiagnosticCode::ReferenceCycle => 5,
     }
+}
+
+fn kind_number(kind: NoticeKind) -> u64 {
+    match kind {
+        NoticeKind::DroppedSteps => 0,
+        NoticeKind::IgnoredErrorFence => 1,
+        NoticeKind::HeaderBoundWithoutRows => 2,
+        NoticeKind::TableAttachedElsewhere => 3,
+        NoticeKind::ChecksNothing => 4,
+    }
+}
+
+fn number_kind(n: u64) -> Option<NoticeKind> {
+    Some(match n {
+        0 => NoticeKind::DroppedSteps,
+        1 => NoticeKind::IgnoredErrorFence,
+        2 => NoticeKind::HeaderBoundWithoutRows,
+        3 => NoticeKind::TableAttachedElsewhere,
+        4 => NoticeKind::ChecksNothing,
+        _ => return None,
+    })
 }
 
 fn number_code(n: u64) -> Option<DiagnosticCode> {

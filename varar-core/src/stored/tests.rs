@@ -11,8 +11,8 @@ use crate::stored as codec;
 
 /// Every part of the model: header-bound rows, a data table, a doc string,
 /// an expected failure with its message, a custom type's groups, an
-/// ambiguity, unmatched sentences, and text beyond ASCII (lengths are
-/// bytes, spans UTF-16).
+/// ambiguity, unmatched sentences, notices (a dropped step, a table
+/// without rows), and text beyond ASCII (lengths are bytes, spans UTF-16).
 const DOCUMENT: &str = "# Ledger — the book fund\n\n\
 ## Deposits\n\n\
 I deposit 5 €. The balance is 5 €. Nothing matches this sentence.\n\n\
@@ -26,7 +26,7 @@ I note the following:\n\n\
 ```text\nline one\nline \"two\"\n```\n\n\
 I fail on purpose 1.5 times.\n\n\
 ```error\nexpected to fail\n```\n\n\
-Twice matched here.\n";
+Twice matched here.\n\n## Quirks\n\nI deposit 1 €. Each time I deposit amount € and see balance €.\n\n| amount | balance |\n|---|---|\n";
 
 fn registry_of_everything() -> Registry {
     let params = vec![ParamSpec::new("money", r"(\d+) (€|\$)", "t.steps.rs", 1)];
@@ -94,6 +94,12 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         "{plan:#?}"
     );
 
+    let kinds: Vec<NoticeKind> = plan.notices.iter().map(|n| n.kind).collect();
+    assert_eq!(
+        kinds,
+        [NoticeKind::DroppedSteps, NoticeKind::HeaderBoundWithoutRows]
+    );
+
     assert!(candidates.iter().any(|c| c.live), "{candidates:#?}");
     assert!(candidates.iter().any(|c| c.ambiguous), "{candidates:#?}");
     assert!(candidates.iter().any(|c| !c.live), "{candidates:#?}");
@@ -157,10 +163,12 @@ fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
         &too_long,
         // A diagnostic of an unknown code.
         &[0, 1, 9],
+        // A notice of an unknown kind.
+        &[0, 0, 1, 9],
         // One byte more than an empty oath.
-        &[0, 0, 0, 0],
+        &[0, 0, 0, 0, 0],
     ] {
         assert_eq!(codec::decode(bytes), None, "{bytes:?}");
     }
-    assert_eq!(codec::decode(&[0, 0, 0]), Some(Default::default()));
+    assert_eq!(codec::decode(&[0, 0, 0, 0]), Some(Default::default()));
 }

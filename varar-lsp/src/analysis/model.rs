@@ -5,7 +5,7 @@ use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
 use varar_core::lock::{Lock, LockExample};
-use varar_core::plan::{self, Plan};
+use varar_core::plan::{self, Notice, Plan};
 use varar_core::reference::Reference;
 use varar_core::source::Span;
 
@@ -39,6 +39,9 @@ pub struct Analysis {
     /// The lock's examples no paragraph re-identifies any more (spec 40
     /// §5.2, issue 37), with their old name and line.
     pub removed: Vec<LockExample>,
+    /// What planning drops or never checks in this text (issue 37), in
+    /// document order: the engine's `PlannedOath::notices`.
+    pub notices: Vec<Notice>,
     /// Every sentence of this text the plan matched, once, in document
     /// order (spliced steps from sections of this same file included).
     pub steps: Vec<StepUse>,

@@ -44,6 +44,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     let registry = context.index.registry();
     let entry = context.lock.and_then(|l| l.oaths.get(path));
     let planned = plan_with_drift(engine, document, registry, Against::entry(entry));
+    let notices = planned.notices(registry);
     let (plan, drifts, removed) = (planned.plan, planned.drifts, planned.removed);
     let consumed = engine.consumed(document);
     let doc = document.doc();
@@ -56,6 +57,7 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
         plan,
         drifts,
         removed,
+        notices,
         steps,
         spliced,
         links,

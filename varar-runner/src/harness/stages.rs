@@ -432,6 +432,11 @@ fn trials(
         plans,
     };
     let mut prepared = enumerate::prepare(inputs, workspace, shared);
+    if !args.list {
+        for note in &prepared.notes {
+            print::note(note);
+        }
+    }
     // A path discovery could not read is one failing item; the rest runs.
     for (path, error) in &setup.unreadable {
         if read.selection.wants(path) {

@@ -9,6 +9,7 @@ use varar_core::config::{CONFIG_FILE_NAME, ConfigWarning};
 use varar_core::doc::Candidate;
 use varar_core::lock::{Lock, removed_message};
 use varar_core::names::{ItemSource, OathItems, items};
+use varar_core::plan::NoticeKind;
 use varar_core::registry::Role;
 use varar_core::source::Span;
 
@@ -70,6 +71,14 @@ pub fn check(input: CheckInput<'_>, errors: Vec<ErrorRecord>) -> CheckReport {
     let guesser = Guesser::new(index);
     for a in &analyses {
         unmatched_steps(a, &guesser, &named, &mut problems);
+        problems.extend(a.notices.iter().map(|n| Problem {
+            code: ProblemCode::of_notice(n.kind),
+            severity: Severity::Warning,
+            message: n.message.clone(),
+            detail: None,
+            fix: Some(n.fix.clone()),
+            ..at(a.oath_path.clone(), Some(a.oath_path.clone()), n.span)
+        }));
     }
     unused_steps(index, root, &analyses, &mut problems);
     removed_examples(&analyses, &mut problems);
@@ -204,6 +213,16 @@ fn unmatched_steps(
         let Some(text) = step_text(&sentence.text).filter(|t| guesser.may_have_value(t)) else {
             continue;
         };
+        // A step header-bound planning drops matches it: the notice says
+        // so, not "no step matches".
+        let dropped = a.notices.iter().any(|n| {
+            n.kind == NoticeKind::DroppedSteps
+                && n.span.start_offset < sentence.span.end_offset
+                && sentence.span.start_offset < n.span.end_offset
+        });
+        if dropped {
+            continue;
+        }
         let reported = containing.first(sentence.span).is_some_and(|c| {
             lines
                 .range(c.span.start_line..=c.span.end_line)
@@ -339,6 +358,7 @@ fn at(path: String, oath_path: Option<String>, span: Span) -> Problem {
         column: span.start_col,
         item: None,
         expression: None,
+        fix: None,
     }
 }
 
@@ -358,6 +378,7 @@ fn config_problem(w: &ConfigWarning) -> Problem {
         column: place.map_or(1, |p| p.column),
         item: None,
         expression: None,
+        fix: None,
     }
 }
 

@@ -22,11 +22,14 @@
 //! - warnings, which it does not: a sentence no step matches that looks
 //!   like a step (it has a value to capture: the heuristic of "create the
 //!   step", [`varar_lsp::analysis::guess`]), outside the paragraphs an
-//!   error already names; a step no oath uses; a key
-//!   `varar.config.json` writes twice (the last value is used); and an
-//!   example the lock lists that no paragraph re-identifies any more
-//!   (issue 37: the engine's `compare_baseline`, the pass `cargo test`
-//!   names them from), at the line the lock recorded.
+//!   error already names, or that a step dropped by a header-bound
+//!   paragraph matches; a step no oath uses; a key `varar.config.json`
+//!   writes twice (the last value is used); an example the lock lists that
+//!   no paragraph re-identifies any more (issue 37: the engine's
+//!   `compare_baseline`, the pass `cargo test` names them from), at the
+//!   line the lock recorded; and the oath's notices, each with its fix
+//!   (issue 37, the engine's `PlannedOath::notices`): what planning drops
+//!   by spec 20 §20.7, and the examples that check nothing.
 //!
 //! Exit 0 without errors (warnings are shown), 1 with some, 2 when an input
 //! could not be used ([`ErrorRecord`](varar_core::verdict::records::ErrorRecord)s, as the gate's); 2 wins. The JSON

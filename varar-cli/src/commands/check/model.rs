@@ -2,7 +2,7 @@
 //! their codes, as printed by `--format json` ([`SCHEMA`]).
 
 use serde::Serialize;
-use varar_core::plan::DiagnosticCode;
+use varar_core::plan::{DiagnosticCode, NoticeKind};
 
 use varar_core::verdict::records::ErrorRecord;
 
@@ -87,6 +87,21 @@ pub enum ProblemCode {
     /// An example the lock lists that no paragraph re-identifies any more
     /// (deleted, or reworded past recognition): nothing checks it now.
     RemovedExample,
+    /// A step of a header-bound paragraph that never runs (issue 37).
+    DroppedSteps,
+    /// The `error` fence of a header-bound paragraph, ignored (issue 37).
+    IgnoredErrorFence,
+    /// A header-bound table without data rows: its paragraph runs nothing
+    /// (issue 37).
+    HeaderBoundWithoutRows,
+    /// A table handed to another step than the sentence introducing it
+    /// (issue 37).
+    TableAttachedElsewhere,
+    /// An example with no sensor, no `error` fence and no row to compare
+    /// (issue 37).
+    ChecksNothing,
+    /// A notice of a kind this version does not name.
+    PlanNotice,
 }
 
 impl ProblemCode {
@@ -106,6 +121,25 @@ impl ProblemCode {
             ProblemCode::PlanDiagnostic => "plan_diagnostic",
             ProblemCode::DuplicateKey => "duplicate_key",
             ProblemCode::RemovedExample => "removed_example",
+            ProblemCode::DroppedSteps => "dropped_steps",
+            ProblemCode::IgnoredErrorFence => "ignored_error_fence",
+            ProblemCode::HeaderBoundWithoutRows => "header_bound_without_rows",
+            ProblemCode::TableAttachedElsewhere => "table_attached_elsewhere",
+            ProblemCode::ChecksNothing => "checks_nothing",
+            ProblemCode::PlanNotice => "plan_notice",
+        }
+    }
+
+    /// The warning a plan notice is (issue 37).
+    pub fn of_notice(kind: NoticeKind) -> ProblemCode {
+        match kind {
+            NoticeKind::DroppedSteps => ProblemCode::DroppedSteps,
+            NoticeKind::IgnoredErrorFence => ProblemCode::IgnoredErrorFence,
+            NoticeKind::HeaderBoundWithoutRows => ProblemCode::HeaderBoundWithoutRows,
+            NoticeKind::TableAttachedElsewhere => ProblemCode::TableAttachedElsewhere,
+            NoticeKind::ChecksNothing => ProblemCode::ChecksNothing,
+            // A kind added to the engine later is still a warning.
+            _ => ProblemCode::PlanNotice,
         }
     }
 
@@ -158,6 +192,9 @@ pub struct Problem {
     /// step" would write (a sentence that looks like a step).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub expression: Option<String>,
+    /// How to change the text (a plan notice, issue 37).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 impl CheckReport {

@@ -373,6 +373,7 @@ fn issue34_a_hostile_path_message_and_item_are_cut_and_escaped() {
         column: 1,
         item: Some("varar/a\nb.md::x\u{0}".into()),
         expression: None,
+        fix: Some(format!("rewrite\u{1b}[2J\n{huge}")),
     };
     let text = render_text(&super::model::finish(1, 1, vec![problem], Vec::new()));
     assert!(
@@ -384,10 +385,11 @@ fn issue34_a_hostile_path_message_and_item_are_cut_and_escaped() {
     );
     assert!(text.contains("    more\\u{0007}\n"));
     assert!(text.contains("    = cargo test fails `varar/a\\u{000A}b.md::x\\u{0000}`\n"));
+    assert!(text.contains("    = fix: rewrite\\u{001B}[2J\\u{000A}w"));
     assert!(
-        text.len() < 3 * varar_core::untrusted::TEXT_LIMIT,
+        text.len() < 4 * varar_core::untrusted::TEXT_LIMIT,
         "{}",
         text.len()
     );
-    assert_eq!(text.matches("bytes cut]").count(), 2);
+    assert_eq!(text.matches("bytes cut]").count(), 3);
 }

@@ -1,6 +1,6 @@
 //! The check for people (pure): one line per problem, `path:line:col:
-//! severity[code]: message`, the rest of its message indented below it and
-//! the test item it fails, then the errors with the inputs, then a summary.
+//! severity[code]: message`, the rest of its message indented below it,
+//! its fix (a plan notice) and the test item it fails, then the errors with the inputs, then a summary.
 //! Paths, messages (which quote the oaths) and item names are cut and
 //! escaped for the terminal (issue 34).
 
@@ -27,6 +27,9 @@ pub fn render_text(report: &CheckReport) -> String {
         let detail = p.detail.as_deref().map(cut).unwrap_or_default();
         for text in detail.lines() {
             out.push_str(&format!("    {}\n", line(text)));
+        }
+        if let Some(fix) = &p.fix {
+            out.push_str(&format!("    = fix: {}\n", line(&cut(fix))));
         }
         if let Some(item) = &p.item {
             out.push_str(&format!("    = cargo test fails `{}`\n", line(item)));

@@ -267,6 +267,7 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
     };
     // One example covering the second candidate exactly, one row inside the fourth.
     let plan = Plan {
+        notices: Vec::new(),
         examples: vec![planned(12, 30), planned(60, 70)],
         diagnostics: Vec::new(),
     };
@@ -310,6 +311,7 @@ fn issue10_9_an_ambiguous_paragraph_is_not_also_drift_but_holds_its_entry() {
         headings: Vec::new(),
     };
     let plan = Plan {
+        notices: Vec::new(),
         examples: Vec::new(),
         diagnostics: vec![Diagnostic {
             code: DiagnosticCode::AmbiguousMatch,
@@ -388,6 +390,7 @@ fn issue11_an_ambiguity_in_a_linked_document_does_not_mark_the_oaths_candidates(
         doc_path: doc_path.map(str::to_owned),
     };
     let plan = |d| Plan {
+        notices: Vec::new(),
         examples: Vec::new(),
         diagnostics: vec![d],
     };

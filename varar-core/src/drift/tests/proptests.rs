@@ -162,6 +162,7 @@ proptest! {
             headings: Vec::new(),
         };
         let plan = Plan {
+            notices: Vec::new(),
             examples: examples.iter().map(|&(start, len)| PlannedExample {
                 name: String::new(),
                 scope_stack: Vec::new().into(),

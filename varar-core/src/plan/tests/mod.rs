@@ -305,13 +305,24 @@ pub(super) fn plan_with(
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
 ) -> Plan {
     let mut diagnostics = Vec::new();
+    let mut notices = Vec::new();
     let units = doc
         .examples
         .iter()
-        .map(|candidate| plan_one(candidate, source, matcher, split, &mut diagnostics))
+        .map(|candidate| {
+            plan_one(
+                candidate,
+                source,
+                matcher,
+                split,
+                &mut diagnostics,
+                &mut notices,
+            )
+        })
         .collect();
     Plan {
         examples: grouping::group(units),
         diagnostics,
+        notices,
     }
 }

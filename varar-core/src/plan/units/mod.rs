@@ -7,9 +7,10 @@ use regex::Regex;
 
 use super::matching::{BlockHit, BlockMatch, Matcher, SentenceRef, match_block};
 use super::model::{
-    Diagnostic, DiagnosticCode, Expectation, PlannedArg, PlannedDocString, PlannedExample,
+    Diagnostic, DiagnosticCode, Expectation, Notice, PlannedArg, PlannedDocString, PlannedExample,
     PlannedStep, RowBinding, RowCheck,
 };
+use super::notices;
 use super::split::SplitSentence;
 use crate::doc::{Attachment, Candidate, Fence, Table, TextBlock};
 use crate::reference::Reference;
@@ -43,13 +44,15 @@ pub(crate) struct MatchedUnit<'d> {
 }
 
 /// Plan one candidate; its diagnostics are appended to `diagnostics` in
-/// order (ambiguities, then the error fence).
+/// order (ambiguities, then the error fence), and the quirks it meets to
+/// `notices` (issue 37).
 pub(crate) fn plan_candidate<'d>(
     candidate: &'d Candidate,
     sentences: &[SentenceRef<'_>],
     source: &Source<'_>,
     matcher: &dyn Matcher,
     diagnostics: &mut Vec<Diagnostic>,
+    notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
     let block = &candidate.body.text;
     let matched = match_block(sentences, matcher);
@@ -60,18 +63,20 @@ pub(crate) fn plan_candidate<'d>(
         .map(|h| lift_step(h, block, source, matcher))
         .collect();
 
-    if let Some(Attachment::Table(table)) = candidate.body.attachments.first()
-        && let Some(last) = steps.last()
-        && is_header_bound(&block.text, table)
-    {
-        // The block's other steps and any `error` fence are dropped.
-        return Unit::HeaderBound(row_examples(candidate, last, table));
-    }
-
     let error_fence = candidate.body.attachments.iter().find_map(|a| match a {
         Attachment::Fence(f) if f.is_error() => Some(f),
         _ => None,
     });
+
+    if let Some(Attachment::Table(table)) = candidate.body.attachments.first()
+        && let Some(last) = steps.last()
+        && is_header_bound(&block.text, table)
+    {
+        // The block's other steps and any `error` fence are dropped: said
+        // by a notice, the plan as the spec has it.
+        notices::header_bound(&steps, table, error_fence, notices);
+        return Unit::HeaderBound(row_examples(candidate, last, table));
+    }
 
     if steps.is_empty() {
         if let Some(fence) = error_fence {
@@ -90,7 +95,10 @@ pub(crate) fn plan_candidate<'d>(
     // Only `body[1]` attaches, and only to the block's last step.
     if let Some(last) = steps.last_mut() {
         match candidate.body.attachments.first() {
-            Some(Attachment::Table(t)) => last.data_table = Some(Box::new(t.clone())),
+            Some(Attachment::Table(t)) => {
+                notices::attached_elsewhere(sentences, &matched, last, block, source, notices);
+                last.data_table = Some(Box::new(t.clone()));
+            }
             Some(Attachment::Fence(f)) if !f.is_error() => {
                 last.doc_string = Some(Box::new(PlannedDocString {
                     content: f.body.clone(),
@@ -304,13 +312,15 @@ pub(crate) struct ReferenceUnit<'d> {
     pub reference: &'d Reference,
 }
 
-/// Plan one ordinary candidate (spec 20 §20.7), its diagnostics appended.
+/// Plan one ordinary candidate (spec 20 §20.7), its diagnostics and
+/// notices appended.
 pub(crate) fn plan_one<'d>(
     candidate: &'d Candidate,
     source: &Source<'_>,
     matcher: &dyn Matcher,
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
     diagnostics: &mut Vec<Diagnostic>,
+    notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
     let sentences = split(&candidate.body.text.text);
     let refs: Vec<SentenceRef<'_>> = sentences
@@ -320,7 +330,7 @@ pub(crate) fn plan_one<'d>(
             start: *start,
         })
         .collect();
-    plan_candidate(candidate, &refs, source, matcher, diagnostics)
+    plan_candidate(candidate, &refs, source, matcher, diagnostics, notices)
 }
 
 #[cfg(test)]

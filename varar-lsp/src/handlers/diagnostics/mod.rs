@@ -21,6 +21,12 @@
 //!   never as a current error; and an oath that holds such a result gets
 //!   one `run-standing` warning at its top saying what the latest run is.
 //!
+//! - The notices of its plan (issue 37), at their spans, each with its
+//!   fix: a quirk of planning (`dropped-steps`, `ignored-error-fence`,
+//!   `header-bound-without-rows`, `table-attached-elsewhere`) as a warning,
+//!   and `checks-nothing`, an example with nothing to compare, as a hint.
+//!   `cargo test` passes them all.
+//!
 //! On a Rust file: `rust-syntax` when it does not parse (its last good
 //! steps stay in use), and `invalid-step` for a definition the registry
 //! refuses.
@@ -41,7 +47,7 @@ use std::collections::HashSet;
 
 use lsp_types::{Diagnostic, DiagnosticSeverity, NumberOrString};
 use varar_core::config::ConfigWarning;
-use varar_core::plan::Diagnostic as PlanDiagnostic;
+use varar_core::plan::{Diagnostic as PlanDiagnostic, Notice};
 use varar_core::results::{ResultFailure, Status};
 use varar_core::source::Source;
 
@@ -104,8 +110,8 @@ pub fn holds_earlier(document: &str, evidence: &[OathEvidence], latest: Latest<'
 }
 
 /// Every diagnostic of an oath: those of its plan and of the plans that
-/// splice its sections whose span lies in it, its drift, and the failures
-/// recorded in it.
+/// splice its sections whose span lies in it, its drift, its notices, and
+/// the failures recorded in it.
 pub fn oath_diagnostics(analysis: &Analysis, recorded: &[RecordedFailure]) -> Vec<Diagnostic> {
     let own = analysis
         .plan
@@ -120,11 +126,30 @@ pub fn oath_diagnostics(analysis: &Analysis, recorded: &[RecordedFailure]) -> Ve
             .iter()
             .map(|d| diagnostic(range(&d.span), "drift", d.harness_message())),
     );
+    out.extend(analysis.notices.iter().map(notice_diagnostic));
     let source = Source::new(&analysis.text);
     for r in recorded {
         out.extend(failure_diagnostics(&source, r));
     }
     out
+}
+
+/// A notice (issue 37) at its span, with its fix: a warning for a quirk of
+/// planning, a hint for an example that checks nothing.
+fn notice_diagnostic(notice: &Notice) -> Diagnostic {
+    let severity = if notice.kind.is_quirk() {
+        DiagnosticSeverity::WARNING
+    } else {
+        DiagnosticSeverity::HINT
+    };
+    Diagnostic {
+        severity: Some(severity),
+        ..diagnostic(
+            range(&notice.span),
+            notice.kind.as_str(),
+            format!("{}\nfix: {}", notice.message, notice.fix),
+        )
+    }
 }
 
 /// The plan diagnostics of `analyses` whose span lies in `document` (an

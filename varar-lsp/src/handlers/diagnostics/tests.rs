@@ -280,3 +280,47 @@ fn issue34_a_buffer_whose_source_hash_collides_shows_no_recorded_failure() {
     e.text = Ok(AFTER.into());
     assert!(recorded_failures("varar/x.md", &[e], Latest::default()).is_empty());
 }
+
+#[test]
+fn issue37_notices_are_warnings_and_an_example_that_checks_nothing_a_hint() {
+    let index = StepIndex::load([(
+        std::path::PathBuf::from("/p/c.rs"),
+        "c.rs".to_string(),
+        "#[stimulus(\"I add {int}\")] fn a(n: i64) {}\n\
+         #[sensor(\"the sum of a and b is c\")] fn b() {}\n"
+            .to_string(),
+    )]);
+    let text = "# C\n\nI add 2.\n\nI add 1. Then the sum of a and b is c.\n\n\
+                | a | b | c |\n|---|---|---|\n| 1 | 2 | 3 |\n";
+    let d = oath_diagnostics(&plan(&index, text), &[]);
+    let found: Vec<(String, u32, u32, Option<DiagnosticSeverity>)> = d
+        .iter()
+        .map(|d| match &d.code {
+            Some(NumberOrString::String(c)) => (
+                c.clone(),
+                d.range.start.line,
+                d.range.start.character,
+                d.severity,
+            ),
+            _ => (String::new(), 0, 0, None),
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "checks-nothing".to_string(),
+                2,
+                0,
+                Some(DiagnosticSeverity::HINT)
+            ),
+            (
+                "dropped-steps".to_string(),
+                4,
+                0,
+                Some(DiagnosticSeverity::WARNING)
+            ),
+        ]
+    );
+    assert!(d[1].message.contains("\nfix: "), "{}", d[1].message);
+}

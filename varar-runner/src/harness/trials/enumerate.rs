@@ -45,6 +45,9 @@ pub(crate) struct Prepared {
     /// accepted as prose and the examples added. Its `pruned` is left to
     /// reconciliation.
     pub changes: UpdateSummary,
+    /// The quirks planning met (issue 37), one note each, oath by oath in
+    /// document order: said, never a failing item.
+    pub notes: Vec<String>,
 }
 
 /// Whether the trials will run or only be listed.
@@ -132,6 +135,7 @@ pub(crate) fn prepare(
         records: Vec::with_capacity(passes.len()),
         oaths: Vec::new(),
         changes: UpdateSummary::default(),
+        notes: passes.iter().flat_map(Pass::notes).collect(),
     };
     prepared.items.reserve(order.len());
     let mut hashes = HashMap::new();
@@ -154,6 +158,28 @@ pub(crate) fn prepare(
 }
 
 impl<'a> Pass<'a> {
+    /// The notes of the quirks its plan met, `<oath>:<line>:<col>: what`,
+    /// then the fix (an example that checks nothing is for `cargo varar
+    /// check` and the editor to say, issue 37).
+    fn notes(&self) -> Vec<String> {
+        let Pass::Planned(oath, planned) = self else {
+            return Vec::new();
+        };
+        planned
+            .oath
+            .plan
+            .notices
+            .iter()
+            .filter(|n| n.kind.is_quirk())
+            .map(|n| {
+                format!(
+                    "{}:{}:{}: {}\n  help: {}",
+                    oath.oath_path, n.span.start_line, n.span.start_col, n.message, n.fix
+                )
+            })
+            .collect()
+    }
+
     /// The oath as the engine's order of items reads it.
     fn items(&self) -> OathItems<'_> {
         match self {

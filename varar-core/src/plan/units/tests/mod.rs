@@ -192,7 +192,7 @@ fn run<'d>(c: &'d Candidate, src: &Source<'_>, steps: &RegexSteps) -> (Unit<'d>,
         .map(|(t, s)| SentenceRef { text: t, start: *s })
         .collect();
     let mut diags = Vec::new();
-    let unit = plan_candidate(c, &refs, src, steps, &mut diags);
+    let unit = plan_candidate(c, &refs, src, steps, &mut diags, &mut Vec::new());
     (unit, diags)
 }
 

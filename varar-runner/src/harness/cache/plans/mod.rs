@@ -46,8 +46,8 @@ const DIR: &str = "plans";
 const PACK: &str = "plans.pack";
 
 /// The first words of a one-oath file's first line, and the format's
-/// version.
-const HEADER: &str = "varar plan 1";
+/// version (2: plans hold their notices, issue 37).
+const HEADER: &str = "varar plan 2";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]
@@ -251,6 +251,7 @@ mod tests {
             unmatched: Vec::new(),
         };
         Plan {
+            notices: Vec::new(),
             examples: vec![example],
             diagnostics: Vec::new(),
         }
