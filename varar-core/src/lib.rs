@@ -55,6 +55,7 @@
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //! | the names of a project's files | [`layout`] | 40 §6, issue 19 |
 //! | the run verdict: evidence, standing, what is current, the gate (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34 |
+//! | the review of the latest run: its changes and the edits accepting them (feature `verdict`) | `review` | 40 §4–§5, issue 37 |
 //!
 //! [`env`](mod@env) names every environment variable Varar reads or sets (the
 //! shells read them); [`json`] holds the one strict JSON reader of the project's files and
@@ -105,6 +106,8 @@ pub mod reference;
 pub mod registry;
 pub mod render;
 pub mod results;
+#[cfg(feature = "verdict")]
+pub mod review;
 pub mod sentences;
 pub mod source;
 pub mod stored;
