@@ -19,6 +19,7 @@
 //! cargo varar flaky  [--root DIR] [--format text|json] [--runs N] [DIR...]
 //! cargo varar attest [--root DIR] [--out FILE]
 //! cargo varar verify [--root DIR] [--format text|json] FILE
+//! cargo varar review [--root DIR] [--format text|json] [--list] [--accept ITEM]... [--accept-all KIND]...
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -153,6 +154,13 @@
 //!   (`digest_mismatch`) or is missing (`missing_subject`); `2` the file is
 //!   not an in-toto test-result statement (`invalid_attestation`) or cannot
 //!   be read.
+//! - `review` ([`commands::review`], issue 37): lists the latest run's
+//!   drift, failed values and removed examples with their ids, and
+//!   accepts them (`--accept ITEM`, `--accept-all KIND`): `0` listed or
+//!   every change named accepted; `1` one refused (`changed_since_run`:
+//!   the oath is not the text the run read; `not_acceptable`); `2` no run
+//!   record (`missing_run`), an id that is no change of the run
+//!   (`unknown_change`), an unreadable lock.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout

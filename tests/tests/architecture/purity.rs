@@ -129,6 +129,7 @@ pub const SHELLS: &[Shell] = &[
             "commands/merge/shell.rs",
             "commands/report/shell.rs",
             "commands/verify/shell.rs",
+            "commands/review/shell.rs",
         ],
         core_files: 5,
     },

@@ -19,6 +19,7 @@ use crate::commands::junit::args::JunitArgs;
 use crate::commands::lsp::args::LspArgs;
 use crate::commands::merge::args::MergeArgs;
 use crate::commands::report::args::ReportArgs;
+use crate::commands::review::args::ReviewArgs;
 use crate::commands::verify::args::VerifyArgs;
 
 /// `cargo varar`: the oaths of a package and their results, without running
@@ -81,6 +82,14 @@ pub enum Command {
     /// digest matches, 1 when a file changed or is missing, 2 when the
     /// file is not such an attestation.
     Verify(VerifyArgs),
+    /// Review the latest run's changes one at a time: a drift (accept the
+    /// paragraph as prose: its example leaves varar.lock.json), a compared
+    /// value (write the observed value into the Markdown), a removed
+    /// example (acknowledge it). `--list` shows them with their ids;
+    /// `--accept ITEM` and `--accept-all KIND` accept them. Nothing is
+    /// accepted from an oath edited since the run. Exit 0 done, 1 a change
+    /// refused, 2 unusable input.
+    Review(ReviewArgs),
 }
 
 /// The arguments as clap should see them: cargo runs `cargo-varar varar

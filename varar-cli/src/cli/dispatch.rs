@@ -2,7 +2,7 @@
 
 use super::invocation::Invocation;
 use crate::commands::{
-    attest, check, diff, flaky, gate, history, junit, lsp, merge, report, verify,
+    attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, verify,
 };
 use crate::error::Error;
 use crate::output::Output;
@@ -24,5 +24,6 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::Flaky(run) => flaky::shell::run(run)?,
         Invocation::Attest(run) => attest::shell::run(run, notes)?,
         Invocation::Verify(run) => verify::shell::run(run)?,
+        Invocation::Review(run) => review::shell::run(run, notes)?,
     })
 }

@@ -17,6 +17,7 @@ use crate::commands::gate::args::GateRun;
 use crate::commands::history::args::HistoryRun;
 use crate::commands::junit::args::JunitRun;
 use crate::commands::merge::args::MergeRun;
+use crate::commands::review::args::ReviewRun;
 use crate::commands::verify::args::VerifyRun;
 use crate::error::Error;
 use varar_report::report::ReportRun;
@@ -50,6 +51,8 @@ pub enum Invocation {
     Attest(AttestRun),
     /// `cargo varar verify`.
     Verify(VerifyRun),
+    /// `cargo varar review`.
+    Review(ReviewRun),
 }
 
 impl Invocation {
@@ -69,6 +72,7 @@ impl Invocation {
             Command::Flaky(args) => Invocation::Flaky(args.validate(cwd)),
             Command::Attest(args) => Invocation::Attest(args.validate(cwd)),
             Command::Verify(args) => Invocation::Verify(args.validate(cwd)),
+            Command::Review(args) => Invocation::Review(args.validate(cwd)),
         })
     }
 }

@@ -30,6 +30,7 @@ pub mod junit;
 pub mod lsp;
 pub mod merge;
 pub mod report;
+pub mod review;
 pub mod verify;
 
 /// The option every command takes.

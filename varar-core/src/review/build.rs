@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{Acceptance, Change, ChangeKind, Review, ValueCell, removed_id};
+use super::model::{Acceptance, Change, ChangeKind, Refusal, Review, ValueCell, removed_id};
 use crate::doc::{Attachment, Doc};
 use crate::drift::drift_message;
 use crate::hash::sha256_hex;
@@ -33,17 +33,14 @@ pub struct OathInput<'a> {
 pub fn review(run: &RunRecord, oaths: &[OathInput<'_>]) -> Review {
     let read = RunRead::of(Some(run));
     let by_path: BTreeMap<&str, &OathInput<'_>> = oaths.iter().map(|o| (o.oath_path, o)).collect();
-    let changed = |path: &str| -> Option<String> {
+    let changed = |path: &str| -> Option<Refusal> {
         let recorded = read.vouched([path]).remove(path);
         let now = by_path.get(path).and_then(|o| o.text);
         match (recorded, now) {
             (Some(d), Some(text)) if d.sha256 == sha256_hex(text.as_bytes()) => None,
-            (None, _) => Some(format!("the run recorded no digest of `{path}`")),
-            (_, None) => Some(format!("`{path}` cannot be read now")),
-            (Some(_), Some(_)) => Some(format!(
-                "`{path}` changed since the run (its SHA-256 is not the one the run recorded): \
-                 run `cargo test` again"
-            )),
+            (None, _) => Some(Refusal::NotRecorded(path.to_owned())),
+            (_, None) => Some(Refusal::Unreadable(path.to_owned())),
+            (Some(_), Some(_)) => Some(Refusal::ChangedSinceRun(path.to_owned())),
         }
     };
     let mut changes = Vec::new();
@@ -59,7 +56,8 @@ pub fn review(run: &RunRecord, oaths: &[OathInput<'_>]) -> Review {
             _ => None,
         };
         if let Some(mut change) = change {
-            change.refused = change.refused.or_else(|| changed(&change.oath_path));
+            // The text first: a span of another text says nothing.
+            change.refused = changed(&change.oath_path).or(change.refused);
             changes.push(change);
         }
     }
@@ -91,9 +89,7 @@ pub fn review(run: &RunRecord, oaths: &[OathInput<'_>]) -> Review {
 fn drift_change(item: &ItemEvidence) -> Option<Change> {
     let message = last_failure(item)?;
     let name = drift_name(message);
-    let refused = name
-        .is_none()
-        .then(|| "its message does not name the lock example (spec 40 §5.4)".to_owned());
+    let refused = name.is_none().then_some(Refusal::Unnamed);
     let name = name.unwrap_or_default();
     Some(Change {
         id: item.name.clone(),
@@ -112,14 +108,17 @@ fn drift_change(item: &ItemEvidence) -> Option<Change> {
     })
 }
 
-/// The baseline name inside a drift message: between the fixed text
-/// before it and the fixed text after it.
+/// The baseline name inside a drift item's failure text (the harness
+/// renders it after a `path:line:col: ` header, with a snippet and a hint
+/// after it): between the fixed text of spec 40 §5.4 before it and the
+/// fixed text after it (the last occurrence: the snippet's lines start with
+/// a gutter, so they never hold it).
 pub(super) fn drift_name(message: &str) -> Option<String> {
     let template = drift_message("\u{0}");
     let (before, after) = template.split_once('\u{0}')?;
-    let rest = message.strip_prefix(before)?;
-    let end = rest.rfind(after)?;
-    Some(rest[..end].to_owned())
+    let start = message.find(before)? + before.len();
+    let end = message.rfind(after).filter(|&end| end >= start)?;
+    Some(message[start..end].to_owned())
 }
 
 /// A failed example whose result records failing cells of this oath.
@@ -151,11 +150,7 @@ fn value_change(item: &ItemEvidence, oath: &OathInput<'_>, read: &RunRead) -> Op
         if let Some(doc) = &doc
             && !writable(doc, c.from, c.to, &expected)
         {
-            refused = Some(
-                "a compared value without a one-line text span (a doc string): edit the \
-                 Markdown by hand"
-                    .to_owned(),
-            );
+            refused = Some(Refusal::NoTextSpan);
         }
         cells.push(ValueCell {
             from: c.from,

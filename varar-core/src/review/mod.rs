@@ -25,4 +25,4 @@ mod tests;
 
 pub use build::{OathInput, review};
 pub use edit::{LockDrop, ReviewError, drop_from_lock, write_values};
-pub use model::{Acceptance, Change, ChangeKind, Review, ValueCell, removed_id};
+pub use model::{Acceptance, Change, ChangeKind, Refusal, Review, ValueCell, removed_id};

@@ -69,8 +69,53 @@ pub struct Change {
     pub acceptance: Acceptance,
     /// Why it cannot be accepted, when it cannot (the oath changed since
     /// the run, a value with no text span to write to).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none", serialize_with = "as_text")]
+    pub refused: Option<Refusal>,
+}
+
+/// Why a change cannot be accepted.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Refusal {
+    /// The oath's text now is not the one the run read (SHA-256).
+    #[error(
+        "`{0}` changed since the run (its SHA-256 is not the one the run recorded): run `cargo \
+         test` again, then review"
+    )]
+    ChangedSinceRun(String),
+    /// The run recorded no digest of the oath.
+    #[error("the run recorded no digest of `{0}`: run `cargo test` again, then review")]
+    NotRecorded(String),
+    /// The oath cannot be read now.
+    #[error("`{0}` cannot be read now")]
+    Unreadable(String),
+    /// A compared value without a one-line text span in a paragraph or a
+    /// table (a doc string, whose observed value is rendered JSON-quoted).
+    #[error(
+        "a compared value without a one-line text span (a doc string): edit the Markdown by hand"
+    )]
+    NoTextSpan,
+    /// A drift whose message does not name its lock example.
+    #[error("its message does not name the lock example (spec 40 §5.4)")]
+    Unnamed,
+}
+
+impl Refusal {
+    /// Whether the refusal is that the oath changed since the run (or that
+    /// the run did not record it): `cargo test` again clears it.
+    pub fn is_changed(&self) -> bool {
+        matches!(
+            self,
+            Refusal::ChangedSinceRun(_) | Refusal::NotRecorded(_) | Refusal::Unreadable(_)
+        )
+    }
+}
+
+fn as_text<S: serde::Serializer>(refused: &Option<Refusal>, s: S) -> Result<S::Ok, S::Error> {
+    match refused {
+        Some(r) => s.collect_str(r),
+        None => s.serialize_none(),
+    }
 }
 
 /// What accepting a change does.

@@ -84,6 +84,16 @@ pub enum Code {
     DigestMismatch,
     /// `verify`: a file the attestation names does not exist.
     MissingSubject,
+    /// `review`: an item named to accept is not a change of the latest
+    /// run (issue 37).
+    UnknownChange,
+    /// `review`: the oath changed since the latest run read it (its
+    /// SHA-256): nothing of it is accepted (issue 37).
+    ChangedSinceRun,
+    /// `review`: a change that cannot be accepted as it stands: a value
+    /// with no one-line text span (a doc string), a drift the lock no
+    /// longer lists, a lock not written as its writer writes it (issue 37).
+    NotAcceptable,
 }
 
 impl Code {
@@ -110,6 +120,9 @@ impl Code {
             Code::InvalidAttestation => "invalid_attestation",
             Code::DigestMismatch => "digest_mismatch",
             Code::MissingSubject => "missing_subject",
+            Code::UnknownChange => "unknown_change",
+            Code::ChangedSinceRun => "changed_since_run",
+            Code::NotAcceptable => "not_acceptable",
         }
     }
 }

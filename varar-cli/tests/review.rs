@@ -1,0 +1,183 @@
+//! Issue 37, point 4: `cargo varar review`, end to end on a copy of
+//! `examples/bakery`. One paragraph drifts and one table cell fails in a
+//! real `cargo test`; `review --list` shows both with their ids; accepting
+//! each writes only the lock example of the drift and only the cell's text;
+//! the real `cargo test` then passes. An oath edited after the run is
+//! refused, and nothing is written.
+
+#[path = "../../tests/tests/support/mod.rs"]
+mod support;
+
+use std::process::Command;
+
+use support::Sample;
+
+/// The paragraph at line 9 of `varar/basket.md`, as the lock records it.
+const COUNTING: &str = "I put 2 croissants in the basket. I put 1 baguette in the basket. Now \
+                        the basket holds 3 items";
+/// Its rewording: no sentence matches a step, J = 10/16 with the lock's
+/// name, so drift (spec 40 §5.1).
+const REWORDED: &str = "I placed 2 croissants in the basket. I placed 1 baguette in the basket. \
+                        Then the basket has 3 items";
+/// The drift item.
+const DRIFT: &str = "varar/basket.md::varar:drift:9";
+/// The first row of the week of baguettes, its closing stock made wrong.
+const ROW: &str = "| 0       | 40    | 35   | 5       |";
+const WRONG_ROW: &str = "| 0       | 40    | 35   | 6       |";
+/// The failing row's item.
+const VALUE: &str = "varar/shelf.md::The shelf::A week of baguettes::the opening stock, how \
+                     many were baked, how many were sold and the closing stock::0 / 40 / 35 / 6";
+
+/// `cargo varar <args>` in the copy: exit code, stdout, stderr.
+fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(args)
+        .current_dir(sample.root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn edit(sample: &Sample, oath: &str, from: &str, to: &str) {
+    let text = sample.read(oath);
+    assert!(text.contains(from), "{oath} has no {from:?}");
+    std::fs::write(sample.root().join(oath), text.replacen(from, to, 1))
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// A drift and a failing cell, from a real `cargo test`.
+fn drifted_and_failing() -> Sample {
+    let sample = Sample::copy();
+    edit(&sample, "varar/basket.md", COUNTING, REWORDED);
+    edit(&sample, "varar/shelf.md", ROW, WRONG_ROW);
+    let run = sample.cargo_test(&[], &[]);
+    run.assert_code(101, "a drift and a failing cell");
+    assert_eq!(
+        run.outcome(DRIFT).as_deref(),
+        Some("FAILED"),
+        "{}",
+        run.combined()
+    );
+    assert_eq!(
+        run.outcome(VALUE).as_deref(),
+        Some("FAILED"),
+        "{}",
+        run.combined()
+    );
+    sample
+}
+
+#[test]
+fn issue37_review_accepts_a_drift_and_a_cell_then_cargo_test_passes() {
+    let sample = drifted_and_failing();
+    let (code, list, _) = varar(&sample, &["review", "--list"]);
+    assert_eq!(code, Some(0), "{list}");
+    assert!(list.contains("2 changes to review\n"), "{list}");
+    assert!(
+        list.contains(&format!(
+            "DRIFT   {DRIFT}\n        varar/basket.md:9: \"{COUNTING}\" was an example and no \
+             longer matches any step: accept it as prose\n"
+        )),
+        "{list}"
+    );
+    assert!(
+        list.contains(&format!(
+            "VALUE   {VALUE}\n        varar/shelf.md:26: the step answered otherwise: `6` → \
+             `5` (expected → observed)\n"
+        )),
+        "{list}"
+    );
+    let (code, json, _) = varar(&sample, &["review", "--list", "--format", "json"]);
+    assert_eq!(code, Some(0), "{json}");
+    let json: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<(&str, &str)> = json["changes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| Some((c["id"].as_str()?, c["kind"].as_str()?)))
+        .collect();
+    assert_eq!(ids, [(DRIFT, "drift"), (VALUE, "value")]);
+
+    // The drift: only that example leaves the lock.
+    let lock_before = sample.read("varar.lock.json");
+    let (code, out, err) = varar(&sample, &["review", "--accept", DRIFT]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains(&format!("accepted drift {DRIFT} (wrote varar.lock.json)\n")),
+        "{out}"
+    );
+    let example = format!(
+        "        {{\n          \"name\": \"{COUNTING}\",\n          \"line\": 9\n        }},\n"
+    );
+    assert!(lock_before.contains(&example), "{lock_before}");
+    assert_eq!(
+        sample.read("varar.lock.json"),
+        lock_before.replacen(&example, "", 1)
+    );
+
+    // The value: only the cell's text changes.
+    let shelf_before = sample.read("varar/shelf.md");
+    let (code, out, err) = varar(&sample, &["review", "--accept-all", "value"]);
+    assert_eq!(code, Some(0), "{out}{err}");
+    assert!(
+        out.contains(&format!("accepted value {VALUE} (wrote varar/shelf.md)\n")),
+        "{out}"
+    );
+    assert_eq!(
+        sample.read("varar/shelf.md"),
+        shelf_before.replacen(WRONG_ROW, ROW, 1)
+    );
+
+    // Accepted twice: the lock no longer lists the drift, the oath is not
+    // the run's text any more. Refused (exit 1), nothing written.
+    let (code, out, _) = varar(&sample, &["review", "--accept", DRIFT, "--accept", VALUE]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("refused[changed_since_run]: "), "{out}");
+    assert!(out.contains("refused[not_acceptable]: "), "{out}");
+    assert_eq!(
+        sample.read("varar/shelf.md"),
+        shelf_before.replacen(WRONG_ROW, ROW, 1)
+    );
+
+    let run = sample.cargo_test(&[], &[]);
+    run.assert_code(0, "what review accepted passes");
+    assert!(
+        run.stdout.contains("12 passed; 0 failed"),
+        "{}",
+        run.combined()
+    );
+    let (code, list, _) = varar(&sample, &["review"]);
+    assert_eq!(code, Some(0), "{list}");
+    assert!(list.contains(": nothing to review\n"), "{list}");
+}
+
+#[test]
+fn issue37_review_refuses_an_oath_edited_after_the_run_and_writes_nothing() {
+    let sample = drifted_and_failing();
+    // A word of the oath changes after the run: its SHA-256 is not the run's.
+    edit(&sample, "varar/shelf.md", "Unsold bread", "Unsold loaves");
+    let shelf = sample.read("varar/shelf.md");
+    let (code, list, _) = varar(&sample, &["review", "--list"]);
+    assert_eq!(code, Some(0), "{list}");
+    assert!(
+        list.contains(
+            "cannot be accepted: `varar/shelf.md` changed since the run (its SHA-256 is not the \
+             one the run recorded)"
+        ),
+        "{list}"
+    );
+    let (code, out, _) = varar(&sample, &["review", "--accept", VALUE, "--format", "json"]);
+    assert_eq!(code, Some(1), "{out}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["refused"][0]["code"], "changed_since_run", "{json}");
+    assert_eq!(json["accepted"], serde_json::json!([]), "{json}");
+    assert_eq!(sample.read("varar/shelf.md"), shelf, "nothing written");
+
+    // An id that is no change of the run is unusable input.
+    let (code, _, _) = varar(&sample, &["review", "--accept", "varar/shelf.md::nothing"]);
+    assert_eq!(code, Some(2));
+}
