@@ -19,7 +19,7 @@
 //! cargo varar flaky  [--root DIR] [--format text|json] [--runs N] [DIR...]
 //! cargo varar attest [--root DIR] [--out FILE]
 //! cargo varar verify [--root DIR] [--format text|json] FILE
-//! cargo varar review [--root DIR] [--format text|json] [--list] [--accept ITEM]... [--accept-all KIND]...
+//! cargo varar review [--root DIR] [--format text|json] [--schema] [--list] [--accept ITEM]... [--accept-all KIND]...
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`

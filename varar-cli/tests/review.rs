@@ -28,6 +28,19 @@ const WRONG_ROW: &str = "| 0       | 40    | 35   | 6       |";
 const VALUE: &str = "varar/shelf.md::The shelf::A week of baguettes::the opening stock, how \
                      many were baked, how many were sold and the closing stock::0 / 40 / 35 / 6";
 
+/// Panics unless `json` follows `varar-cli/schema/review.schema.json`,
+/// which `review --schema` prints.
+fn conforms(sample: &Sample, json: &serde_json::Value) {
+    let (code, printed, _) = varar(sample, &["review", "--schema"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(printed, include_str!("../schema/review.schema.json"));
+    let schema: serde_json::Value =
+        serde_json::from_str(&printed).unwrap_or_else(|e| panic!("{e}"));
+    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
+    let problems: Vec<String> = validator.iter_errors(json).map(|e| e.to_string()).collect();
+    assert!(problems.is_empty(), "{problems:#?}\n{json:#}");
+}
+
 /// `cargo varar <args>` in the copy: exit code, stdout, stderr.
 fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
@@ -101,6 +114,7 @@ fn issue37_review_accepts_a_drift_and_a_cell_then_cargo_test_passes() {
         .filter_map(|c| Some((c["id"].as_str()?, c["kind"].as_str()?)))
         .collect();
     assert_eq!(ids, [(DRIFT, "drift"), (VALUE, "value")]);
+    conforms(&sample, &json);
 
     // The drift: only that example leaves the lock.
     let lock_before = sample.read("varar.lock.json");
@@ -175,9 +189,45 @@ fn issue37_review_refuses_an_oath_edited_after_the_run_and_writes_nothing() {
     let json: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(json["refused"][0]["code"], "changed_since_run", "{json}");
     assert_eq!(json["accepted"], serde_json::json!([]), "{json}");
+    conforms(&sample, &json);
     assert_eq!(sample.read("varar/shelf.md"), shelf, "nothing written");
 
     // An id that is no change of the run is unusable input.
     let (code, _, _) = varar(&sample, &["review", "--accept", "varar/shelf.md::nothing"]);
     assert_eq!(code, Some(2));
+}
+
+#[test]
+fn issue37_review_acknowledges_a_removed_example_the_run_already_dropped() {
+    let sample = Sample::copy();
+    let old = "I put 1 baguette in the basket. I pay £5.00 and my change is £3.20";
+    edit(
+        &sample,
+        "varar/basket.md",
+        &format!("{old}."),
+        "A baguette paid for with a five-pound note leaves £3.20 in change.",
+    );
+    sample
+        .cargo_test(&[], &[])
+        .assert_code(0, "a removal is a notice");
+    let id = "varar/basket.md::varar:removed:17";
+    let (code, list, _) = varar(&sample, &["review", "--list"]);
+    assert_eq!(code, Some(0), "{list}");
+    assert!(
+        list.contains(&format!(
+            "REMOVED {id}\n        varar/basket.md:17: the lock listed \"{old}\", which no \
+             paragraph matches any more: nothing checks it\n"
+        )),
+        "{list}"
+    );
+    let lock = sample.read("varar.lock.json");
+    let (code, out, _) = varar(&sample, &["review", "--accept-all", "removed"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains(&format!(
+            "accepted removed {id} (the run's lock already dropped it: nothing to write)\n"
+        )),
+        "{out}"
+    );
+    assert_eq!(sample.read("varar.lock.json"), lock, "nothing written");
 }

@@ -24,6 +24,7 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::Flaky(run) => flaky::shell::run(run)?,
         Invocation::Attest(run) => attest::shell::run(run, notes)?,
         Invocation::Verify(run) => verify::shell::run(run)?,
+        Invocation::ReviewSchema => review::shell::schema(),
         Invocation::Review(run) => review::shell::run(run, notes)?,
     })
 }

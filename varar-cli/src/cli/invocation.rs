@@ -51,6 +51,8 @@ pub enum Invocation {
     Attest(AttestRun),
     /// `cargo varar verify`.
     Verify(VerifyRun),
+    /// `cargo varar review --schema`: print the JSON Schema of the report.
+    ReviewSchema,
     /// `cargo varar review`.
     Review(ReviewRun),
 }
@@ -72,6 +74,7 @@ impl Invocation {
             Command::Flaky(args) => Invocation::Flaky(args.validate(cwd)),
             Command::Attest(args) => Invocation::Attest(args.validate(cwd)),
             Command::Verify(args) => Invocation::Verify(args.validate(cwd)),
+            Command::Review(args) if args.schema => Invocation::ReviewSchema,
             Command::Review(args) => Invocation::Review(args.validate(cwd)),
         })
     }

@@ -18,6 +18,9 @@ pub struct ReviewArgs {
     /// Text for people, or JSON for machines.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Print the JSON Schema of `--format json` and exit.
+    #[arg(long)]
+    pub schema: bool,
     /// List the latest run's changes with their ids (what happens without
     /// `--accept` or `--accept-all`, too).
     #[arg(long, conflicts_with_all = ["accept", "accept_all"])]

@@ -27,6 +27,10 @@ use varar_core::verdict::records::{Code, ErrorRecord};
 
 use args::Selection;
 
+/// The JSON Schema of the `--format json` output (draft 2020-12), also
+/// committed as `varar-cli/schema/review.schema.json`.
+pub const SCHEMA: &str = include_str!("../../../schema/review.schema.json");
+
 /// The version of the `--format json` output.
 pub const REVIEW_VERSION: u32 = 1;
 

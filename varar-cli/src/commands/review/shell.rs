@@ -21,6 +21,14 @@ use varar_project::evidence::records::ProjectRecords;
 use varar_project::evidence::{ProjectSnapshot, read_project, run_evidence};
 use varar_project::store::{lock_baseline, lock_path, write_atomic};
 
+/// `cargo varar review --schema`.
+pub fn schema() -> Output {
+    Output {
+        stdout: super::SCHEMA.to_owned(),
+        ..Output::default()
+    }
+}
+
 /// Run `cargo varar review`; the config's warnings go to `notes`. A
 /// project that cannot be reviewed is no error: it is the report's
 /// `errors` (exit 2) in the format asked for.
