@@ -156,7 +156,8 @@
 //!   be read.
 //! - `review` ([`commands::review`], issue 37): lists the latest run's
 //!   drift, failed values and removed examples with their ids, and
-//!   accepts them (`--accept ITEM`, `--accept-all KIND`): `0` listed or
+//!   accepts them (`--accept ITEM`, `--accept-all KIND`; on a terminal
+//!   without these or `--list`, it asks about each change): `0` listed or
 //!   every change named accepted; `1` one refused (`changed_since_run`:
 //!   the oath is not the text the run read; `not_acceptable`); `2` no run
 //!   record (`missing_run`), an id that is no change of the run

@@ -231,3 +231,75 @@ fn issue37_review_acknowledges_a_removed_example_the_run_already_dropped() {
     );
     assert_eq!(sample.read("varar.lock.json"), lock, "nothing written");
 }
+
+/// `cargo varar review` on a terminal: `script` (util-linux) runs it in a
+/// pseudo-terminal, `answers` typed at its prompts.
+fn on_a_terminal(sample: &Sample, answers: &str) -> (Option<i32>, String) {
+    use std::io::Write as _;
+    let command = format!("'{}' review", env!("CARGO_BIN_EXE_cargo-varar"));
+    let mut child = Command::new("script")
+        .args(["-q", "-e", "-c", &command, "/dev/null"])
+        .current_dir(sample.root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| {
+            panic!(
+                "cannot run `script` ({e}): install util-linux's (Debian: apt-get install bsdutils)"
+            )
+        });
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(answers.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n"),
+    )
+}
+
+#[test]
+fn issue37_review_on_a_terminal_asks_about_each_change() {
+    let sample = drifted_and_failing();
+    let lock = sample.read("varar.lock.json");
+    // An answer it does not know is asked again; k keeps the drift, a
+    // accepts the value.
+    let (code, out) = on_a_terminal(&sample, "x\nk\na\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.contains(&format!("[1/2] DRIFT   {DRIFT}\n")), "{out}");
+    assert_eq!(
+        out.matches("accept? [a]ccept, [k]eep, [q]uit: ").count(),
+        3,
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("accepted value {VALUE} (wrote varar/shelf.md)\n")),
+        "{out}"
+    );
+    assert_eq!(sample.read("varar.lock.json"), lock, "the drift was kept");
+    assert!(
+        sample.read("varar/shelf.md").contains(ROW),
+        "the value was written"
+    );
+
+    // The oath of the value is not the run's any more: shown, not asked.
+    let (code, out) = on_a_terminal(&sample, "k\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        out.contains("cannot be accepted: `varar/shelf.md` changed since the run"),
+        "{out}"
+    );
+    assert_eq!(out.matches("accept? [a]ccept").count(), 1, "{out}");
+    assert!(out.contains(": nothing accepted\n"), "{out}");
+    assert_eq!(sample.read("varar.lock.json"), lock);
+
+    // q stops asking: nothing after it is shown.
+    let (code, out) = on_a_terminal(&sample, "q\n");
+    assert_eq!(code, Some(0), "{out}");
+    assert!(
+        !out.contains("[2/2]") && out.contains(": nothing accepted\n"),
+        "{out}"
+    );
+}

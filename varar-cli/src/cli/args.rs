@@ -85,8 +85,9 @@ pub enum Command {
     /// Review the latest run's changes one at a time: a drift (accept the
     /// paragraph as prose: its example leaves varar.lock.json), a compared
     /// value (write the observed value into the Markdown), a removed
-    /// example (acknowledge it). `--list` shows them with their ids;
-    /// `--accept ITEM` and `--accept-all KIND` accept them. Nothing is
+    /// example (acknowledge it). On a terminal it asks about each change;
+    /// `--list` shows them with their ids; `--accept ITEM` and
+    /// `--accept-all KIND` accept them. Nothing is
     /// accepted from an oath edited since the run. Exit 0 done, 1 a change
     /// refused, 2 unusable input.
     Review(ReviewArgs),

@@ -21,8 +21,9 @@ pub struct ReviewArgs {
     /// Print the JSON Schema of `--format json` and exit.
     #[arg(long)]
     pub schema: bool,
-    /// List the latest run's changes with their ids (what happens without
-    /// `--accept` or `--accept-all`, too).
+    /// List the latest run's changes with their ids. Without `--list`,
+    /// `--accept` or `--accept-all`, a terminal is asked about each change
+    /// (a accept, k keep, q quit); anything else gets the list.
     #[arg(long, conflicts_with_all = ["accept", "accept_all"])]
     pub list: bool,
     /// Accept the change of this id (the libtest item name, as `--list`
@@ -65,7 +66,9 @@ pub struct ReviewRun {
     pub project: ProjectRoot,
     /// Text or JSON.
     pub format: Format,
-    /// What to accept; nothing: list.
+    /// `--list`: list even on a terminal.
+    pub list: bool,
+    /// What to accept; nothing: list (or, on a terminal, ask).
     pub accept: Selection,
 }
 
@@ -91,6 +94,7 @@ impl ReviewArgs {
         ReviewRun {
             project: self.root.project(cwd),
             format: self.format,
+            list: self.list,
             accept: Selection {
                 ids: self.accept,
                 kinds: self.accept_all.into_iter().map(ChangeKind::from).collect(),

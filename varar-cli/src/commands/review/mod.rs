@@ -4,7 +4,9 @@
 //! arguments ([`args`]), its shell ([`shell`]: the evidence read, the edits
 //! written atomically through the store) and its pure work: which changes
 //! the command line names ([`select`]), what accepting them asks of the
-//! lock and of the oaths ([`plan`]), the report and its text.
+//! lock and of the oaths ([`plan`]), the report and its text, and the
+//! answers of the interactive review ([`answer`]), which the shell asks on a
+//! terminal.
 //!
 //! Exit codes: 0 listed, or every change named accepted; 1 a change was
 //! refused (the oath changed since the run, a value with no text span, a
@@ -190,6 +192,51 @@ pub fn refused(change: &Change, code: Code, message: String) -> ErrorRecord {
         .with_example(change.id.clone(), u32::try_from(change.line).ok())
 }
 
+/// One change as text for people: its kind and id, then where and what,
+/// then why it cannot be accepted when it cannot.
+pub fn change_text(c: &Change) -> String {
+    let mut out = format!(
+        "{:<7} {}\n        {}:{}: {}\n",
+        c.kind.as_str().to_uppercase(),
+        terminal_line(&c.id),
+        terminal_line(&c.oath_path),
+        c.line,
+        terminal_line(&c.summary)
+    );
+    if let Some(why) = &c.refused {
+        let _ = writeln!(
+            out,
+            "        cannot be accepted: {}",
+            terminal_line(&why.to_string())
+        );
+    }
+    out
+}
+
+/// The question the interactive review asks of each change it can accept.
+pub const PROMPT: &str = "accept? [a]ccept, [k]eep, [q]uit: ";
+
+/// An answer to [`PROMPT`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Accept the change.
+    Accept,
+    /// Keep it as it is (it keeps failing, or stays listed).
+    Keep,
+    /// Stop asking; what was accepted so far is written.
+    Quit,
+}
+
+/// The answer a line typed at [`PROMPT`] gives (`None`: ask again).
+pub fn answer(line: &str) -> Option<Answer> {
+    match line.trim().to_ascii_lowercase().as_str() {
+        "a" | "accept" | "y" | "yes" => Some(Answer::Accept),
+        "k" | "keep" | "n" | "no" => Some(Answer::Keep),
+        "q" | "quit" => Some(Answer::Quit),
+        _ => None,
+    }
+}
+
 /// The report as text for people.
 pub fn render_text(report: &ReviewReport) -> String {
     let mut out = String::new();
@@ -211,22 +258,7 @@ pub fn render_text(report: &ReviewReport) -> String {
             }
         );
         for c in &report.changes {
-            let _ = writeln!(
-                out,
-                "{:<7} {}\n        {}:{}: {}",
-                c.kind.as_str().to_uppercase(),
-                terminal_line(&c.id),
-                terminal_line(&c.oath_path),
-                c.line,
-                terminal_line(&c.summary)
-            );
-            if let Some(why) = &c.refused {
-                let _ = writeln!(
-                    out,
-                    "        cannot be accepted: {}",
-                    terminal_line(&why.to_string())
-                );
-            }
+            out.push_str(&change_text(c));
         }
         if !report.changes.is_empty() {
             out.push_str(

@@ -5,16 +5,19 @@
 //! for a listing; never deletes.
 
 use std::collections::BTreeMap;
-use std::io::ErrorKind;
+use std::io::{BufRead as _, ErrorKind, IsTerminal as _, Write as _};
 
-use super::args::ReviewRun;
-use super::{Accepted, Plan, ReviewReport, plan, refused, render_text, select};
+use super::args::{ReviewRun, Selection};
+use super::{
+    Accepted, Answer, PROMPT, Plan, ReviewReport, answer, change_text, plan, refused, render_text,
+    select,
+};
 use crate::error::Error;
-use crate::output::{Output, emit};
+use crate::output::{Format, Output, emit};
 use varar_core::hash::sha256_hex;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_core::review::{
-    Change, ChangeKind, OathInput, ReviewError, drop_from_lock, review, write_values,
+    Change, ChangeKind, OathInput, Review, ReviewError, drop_from_lock, review, write_values,
 };
 use varar_core::verdict::records::{Code, ErrorRecord};
 use varar_project::evidence::records::ProjectRecords;
@@ -33,19 +36,81 @@ pub fn schema() -> Output {
 /// project that cannot be reviewed is no error: it is the report's
 /// `errors` (exit 2) in the format asked for.
 pub fn run(run: &ReviewRun, notes: &mut Vec<String>) -> Result<Output, Error> {
+    let terminal = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    if terminal && !run.list && run.accept.is_empty() && run.format == Format::Text {
+        return ask(run, notes);
+    }
     let report = review_project(run, notes);
     Ok(emit(&report, run.format, render_text, None)?.exit(report.exit_code))
 }
 
-fn review_project(run: &ReviewRun, notes: &mut Vec<String>) -> ReviewReport {
-    let root = match run.project.resolve() {
-        Ok(root) => root,
-        Err(e) => return ReviewReport::unusable(vec![ErrorRecord::root(&e)]),
+/// The interactive review: each change shown, and one that can be accepted
+/// asked about ([`PROMPT`]); end of input is `q`. What was accepted is
+/// written as `--accept` writes it, and reported.
+fn ask(run: &ReviewRun, notes: &mut Vec<String>) -> Result<Output, Error> {
+    let (snapshot, review) = match load(run, notes) {
+        Ok(loaded) => loaded,
+        Err(report) => {
+            return Ok(emit(&*report, run.format, render_text, None)?.exit(report.exit_code));
+        }
     };
-    let mut snapshot = match read_project(&root) {
-        Ok(snapshot) => snapshot,
-        Err(e) => return ReviewReport::unusable(vec![ErrorRecord::project(&e, &root)]),
+    let mut stdout = std::io::stdout().lock();
+    let mut ids = Vec::new();
+    let total = review.changes.len();
+    'changes: for (i, change) in review.changes.iter().enumerate() {
+        write!(stdout, "[{}/{total}] {}", i + 1, change_text(change)).map_err(Error::Stdout)?;
+        if change.refused.is_some() {
+            continue;
+        }
+        loop {
+            write!(stdout, "{PROMPT}")
+                .and_then(|()| stdout.flush())
+                .map_err(Error::Stdout)?;
+            let mut line = String::new();
+            // A line that cannot be read ends the questions, as end of input does.
+            if std::io::stdin().lock().read_line(&mut line).unwrap_or(0) == 0 {
+                let _ = writeln!(stdout);
+                break 'changes;
+            }
+            match answer(&line) {
+                Some(Answer::Accept) => ids.push(change.id.clone()),
+                Some(Answer::Keep) => {}
+                Some(Answer::Quit) => break 'changes,
+                None => continue,
+            }
+            break;
+        }
+    }
+    drop(stdout);
+    if ids.is_empty() {
+        return Ok(Output {
+            stdout: format!("run {}: nothing accepted\n", review.run_id),
+            ..Output::default()
+        });
+    }
+    let selection = Selection {
+        ids,
+        kinds: Vec::new(),
     };
+    let report = accept(&snapshot, &review, &selection);
+    Ok(emit(&report, run.format, render_text, None)?.exit(report.exit_code))
+}
+
+/// The project read and its latest run reviewed, or the report of why it
+/// cannot be.
+fn load(
+    run: &ReviewRun,
+    notes: &mut Vec<String>,
+) -> Result<(ProjectSnapshot, Review), Box<ReviewReport>> {
+    let root = run
+        .project
+        .resolve()
+        .map_err(|e| Box::new(ReviewReport::unusable(vec![ErrorRecord::root(&e)])))?;
+    let mut snapshot = read_project(&root).map_err(|e| {
+        Box::new(ReviewReport::unusable(vec![ErrorRecord::project(
+            &e, &root,
+        )]))
+    })?;
     notes.extend(
         snapshot
             .config_warnings()
@@ -54,10 +119,10 @@ fn review_project(run: &ReviewRun, notes: &mut Vec<String>) -> ReviewReport {
     );
     let runs = std::mem::replace(&mut snapshot.runs, Ok(Vec::new()));
     let Some(latest) = run_evidence(&root, runs).latest else {
-        return ReviewReport::unusable(vec![ErrorRecord::new(
+        return Err(Box::new(ReviewReport::unusable(vec![ErrorRecord::new(
             Code::MissingRun,
             "the project holds no run record (`.varar/.runs/`): run `cargo test` first",
-        )]);
+        )])));
     };
     let inputs: Vec<OathInput<'_>> = snapshot
         .oaths
@@ -69,10 +134,21 @@ fn review_project(run: &ReviewRun, notes: &mut Vec<String>) -> ReviewReport {
         })
         .collect();
     let review = review(&latest, &inputs);
-    if run.accept.is_empty() {
-        return ReviewReport::listing(review);
+    drop(inputs);
+    Ok((snapshot, review))
+}
+
+fn review_project(run: &ReviewRun, notes: &mut Vec<String>) -> ReviewReport {
+    match load(run, notes) {
+        Err(report) => *report,
+        Ok((_, review)) if run.accept.is_empty() => ReviewReport::listing(review),
+        Ok((snapshot, review)) => accept(&snapshot, &review, &run.accept),
     }
-    let selected = match select(&review, &run.accept) {
+}
+
+/// Accept the changes of `review` that `selection` names.
+fn accept(snapshot: &ProjectSnapshot, review: &Review, selection: &Selection) -> ReviewReport {
+    let selected = match select(review, selection) {
         Ok(selected) => selected,
         Err(errors) => {
             let mut report = ReviewReport::listing(review.clone());
@@ -84,8 +160,8 @@ fn review_project(run: &ReviewRun, notes: &mut Vec<String>) -> ReviewReport {
     let mut report = ReviewReport::listing(review.clone());
     let by_id: BTreeMap<&str, &Change> = selected.iter().map(|c| (c.id.as_str(), *c)).collect();
     report.refused = plan.refused.clone();
-    apply_drops(&snapshot, &plan, &by_id, &mut report);
-    apply_values(&snapshot, &plan, &by_id, &mut report);
+    apply_drops(snapshot, &plan, &by_id, &mut report);
+    apply_values(snapshot, &plan, &by_id, &mut report);
     report.settle()
 }
 

@@ -131,3 +131,18 @@ fn the_listing_names_each_change_and_why_it_cannot_be_accepted() {
             .is_some_and(|r| r.contains("doc string"))
     );
 }
+
+#[test]
+fn answers_are_read_leniently_and_anything_else_asks_again() {
+    for (line, want) in [
+        ("a\n", Some(Answer::Accept)),
+        ("  Accept \r\n", Some(Answer::Accept)),
+        ("k\n", Some(Answer::Keep)),
+        ("n\n", Some(Answer::Keep)),
+        ("q\n", Some(Answer::Quit)),
+        ("\n", None),
+        ("ak\n", None),
+    ] {
+        assert_eq!(answer(line), want, "{line:?}");
+    }
+}
