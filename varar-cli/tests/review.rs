@@ -5,6 +5,8 @@
 //! the real `cargo test` then passes. An oath edited after the run is
 //! refused, and nothing is written.
 
+#[path = "common/lsp_client.rs"]
+mod lsp_client;
 #[path = "../../tests/tests/support/mod.rs"]
 mod support;
 
@@ -302,4 +304,73 @@ fn issue37_review_on_a_terminal_asks_about_each_change() {
         !out.contains("[2/2]") && out.contains(": nothing accepted\n"),
         "{out}"
     );
+}
+
+#[test]
+fn issue37_the_language_server_offers_the_same_two_actions_as_quick_fixes() {
+    use lsp_client::{Client, uri};
+    use serde_json::{Value, json};
+    let sample = drifted_and_failing();
+    let root = sample.root();
+    let mut client = Client::start(root);
+    client.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+    );
+    client.notify("initialized", json!({}));
+    let mut fixes = |oath: &str, code: &str| -> (Value, Vec<Value>) {
+        let text = sample.read(oath);
+        let at = uri(&root.join(oath));
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": at, "languageId": "markdown", "version": 1, "text": text}}),
+        );
+        let diagnostics = client.diagnostics(&at, |d| d.iter().any(|d| d["code"] == code));
+        let failure = diagnostics
+            .into_iter()
+            .find(|d| d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} diagnostic"));
+        let actions = client.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": at}, "range": failure["range"],
+                   "context": {"diagnostics": [failure]}}),
+        );
+        (failure, actions.as_array().cloned().unwrap_or_default())
+    };
+
+    // The failed cell: write the observed value over exactly its text.
+    let (failure, actions) = fixes("varar/shelf.md", "example-failed");
+    let shelf = uri(&root.join("varar/shelf.md"));
+    let write = actions
+        .iter()
+        .find(|a| a["title"] == "Write the observed value `5` (cargo varar review)")
+        .unwrap_or_else(|| panic!("{actions:#?}"));
+    assert_eq!(write["kind"], "quickfix");
+    assert_eq!(
+        write["edit"]["changes"][&shelf],
+        json!([{"range": failure["range"], "newText": "5"}])
+    );
+
+    // The drift: the lock, its example dropped, every other byte kept.
+    let (_, actions) = fixes("varar/basket.md", "drift");
+    let lock = uri(&root.join("varar.lock.json"));
+    let accept = actions
+        .iter()
+        .find(|a| {
+            a["title"] == "Accept as prose: drop it from varar.lock.json (cargo varar review)"
+        })
+        .unwrap_or_else(|| panic!("{actions:#?}"));
+    let before = sample.read("varar.lock.json");
+    let example = format!(
+        "        {{\n          \"name\": \"{COUNTING}\",\n          \"line\": 9\n        }},\n"
+    );
+    let lines = before.matches('\n').count();
+    assert_eq!(
+        accept["edit"]["changes"][&lock],
+        json!([{
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": lines, "character": 0}},
+            "newText": before.replacen(&example, "", 1)
+        }])
+    );
+    client.stop();
 }

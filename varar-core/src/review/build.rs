@@ -189,6 +189,19 @@ fn is_failure_of(example: &ExampleResult, item: &ItemEvidence) -> bool {
     example.status == Status::Failed && example.lines.first() == Some(&item.line)
 }
 
+/// Whether the compared value at `from..to` (UTF-16 offsets) of the oath
+/// `text` can take an observed value in its place: its expected text is a
+/// table cell or part of a paragraph (an inline parameter), on one line;
+/// never a doc string. What `review` and the editor's quick fix offer.
+pub fn writable_value(oath_path: &str, text: &str, from: u32, to: u32) -> bool {
+    let source = Source::new(text);
+    if from > to || to > source.len_utf16() {
+        return false;
+    }
+    let expected = source.slice_utf16(from, to);
+    writable(&parse(oath_path, &source), from, to, expected)
+}
+
 /// Whether the expected text at `from..to` is a table cell or part of a
 /// paragraph (an inline parameter), on one line: never a doc string, whose
 /// observed value is rendered JSON-quoted.

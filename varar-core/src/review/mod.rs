@@ -23,6 +23,6 @@ mod model;
 #[cfg(test)]
 mod tests;
 
-pub use build::{OathInput, review};
+pub use build::{OathInput, review, writable_value};
 pub use edit::{LockDrop, ReviewError, drop_from_lock, write_values};
 pub use model::{Acceptance, Change, ChangeKind, Refusal, Review, ValueCell, removed_id};

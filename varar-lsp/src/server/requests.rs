@@ -25,11 +25,13 @@ use crate::analysis::rust_sources;
 use crate::analysis::step_index::StepIndex;
 use crate::analysis::usages::Usages;
 use crate::analysis::{Analysis, PlanContext};
+use crate::handlers::actions::review;
 use crate::handlers::lenses::{self, Action, Lens};
 use crate::handlers::navigation::{self, Target};
 use crate::handlers::position::{offset, range};
 use crate::handlers::rename::{step_in_oath, step_in_rust};
 use crate::handlers::{actions, completion, tokens};
+use varar_project::store::lock_path;
 
 /// Why a request got no answer.
 #[derive(Debug)]
@@ -252,10 +254,17 @@ fn definition(server: &Server, p: GotoDefinitionParams) -> Option<Value> {
     })
 }
 
-/// Code actions: "create the step" for a sentence no step matches.
+/// Code actions: "create the step" for a sentence no step matches, and
+/// the two quick fixes of `cargo varar review` on a failure (issue 37):
+/// write the observed value, accept a drift as prose.
 fn code_actions(server: &Server, p: &CodeActionParams) -> Option<Value> {
-    with_analysis(server, &p.text_document.uri, |a, index| {
-        let actions: Vec<CodeActionOrCommand> =
+    let uri = &p.text_document.uri;
+    let root = server
+        .projects
+        .get(server.documents.get(uri)?.project)
+        .map(|project| project.root.clone());
+    with_analysis(server, uri, |a, index| {
+        let mut actions: Vec<CodeActionOrCommand> =
             actions::create_step(a, index, offset_in(a, p.range.start))
                 .into_iter()
                 .filter_map(|new| {
@@ -277,8 +286,70 @@ fn code_actions(server: &Server, p: &CodeActionParams) -> Option<Value> {
                     }))
                 })
                 .collect();
+        actions.extend(review_fixes(a, uri, root.as_deref(), p));
         json(actions)
     })
+}
+
+/// The quick fixes of `cargo varar review` for the diagnostics the editor
+/// sends: the observed value over a failed value's text, the lock without a
+/// drift's example (the whole file replaced by the engine's byte-stable
+/// edit of it, read now).
+fn review_fixes(
+    a: &Analysis,
+    uri: &Url,
+    root: Option<&Path>,
+    p: &CodeActionParams,
+) -> Vec<CodeActionOrCommand> {
+    let source = Source::new(&a.text);
+    let fix = |title: String, uri: Url, edit: TextEdit, d: &lsp_types::Diagnostic| {
+        CodeActionOrCommand::CodeAction(CodeAction {
+            title,
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d.clone()]),
+            edit: Some(WorkspaceEdit {
+                changes: Some(HashMap::from([(uri, vec![edit])])),
+                ..WorkspaceEdit::default()
+            }),
+            ..CodeAction::default()
+        })
+    };
+    let mut out = Vec::new();
+    for d in &p.context.diagnostics {
+        let code = match &d.code {
+            Some(lsp_types::NumberOrString::String(code)) => code.as_str(),
+            _ => continue,
+        };
+        let (from, to) = (offset(&source, d.range.start), offset(&source, d.range.end));
+        if code == "example-failed"
+            && let Some((title, text)) =
+                review::write_observed(d.data.as_ref(), source.slice_utf16(from, to.max(from)))
+        {
+            let edit = TextEdit {
+                range: d.range,
+                new_text: text,
+            };
+            out.push(fix(title, uri.clone(), edit, d));
+        }
+        if code == "drift"
+            && let Some(root) = root
+            && let Ok(lock) = std::fs::read(lock_path(root))
+            && let Some((title, text)) = review::accept_drift(a, from, &lock)
+            && let Ok(lock_uri) = Url::from_file_path(lock_path(root))
+        {
+            // The whole file: it ends with a newline (the edit refuses a
+            // lock not as its writer writes it), so its end is the start of
+            // the line after the last one.
+            let lines =
+                u32::try_from(lock.iter().filter(|b| **b == b'\n').count()).unwrap_or(u32::MAX);
+            let edit = TextEdit {
+                range: Range::new(Position::new(0, 0), Position::new(lines, 0)),
+                new_text: text,
+            };
+            out.push(fix(title, lock_uri, edit, d));
+        }
+    }
+    out
 }
 
 /// Completion of the sentence being written, from the editor's text (not

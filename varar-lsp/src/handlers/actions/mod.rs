@@ -12,6 +12,8 @@
 //! parameter, returns what a sensor's slots need, and fails with "not
 //! written yet" until it is written.
 
+pub mod review;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 

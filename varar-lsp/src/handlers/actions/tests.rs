@@ -98,3 +98,61 @@ fn special_characters_are_escaped_and_checked() {
             .contains(r##"#[varar::stimulus(r#"Use a\/b \(or \{c\}\) with a \\ backslash"#)]"##)
     );
 }
+
+mod review_fixes {
+    use super::super::review::{accept_drift, observed_data, write_observed};
+    use crate::tests::support::{at, bakery, plan_with_lock};
+    use varar_core::lock::{Lock, LockEntry, LockExample, serialize_lock};
+
+    #[test]
+    fn the_observed_value_is_offered_only_over_the_expected_text() {
+        let data = observed_data("6", "5");
+        let (title, text) = write_observed(Some(&data), "6").unwrap_or_else(|| panic!("no fix"));
+        assert_eq!(text, "5");
+        assert!(title.starts_with("Write the observed value `5`"), "{title}");
+        // The text changed since the run drew it, or no data: nothing.
+        assert_eq!(write_observed(Some(&data), "7"), None);
+        assert_eq!(write_observed(None, "6"), None);
+    }
+
+    #[test]
+    fn a_drift_is_accepted_by_dropping_only_its_example_from_the_lock() {
+        let index = bakery();
+        let example = |name: &str, line| LockExample {
+            name: name.into(),
+            line,
+        };
+        let mut lock = Lock::default();
+        lock.oaths.insert(
+            "varar/x.md".into(),
+            LockEntry {
+                source_hash: "fnv1a:00000000".into(),
+                examples: vec![
+                    example("I put 2 buns in the basket", 1),
+                    example("The buns were put in the basket", 3),
+                ],
+            },
+        );
+        lock.oaths.insert(
+            "varar/y.md".into(),
+            LockEntry {
+                source_hash: "fnv1a:11111111".into(),
+                examples: vec![example("other", 1)],
+            },
+        );
+        let text = "I put 2 buns in the basket.\n\nThe buns were put in the basket.\n";
+        let a = plan_with_lock(&index, Some(&lock), text);
+        assert_eq!(a.drifts.len(), 1, "{:?}", a.drifts);
+        let bytes = serialize_lock(&lock);
+        let (title, after) = accept_drift(&a, at(text, "The buns", 2), bytes.as_bytes())
+            .unwrap_or_else(|| panic!("no fix"));
+        assert!(title.starts_with("Accept as prose"), "{title}");
+        if let Some(entry) = lock.oaths.get_mut("varar/x.md") {
+            entry.examples.pop();
+        }
+        assert_eq!(after, serialize_lock(&lock));
+        // Not on the drift, or a lock not as its writer writes it: nothing.
+        assert_eq!(accept_drift(&a, 0, bytes.as_bytes()), None);
+        assert_eq!(accept_drift(&a, at(text, "The buns", 2), b"{}"), None);
+    }
+}

@@ -51,9 +51,11 @@ use varar_core::plan::{Diagnostic as PlanDiagnostic, Notice};
 use varar_core::results::{ResultFailure, Status};
 use varar_core::source::Source;
 
+use super::actions::review::observed_data;
 use super::position::range;
 use crate::analysis::Analysis;
 use crate::analysis::step_index::{RefusedDefinition, StepFile};
+use varar_core::review::writable_value;
 use varar_core::verdict::evidence::OathEvidence;
 
 /// The `source` of every diagnostic.
@@ -248,11 +250,17 @@ fn placed_failure(
         .filter(|c| c.from <= c.to && c.to <= len)
         .map(|c| {
             let expected = source.slice_utf16(c.from, c.to);
-            diagnostic(
+            let mut d = diagnostic(
                 range(&source.span(c.from, c.to)),
                 "example-failed",
                 format!("expected {expected} but was {}\n{note}", c.actual),
-            )
+            );
+            // The latest run's failure of a value with a text span: the
+            // quick fix "write the observed value" (issue 37).
+            if r.earlier.is_none() && writable_value(&r.oath_path, source.text(), c.from, c.to) {
+                d.data = Some(observed_data(expected, &c.actual));
+            }
+            d
         })
         .collect();
     if !cells.is_empty() {

@@ -123,6 +123,19 @@ fn fresh_failures_at_their_cells_anchor_or_line_and_none_when_stale() {
         ]
     );
     assert_eq!(d[0].message.lines().next(), Some("expected 3 but was 2"));
+    // The latest run's failed value carries the quick fix's data (issue 37);
+    // the other failures have no value to write.
+    assert_eq!(
+        d[0].data,
+        Some(crate::handlers::actions::review::observed_data("3", "2"))
+    );
+    assert_eq!((d[1].data.as_ref(), d[2].data.as_ref()), (None, None));
+    let mut earlier = recorded.clone();
+    earlier[0].earlier = Some("an earlier run".into());
+    assert_eq!(
+        oath_diagnostics(&plan(&index, text), &earlier)[0].data,
+        None
+    );
     assert_eq!(
         (d[0].range.start.character, d[0].range.end.character),
         (49, 50)
