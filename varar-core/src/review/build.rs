@@ -151,6 +151,8 @@ fn value_change(item: &ItemEvidence, oath: &OathInput<'_>, read: &RunRead) -> Op
             && !writable(doc, c.from, c.to, &expected)
         {
             refused = Some(Refusal::NoTextSpan);
+        } else if !fits(&c.actual) {
+            refused = refused.or(Some(Refusal::UnfitValue));
         }
         cells.push(ValueCell {
             from: c.from,
@@ -190,16 +192,24 @@ fn is_failure_of(example: &ExampleResult, item: &ItemEvidence) -> bool {
 }
 
 /// Whether the compared value at `from..to` (UTF-16 offsets) of the oath
-/// `text` can take an observed value in its place: its expected text is a
-/// table cell or part of a paragraph (an inline parameter), on one line;
-/// never a doc string. What `review` and the editor's quick fix offer.
-pub fn writable_value(oath_path: &str, text: &str, from: u32, to: u32) -> bool {
+/// `text` can take the observed value `actual` in its place: its expected
+/// text is a table cell or part of a paragraph (an inline parameter), on
+/// one line, never a doc string; and `actual` [fits](fits) there. What
+/// `review` and the editor's quick fix offer.
+pub fn writable_value(oath_path: &str, text: &str, from: u32, to: u32, actual: &str) -> bool {
     let source = Source::new(text);
-    if from > to || to > source.len_utf16() {
+    if from > to || to > source.len_utf16() || !fits(actual) {
         return false;
     }
     let expected = source.slice_utf16(from, to);
     writable(&parse(oath_path, &source), from, to, expected)
+}
+
+/// Whether an observed value can be written into a line of Markdown without
+/// changing its structure: not empty, no control character (a line break
+/// would end the paragraph or the row), no `|` (it would split the cell).
+fn fits(actual: &str) -> bool {
+    !actual.trim().is_empty() && !actual.chars().any(|c| c.is_control() || c == '|')
 }
 
 /// Whether the expected text at `from..to` is a table cell or part of a

@@ -95,6 +95,13 @@ pub enum Refusal {
         "a compared value without a one-line text span (a doc string): edit the Markdown by hand"
     )]
     NoTextSpan,
+    /// An observed value that would change the structure of the Markdown
+    /// written in place of the expected text (empty, a line break, a `|`).
+    #[error(
+        "the observed value is empty or holds a line break or a `|`: written there it would \
+         change the Markdown's structure; edit it by hand"
+    )]
+    UnfitValue,
     /// A drift whose message does not name its lock example.
     #[error("its message does not name the lock example (spec 40 §5.4)")]
     Unnamed,

@@ -203,6 +203,39 @@ fn nothing_is_accepted_from_an_oath_edited_after_the_run() {
 }
 
 #[test]
+fn an_observed_value_that_would_break_the_markdown_is_not_written() {
+    let cell = at(SHELF, "5", 0);
+    for actual in ["6 | 7", "6\n7", " "] {
+        assert!(
+            !writable_value(PATH, SHELF, cell.0, cell.1, actual),
+            "{actual:?}"
+        );
+    }
+    assert!(writable_value(PATH, SHELF, cell.0, cell.1, "6"));
+    let run = run_of(
+        vec![item(
+            "varar/shelf.md::row",
+            PATH,
+            9,
+            1,
+            Some(Outcome::Failed),
+            Some("x"),
+        )],
+        Vec::new(),
+    );
+    let stored = results(vec![failed_with(9, vec![(cell.0, cell.1, "a|b")])]);
+    let review = review(
+        &run,
+        &[OathInput {
+            oath_path: PATH,
+            text: Some(SHELF),
+            results: Some(&stored),
+        }],
+    );
+    assert_eq!(review.changes[0].refused, Some(Refusal::UnfitValue));
+}
+
+#[test]
 fn a_doc_string_is_not_written_by_review() {
     let fence = at(SHELF, "Total 4", 0);
     let run = run_of(

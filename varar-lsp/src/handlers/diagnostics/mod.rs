@@ -257,7 +257,9 @@ fn placed_failure(
             );
             // The latest run's failure of a value with a text span: the
             // quick fix "write the observed value" (issue 37).
-            if r.earlier.is_none() && writable_value(&r.oath_path, source.text(), c.from, c.to) {
+            if r.earlier.is_none()
+                && writable_value(&r.oath_path, source.text(), c.from, c.to, &c.actual)
+            {
                 d.data = Some(observed_data(expected, &c.actual));
             }
             d
