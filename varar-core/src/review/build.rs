@@ -194,8 +194,9 @@ fn is_failure_of(example: &ExampleResult, item: &ItemEvidence) -> bool {
 /// Whether the compared value at `from..to` (UTF-16 offsets) of the oath
 /// `text` can take the observed value `actual` in its place: its expected
 /// text is a table cell or part of a paragraph (an inline parameter), on
-/// one line, never a doc string; and `actual` [fits](fits) there. What
-/// `review` and the editor's quick fix offer.
+/// one line, never a doc string; and `actual` fits there: not empty, no
+/// line break or other control character, no `|`. What `review` and the
+/// editor's quick fix offer.
 pub fn writable_value(oath_path: &str, text: &str, from: u32, to: u32, actual: &str) -> bool {
     let source = Source::new(text);
     if from > to || to > source.len_utf16() || !fits(actual) {

@@ -9,7 +9,7 @@
 //! id: the libtest item name (for a removed example, which has no item,
 //! `<oathPath>::varar:removed:<line>`), and a kind.
 //!
-//! Accepting one is one edit ([`edit`]): a drift or a removal drops that one
+//! Accepting one is one edit: a drift or a removal drops that one
 //! example from its oath's lock entry, every other byte of the lock kept
 //! ([`drop_from_lock`]); a value writes the observed value over exactly the
 //! expected text's span in the Markdown ([`write_values`]). Nothing is
