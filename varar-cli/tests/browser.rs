@@ -70,13 +70,6 @@ fn chromium_run(url: &str, mode: &str, profile: &Path) -> String {
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
-fn edit(sample: &Sample, rel: &str, from: &str, to: &str) {
-    let path = sample.root().join(rel);
-    let text = sample.read(rel);
-    assert!(text.contains(from), "{rel} has no {from:?}");
-    std::fs::write(&path, text.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
-}
-
 /// The element of the oath's text (`<main>`) that holds `needle`, from its
 /// opening tag to the end of the needle (its attributes and text).
 fn element_around<'a>(dom: &'a str, tag: &str, needle: &str) -> &'a str {
@@ -114,14 +107,12 @@ fn the_report_reads_right_in_headless_chromium() {
     );
     std::fs::write(sample.root().join("varar/probe.md"), probe).unwrap_or_else(|e| panic!("{e}"));
     // A failing inline parameter and a failing header-bound row.
-    edit(
-        &sample,
+    sample.edit(
         "varar/basket.md",
         "so the total is £2.40.",
         "so the total is £2.50.",
     );
-    edit(
-        &sample,
+    sample.edit(
         "varar/shelf.md",
         "| 2       | 40    | 42   | 0       |",
         "| 2       | 40    | 42   | 1       |",

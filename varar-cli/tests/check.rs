@@ -2,47 +2,14 @@
 //! text and JSON (validated against the committed schema), exit codes 0, 1
 //! and 2, and `--schema`.
 
+#[path = "common/check_run.rs"]
+mod check_run;
 #[path = "common/lsp_client.rs"]
 mod lsp_client;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-use serde_json::Value;
-
-fn check(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(["varar", "check"])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// `check --format json`, validated against the committed schema, its
-/// `exitCode` the process's.
-fn check_json(root: &Path) -> Value {
-    let out = check(root, &["--format", "json"]);
-    let value: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)));
-    let schema_path = Path::new(env!("CARGO_MANIFEST_DIR")).join("schema/check.schema.json");
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(&schema_path).unwrap_or_else(|e| panic!("{e}")),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = validator
-        .iter_errors(&value)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{value:#}");
-    assert_eq!(value["exitCode"].as_i64(), out.status.code().map(i64::from));
-    value
-}
+use check_run::{check, check_json, text};
 
 fn write(root: &Path, rel: &str, text: &str) {
     std::fs::write(root.join(rel), text).unwrap_or_else(|e| panic!("{rel}: {e}"));

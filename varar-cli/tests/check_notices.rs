@@ -6,14 +6,16 @@
 //! their ranges, a quirk as a warning and an example that checks nothing as
 //! a hint. The sample as it ships has none.
 
+#[path = "common/check_run.rs"]
+mod check_run;
 #[path = "common/lsp_client.rs"]
 mod lsp_client;
 
 use std::path::Path;
-use std::process::{Command, Output};
 
+use check_run::{check, check_json, text};
 use lsp_client::{Client, bakery, uri};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// Every kind of notice, in the bakery's own words: a setup sentence in
 /// front of a header-bound sentence, a header-bound table with an `error`
@@ -43,36 +45,6 @@ const CODES: [&str; 5] = [
     "table_attached_elsewhere",
     "checks_nothing",
 ];
-
-fn check(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(["varar", "check"])
-        .args(args)
-        .current_dir(root)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"))
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// `check --format json`, validated against the committed schema.
-fn check_json(root: &Path) -> Value {
-    let out = check(root, &["--format", "json"]);
-    let value: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", text(&out.stdout)));
-    let schema: Value = serde_json::from_slice(include_bytes!("../schema/check.schema.json"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let validator = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{e}"));
-    let errors: Vec<String> = validator
-        .iter_errors(&value)
-        .map(|e| e.to_string())
-        .collect();
-    assert!(errors.is_empty(), "{errors:?}\n{value:#}");
-    assert_eq!(value["exitCode"].as_i64(), out.status.code().map(i64::from));
-    value
-}
 
 /// 1-based (line, column in UTF-16 units) of the byte `byte` of `text`.
 fn place(text: &str, byte: usize) -> (u64, u64) {

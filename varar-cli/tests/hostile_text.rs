@@ -8,7 +8,6 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use support::Sample;
 
@@ -28,16 +27,7 @@ fn fixture() -> Sample {
 
 /// `cargo varar <args>` in the copy: exit code, stdout, stderr.
 fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(args)
-        .current_dir(sample.root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    sample.output_of(env!("CARGO_BIN_EXE_cargo-varar"), args)
 }
 
 /// What the note of a 20 MiB text cut at the limit says.

@@ -10,7 +10,6 @@
 mod support;
 
 use std::path::Path;
-use std::process::Command;
 
 use support::Sample;
 use varar_core::record::{RemovedExample, parse_process_record};
@@ -30,24 +29,8 @@ const NOTICE: &str = "varar: removed example varar/basket.md:17: \"I put 1 bague
 
 /// `cargo varar <args>` in the copy: exit code and both streams.
 fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(args)
-        .current_dir(sample.root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code(), text)
-}
-
-fn edit(sample: &Sample, oath: &str, from: &str, to: &str) {
-    let text = sample.read(oath);
-    assert!(text.contains(from), "{oath} has no {from:?}");
-    std::fs::write(sample.root().join(oath), text.replace(from, to))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let (code, stdout, stderr) = sample.output_of(env!("CARGO_BIN_EXE_cargo-varar"), args);
+    (code, stdout + &stderr)
 }
 
 /// The removed examples every record under `.varar/.runs/` lists.
@@ -102,7 +85,7 @@ fn issue37_an_example_reworded_past_recognition_is_named_by_every_tool() {
         &sample.root().join("old-results"),
     );
 
-    edit(&sample, "varar/basket.md", &format!("{OLD}."), NEW);
+    sample.edit("varar/basket.md", &format!("{OLD}."), NEW);
     let run = sample.cargo_test(&[], &[]);
     // A notice, not a failure (spec 40 §4.5: the lock drops it silently).
     run.assert_code(0, "a removal does not fail cargo test");
@@ -179,7 +162,7 @@ fn issue37_an_example_reworded_past_recognition_is_named_by_every_tool() {
 #[test]
 fn issue37_check_warns_of_the_removal_as_cargo_test_names_it() {
     let sample = Sample::copy();
-    edit(&sample, "varar/basket.md", &format!("{OLD}."), NEW);
+    sample.edit("varar/basket.md", &format!("{OLD}."), NEW);
     let (code, json) = varar(&sample, &["check", "--format", "json"]);
     let json: serde_json::Value = serde_json::from_str(&json).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(code, Some(0), "{json}");
@@ -198,18 +181,16 @@ fn issue37_check_warns_of_the_removal_as_cargo_test_names_it() {
 #[test]
 fn issue37_an_update_run_says_what_it_accepted_added_removed_and_pruned() {
     let sample = Sample::copy();
-    edit(&sample, "varar/basket.md", &format!("{OLD}."), NEW);
+    sample.edit("varar/basket.md", &format!("{OLD}."), NEW);
     // Drift (spec 40 §5.3 as the bakery's README shows it): accepted as prose.
-    edit(
-        &sample,
+    sample.edit(
         "varar/shelf.md",
         "and the closing stock.",
         "and the stock at closing.",
     );
     // A new example, in a section of its own (an example runs on until the
     // next heading or rule).
-    edit(
-        &sample,
+    sample.edit(
         "varar/basket.md",
         "## Paying\n",
         "## A bun\n\nI put 1 bun in the basket. Now the basket holds 1 items.\n\n## Paying\n",

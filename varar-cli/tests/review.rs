@@ -45,30 +45,14 @@ fn conforms(sample: &Sample, json: &serde_json::Value) {
 
 /// `cargo varar <args>` in the copy: exit code, stdout, stderr.
 fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(args)
-        .current_dir(sample.root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn edit(sample: &Sample, oath: &str, from: &str, to: &str) {
-    let text = sample.read(oath);
-    assert!(text.contains(from), "{oath} has no {from:?}");
-    std::fs::write(sample.root().join(oath), text.replacen(from, to, 1))
-        .unwrap_or_else(|e| panic!("{e}"));
+    sample.output_of(env!("CARGO_BIN_EXE_cargo-varar"), args)
 }
 
 /// A drift and a failing cell, from a real `cargo test`.
 fn drifted_and_failing() -> Sample {
     let sample = Sample::copy();
-    edit(&sample, "varar/basket.md", COUNTING, REWORDED);
-    edit(&sample, "varar/shelf.md", ROW, WRONG_ROW);
+    sample.edit("varar/basket.md", COUNTING, REWORDED);
+    sample.edit("varar/shelf.md", ROW, WRONG_ROW);
     let run = sample.cargo_test(&[], &[]);
     run.assert_code(101, "a drift and a failing cell");
     assert_eq!(
@@ -175,7 +159,7 @@ fn issue37_review_accepts_a_drift_and_a_cell_then_cargo_test_passes() {
 fn issue37_review_refuses_an_oath_edited_after_the_run_and_writes_nothing() {
     let sample = drifted_and_failing();
     // A word of the oath changes after the run: its SHA-256 is not the run's.
-    edit(&sample, "varar/shelf.md", "Unsold bread", "Unsold loaves");
+    sample.edit("varar/shelf.md", "Unsold bread", "Unsold loaves");
     let shelf = sample.read("varar/shelf.md");
     let (code, list, _) = varar(&sample, &["review", "--list"]);
     assert_eq!(code, Some(0), "{list}");
@@ -203,8 +187,7 @@ fn issue37_review_refuses_an_oath_edited_after_the_run_and_writes_nothing() {
 fn issue37_review_acknowledges_a_removed_example_the_run_already_dropped() {
     let sample = Sample::copy();
     let old = "I put 1 baguette in the basket. I pay £5.00 and my change is £3.20";
-    edit(
-        &sample,
+    sample.edit(
         "varar/basket.md",
         &format!("{old}."),
         "A baguette paid for with a five-pound note leaves £3.20 in change.",

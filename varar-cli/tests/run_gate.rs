@@ -10,8 +10,6 @@
 #[path = "../../tests/tests/support/mod.rs"]
 mod support;
 
-use std::process::Command;
-
 use support::{Run, Sample};
 
 fn fixture() -> (Sample, tempfile::TempDir) {
@@ -30,17 +28,8 @@ fn cargo(sample: &Sample, state: &tempfile::TempDir, args: &[&str]) -> Run {
 
 /// `cargo varar <args>` in the copy: exit code and both streams.
 fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .args(args)
-        .current_dir(sample.root())
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    (out.status.code(), text)
+    let (code, stdout, stderr) = sample.output_of(env!("CARGO_BIN_EXE_cargo-varar"), args);
+    (code, stdout + &stderr)
 }
 
 fn mend_the_link(sample: &Sample) {

@@ -68,5 +68,5 @@ pub use params::{
     BuiltIn, ParameterType, ParameterTypeError, ParameterTypes, Transform, built_in,
     outermost_group_count,
 };
-pub use suggest::likely_built_in;
+pub use suggest::{edit_distance, likely_built_in};
 pub use value::ArgValue;

@@ -54,15 +54,16 @@ pub fn likely_built_in(name: &str) -> Option<&'static str> {
     let budget = if lower.chars().count() >= 6 { 2 } else { 1 };
     built_in_names()
         .filter(|b| !b.is_empty())
-        .map(|b| (distance(&lower, b), b))
+        .map(|b| (edit_distance(&lower, b), b))
         .filter(|(d, _)| *d <= budget)
         .min_by_key(|(d, _)| *d)
         .map(|(_, b)| b)
 }
 
-/// The Levenshtein distance between `a` and `b`, in characters (names are
-/// short: the quadratic table is a few hundred cells).
-fn distance(a: &str, b: &str) -> usize {
+/// The Levenshtein distance between `a` and `b`, in characters, one row of
+/// the quadratic table at a time: for type names here and for sentences in
+/// the language server's rename (both short).
+pub fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {
@@ -112,8 +113,8 @@ mod tests {
 
     #[test]
     fn distances() {
-        assert_eq!(distance("kitten", "sitting"), 3);
-        assert_eq!(distance("", "int"), 3);
-        assert_eq!(distance("ïnt", "int"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "int"), 3);
+        assert_eq!(edit_distance("ïnt", "int"), 1);
     }
 }

@@ -296,6 +296,29 @@ impl Sample {
         read_string(&self.root.join(rel))
     }
 
+    /// Replace the first `from` in the copy's file at `rel` with `to`;
+    /// `from` must be there.
+    pub fn edit(&self, rel: &str, from: &str, to: &str) {
+        let text = self.read(rel);
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        write(&self.root.join(rel), text.replacen(from, to, 1).as_bytes());
+    }
+
+    /// `program <args>` run in the copy (a built binary such as
+    /// `cargo-varar`): its exit code, stdout and stderr.
+    pub fn output_of(&self, program: &str, args: &[&str]) -> (Option<i32>, String, String) {
+        let out = Command::new(program)
+            .args(args)
+            .current_dir(&self.root)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {program}: {e}"));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    }
+
     /// `cargo <args>` in the copy with a clean environment.
     pub fn cargo<I, S>(&self, args: I) -> Command
     where

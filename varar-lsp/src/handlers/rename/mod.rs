@@ -30,7 +30,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use varar_core::expression::{CompiledExpression, Expression};
+use varar_core::expression::{CompiledExpression, Expression, edit_distance};
 use varar_core::lock::Lock;
 use varar_core::plan::DiagnosticCode;
 use varar_core::source::{Source, Span, utf16_len};
@@ -302,27 +302,9 @@ fn gather(analyses: &[Analysis], index: &StepIndex) -> Usages {
 fn closest(readings: &[String], old: &str) -> String {
     readings
         .iter()
-        .min_by_key(|r| distance(r, old))
+        .min_by_key(|r| edit_distance(r, old))
         .cloned()
         .unwrap_or_default()
-}
-
-/// Levenshtein distance over characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (diagonal + usize::from(ca != *cb))
-                .min(row[j] + 1)
-                .min(above + 1);
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// The oaths with the edits applied.
