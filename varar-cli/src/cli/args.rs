@@ -116,6 +116,16 @@ mod tests {
     }
 
     #[test]
+    fn a_review_item_that_starts_with_a_dash_is_a_value() {
+        let cli = parse(&["x", "varar", "review", "--accept", "-x.md::Shop::I add 2"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Command::Review(r) = cli.command else {
+            panic!("not review")
+        };
+        assert_eq!(r.accept, ["-x.md::Shop::I add 2"]);
+    }
+
+    #[test]
     fn cargo_s_extra_argument_is_dropped() {
         for args in [
             &["cargo-varar", "varar", "report", "--open"][..],

@@ -27,8 +27,9 @@ pub struct ReviewArgs {
     #[arg(long, conflicts_with_all = ["accept", "accept_all"])]
     pub list: bool,
     /// Accept the change of this id (the libtest item name, as `--list`
-    /// shows it); repeatable.
-    #[arg(long, value_name = "ITEM")]
+    /// shows it); repeatable. The id is data: one that starts with `-` (an
+    /// oath named `-x.md`) is still this option's value, never an option.
+    #[arg(long, value_name = "ITEM", allow_hyphen_values = true)]
     pub accept: Vec<String>,
     /// Accept every change of a kind: `drift` (the paragraph becomes prose:
     /// its example leaves the lock), `value` (the observed value is
