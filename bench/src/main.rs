@@ -35,6 +35,7 @@
 
 mod check;
 mod corpus;
+mod docs_corpus;
 mod e2e;
 mod feature;
 mod inproc;
@@ -178,6 +179,8 @@ then only the comparison runs; --runs K pairs of runs, --seed N):
   --vs-nextest NxM[,...]  cargo nextest run vs its floor [100x25]; none
   --vs-nextest-partition K  time only --partition count:1/K and scale by K [1]
   --vs-rows R[,R...]   dev, release, build, nextest [all]
+  --vs-corpus C[,C...] ledger (the shared corpus), docs (documentation-shaped,
+                       prose, doc strings, tables: issue 39) [ledger,docs]
   --vs-build-runs K    pairs of cold builds and rebuilds [1]
   --vs-timeout S       kill a test binary run after S seconds [600]
 ";
@@ -236,6 +239,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                 "--vs-nextest" => vs.nextest = sizes(value(&arg)?)?,
                 "--vs-nextest-partition" => vs.nextest_partition = parse_count(&value(&arg)?)?,
                 "--vs-rows" => vs.rows = parse_list(&value(&arg)?, vs_cucumber::Rows::parse)?,
+                "--vs-corpus" => vs.shapes = parse_list(&value(&arg)?, corpus::Shape::parse)?,
                 "--vs-build-runs" => vs.build_runs = parse_count(&value(&arg)?)?.max(1),
                 "--vs-timeout" => {
                     let secs: f64 = value(&arg)?

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::corpus;
+use crate::corpus::Shape;
 use crate::project::{FLOOR_VAR, Project, Timed};
 use crate::scale_options::{ScaleOptions, config, ratio};
 
@@ -16,10 +16,15 @@ pub fn nextest_vs_floor(
     work: &Path,
     project: &Project,
     o: &ScaleOptions,
+    shape: Shape,
     n: usize,
     m: usize,
 ) -> Result<NextestFigures, String> {
-    let c = corpus::generate(&work.join(format!("scale-corpus-{n}x{m}")), n, m, o.seed)?;
+    let dir = match shape {
+        Shape::Ledger => work.join(format!("scale-corpus-{n}x{m}")),
+        Shape::Docs => work.join(format!("scale-docs-{n}x{m}")),
+    };
+    let c = shape.generate(&dir, n, m, o.seed)?;
     project.install(&config(), &c.oaths)?;
     // A committed baseline, as in a real project.
     project.run_oaths(&[], o.timeout)?;
@@ -81,7 +86,7 @@ pub(crate) fn nextest_row(
     n: usize,
     m: usize,
 ) -> Result<(), String> {
-    let f = nextest_vs_floor(work, project, o, n, m)?;
+    let f = nextest_vs_floor(work, project, o, Shape::Ledger, n, m)?;
     println!(
         "  cargo nextest run {n} x {m} ({} items{}): {} vs floor {} = {:.2}x the floor, median of {} pairs (goal <= 1.5x)",
         f.items,

@@ -47,7 +47,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::corpus;
+use crate::corpus::Shape;
 use crate::e2e::{cargo, write};
 use crate::feature;
 use crate::nextest_floor;
@@ -117,6 +117,8 @@ pub struct VsOptions {
     pub timeout: Duration,
     /// Corpus seed.
     pub seed: u64,
+    /// The corpora every corpus-dependent row is measured on.
+    pub shapes: Vec<Shape>,
 }
 
 impl Default for VsOptions {
@@ -132,14 +134,16 @@ impl Default for VsOptions {
             build_runs: 1,
             timeout: Duration::from_secs(600),
             seed: 1,
+            shapes: Shape::ALL.to_vec(),
         }
     }
 }
 
 /// One table row: what it compares and the two columns.
 struct Line {
-    /// Where it goes in the table (the issue's order): stable-sorted.
-    rank: (u8, usize),
+    /// Where it goes in the table: by corpus, then the issue's order;
+    /// stable-sorted.
+    rank: (usize, u8, usize),
     label: String,
     ours: String,
     theirs: String,
@@ -176,47 +180,74 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         let (ours, _) = Project::build(work, Profile::Release, &[], false)?;
         let theirs = Cucumber::build(work, Profile::Release)?;
         settle();
-        check(work, &ours, &theirs, o)?;
-        checked = true;
-        for (j, &corpus) in o.release.iter().enumerate() {
-            let mut lines = runs(work, &ours, &theirs, Profile::Release, corpus, o, &report)?;
-            for line in &mut lines {
-                line.rank = (1, j);
+        for (s, &shape) in o.shapes.iter().enumerate() {
+            check(work, &ours, &theirs, o, shape)?;
+            for (j, &corpus) in o.release.iter().enumerate() {
+                let lines = runs(
+                    work,
+                    &ours,
+                    &theirs,
+                    Profile::Release,
+                    shape,
+                    corpus,
+                    o,
+                    &report,
+                )?;
+                table.extend(lines.into_iter().map(|mut line| {
+                    line.rank = (s, 1, j);
+                    line
+                }));
             }
-            table.extend(lines);
         }
+        checked = true;
     }
     if has(Rows::Dev) || has(Rows::Nextest) {
         println!("building ours, dev (not timed) ...");
         let (ours, _) = Project::build(work, Profile::Debug, &[], false)?;
         let theirs = Cucumber::build(work, Profile::Debug)?;
         settle();
-        if !checked {
-            check(work, &ours, &theirs, o)?;
-        }
-        if has(Rows::Dev) {
-            for (i, &corpus) in o.dev.iter().enumerate() {
-                let mut lines = runs(work, &ours, &theirs, Profile::Debug, corpus, o, &report)?;
-                // The first corpus's runs lead, the others follow release;
-                // peak RSS (the third line) after all runs.
-                for (k, line) in lines.iter_mut().enumerate() {
-                    line.rank = match k {
-                        2 => (3, i),
-                        _ if i == 0 => (0, 0),
-                        _ => (2, i),
-                    };
-                }
-                table.extend(lines);
+        for (s, &shape) in o.shapes.iter().enumerate() {
+            if !checked {
+                check(work, &ours, &theirs, o, shape)?;
             }
-        }
-        if has(Rows::Nextest) {
-            table.extend(nextest_rows(work, &ours, o, scale)?);
+            if has(Rows::Dev) {
+                for (i, &corpus) in o.dev.iter().enumerate() {
+                    let lines = runs(
+                        work,
+                        &ours,
+                        &theirs,
+                        Profile::Debug,
+                        shape,
+                        corpus,
+                        o,
+                        &report,
+                    )?;
+                    // The first corpus's rows lead, the others follow release;
+                    // peak RSS after all runs.
+                    table.extend(lines.into_iter().map(|mut line| {
+                        line.rank = match (line.label.starts_with("peak RSS"), i) {
+                            (true, _) => (s, 3, i),
+                            (false, 0) => (s, 0, 0),
+                            (false, _) => (s, 2, i),
+                        };
+                        line
+                    }));
+                }
+            }
+            if has(Rows::Nextest) {
+                table.extend(nextest_rows(work, &ours, o, scale, shape)?.into_iter().map(
+                    |mut line| {
+                        line.rank = (s, 4, 0);
+                        line
+                    },
+                ));
+            }
         }
     }
     if has(Rows::Build) {
         let mut lines = builds(work, o, &report)?;
         for (k, line) in lines.iter_mut().enumerate() {
-            line.rank = (4 + k as u8, 0);
+            line.rank = (o.shapes.len(), 5, k);
         }
         table.extend(lines);
     }
@@ -244,26 +275,28 @@ fn nextest_rows(
     ours: &Project,
     o: &VsOptions,
     scale: &ScaleOptions,
+    shape: Shape,
 ) -> Result<Vec<Line>, String> {
     let mut lines = Vec::new();
+    let name = shape.name();
     for &(n, m) in &o.nextest {
-        println!("cargo nextest run {n} x {m} and its floor ...");
-        let f = nextest_floor::nextest_vs_floor(work, ours, scale, n, m)?;
+        println!("cargo nextest run {n} x {m} {name} and its floor ...");
+        let f = nextest_floor::nextest_vs_floor(work, ours, scale, shape, n, m)?;
         let partition = if f.partition > 1 {
             format!(", 1/{} timed and scaled", f.partition)
         } else {
             String::new()
         };
         lines.push(Line {
-            rank: (6, 0),
+            rank: (0, 0, 0),
             label: format!(
-                "`cargo nextest run` {n}×{m} dev ({} items{partition}), next to its process floor (in the cucumber-rs column; median of {} pairs)",
+                "`cargo nextest run` {n}×{m} {name} dev ({} items{partition}), next to its process floor (in the cucumber-rs column; median of {} pairs)",
                 f.items, f.pairs
             ),
             ours: f.show(&f.run),
             theirs: f.show(&f.floor),
             ratio: (!f.killed()).then(|| f.ratio()),
-            goal: Some(1.5),
+            goal: Some(1.2),
         });
     }
     Ok(lines)
@@ -271,9 +304,16 @@ fn nextest_rows(
 
 /// Run both binaries on the check corpus and print whether both report
 /// exactly the planted failures; an error when they do not.
-fn check(work: &Path, ours: &Project, theirs: &Cucumber, o: &VsOptions) -> Result<(), String> {
+fn check(
+    work: &Path,
+    ours: &Project,
+    theirs: &Cucumber,
+    o: &VsOptions,
+    shape: Shape,
+) -> Result<(), String> {
     let (n, m) = o.check;
-    let c = corpus::generate(&work.join(format!("vs-check-{n}x{m}")), n, m, o.seed)?;
+    let name = shape.name();
+    let c = shape.generate(&work.join(format!("vs-check-{name}-{n}x{m}")), n, m, o.seed)?;
     ours.install(&scaling::config(), &c.oaths)?;
     theirs.install(&feature::features(&c)?)?;
     let out = |mut cmd: Command| -> Result<String, String> {
@@ -295,7 +335,7 @@ fn check(work: &Path, ours: &Project, theirs: &Cucumber, o: &VsOptions) -> Resul
         && b.passed + b.failed == c.examples_total
         && b.skipped == 0;
     println!(
-        "check {n} x {m} ({} examples, {planted} planted failures): varar {} passed, {} failed; cucumber-rs {} passed, {} failed, {} skipped steps; the same examples fail in both: {}: {}",
+        "check {n} x {m} {name} ({} examples, {planted} planted failures): varar {} passed, {} failed; cucumber-rs {} passed, {} failed, {} skipped steps; the same examples fail in both: {}: {}",
         c.examples_total,
         a.passed,
         a.failed,
@@ -315,7 +355,7 @@ fn check(work: &Path, ours: &Project, theirs: &Cucumber, o: &VsOptions) -> Resul
         let only_ours: Vec<_> = a.failing.difference(&b.failing).collect();
         let only_theirs: Vec<_> = b.failing.difference(&a.failing).collect();
         Err(format!(
-            "the projects are not equivalent: failing only in varar {only_ours:?}, only in cucumber-rs {only_theirs:?}"
+            "the projects are not equivalent on the {name} corpus: failing only in varar {only_ours:?}, only in cucumber-rs {only_theirs:?}"
         ))
     }
 }
@@ -373,16 +413,19 @@ fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Line>, String
         None => format!("n/a ({:.1} s)", s.wall.as_secs_f64()),
     };
     let mut lines = Vec::new();
-    for (label, pairs, by_cpu) in [
+    // Issue 39's goals.
+    for (label, pairs, by_cpu, goal) in [
         (
             "cold `cargo test --no-run` dev: CPU (wall), ratio of CPU",
             &cold,
             true,
+            0.5,
         ),
         (
             "rebuild after editing the step file, dev: CPU (wall), ratio of wall",
             &rebuild,
             false,
+            0.3,
         ),
     ] {
         let key = |s: &Sample| if by_cpu { cpu(s) } else { s.wall };
@@ -393,12 +436,12 @@ fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Line>, String
         let a = median_sample(pairs.iter().map(|p| p.0).collect(), key);
         let b = median_sample(pairs.iter().map(|p| p.1).collect(), key);
         lines.push(Line {
-            rank: (0, 0),
+            rank: (0, 0, 0),
             label: label.to_string(),
             ours: show(&a),
             theirs: show(&b),
             ratio: median_f64(&mut ratios),
-            goal: Some(0.7),
+            goal: Some(goal),
         });
     }
     Ok(lines)
@@ -416,17 +459,21 @@ fn edit_steps(dir: &Path, round: usize) -> Result<(), String> {
 }
 
 /// First and second runs of one corpus in one profile, paired and
-/// interleaved; the first run's peak RSS for the dev profile.
+/// interleaved: wall and CPU time of each, and for the dev profile the
+/// peak RSS of each.
+#[allow(clippy::too_many_arguments)]
 fn runs(
     work: &Path,
     ours: &Project,
     theirs: &Cucumber,
     profile: Profile,
+    shape: Shape,
     (n, m): (usize, usize),
     o: &VsOptions,
     report: &Path,
 ) -> Result<Vec<Line>, String> {
-    let c = corpus::generate(&work.join(format!("vs-corpus-{n}x{m}")), n, m, o.seed)?;
+    let name = shape.name();
+    let c = shape.generate(&work.join(format!("vs-{name}-{n}x{m}")), n, m, o.seed)?;
     theirs.install(&feature::features(&c)?)?;
     let label = if profile == Profile::Release {
         "release"
@@ -434,8 +481,9 @@ fn runs(
         "dev"
     };
     println!(
-        "{n} x {m} {label}: {} examples, {} pairs of runs ...",
+        "{n} x {m} {name} {label}: {} examples, {:.2} MB, {} pairs of runs ...",
         c.examples_total,
+        c.bytes() as f64 / 1e6,
         o.runs.max(1)
     );
     // One untimed run of each warms the page cache (binaries, oaths, features).
@@ -468,12 +516,12 @@ fn runs(
         first.push((a1, b1));
         second.push((a2, b2));
     }
-    // The issue's goals, for its corpora.
+    // Issue 39's goals, for its corpora (the same on both shapes).
     let goal = match (profile, n, m) {
-        (Profile::Release, 200, 25) => Some(0.5),
+        (Profile::Release, 200, 25) => Some(0.25),
         (Profile::Release, _, _) => None,
-        (_, 200, 25) => Some(0.3),
-        (_, 20, 25) => Some(0.5),
+        (_, 200, 25) => Some(0.15),
+        (_, 20, 25) => Some(0.25),
         _ => None,
     };
     let mut lines = Vec::new();
@@ -482,52 +530,83 @@ fn runs(
         ("second run (ours: lock present)", &second),
     ] {
         let killed = pairs.iter().any(|(a, b)| a.killed || b.killed);
-        let mut ratios: Vec<f64> = pairs
-            .iter()
-            .map(|(a, b)| a.wall.as_secs_f64() / b.wall.as_secs_f64().max(1e-9))
-            .collect();
-        let a = median_sample(pairs.iter().map(|p| p.0).collect(), |s| s.wall);
-        let b = median_sample(pairs.iter().map(|p| p.1).collect(), |s| s.wall);
-        lines.push(Line {
-            rank: (0, 0),
-            label: format!("{n}×{m} {label}, {which}"),
-            ours: show_wall(&a, o.timeout),
-            theirs: show_wall(&b, o.timeout),
-            ratio: if killed {
-                None
-            } else {
-                median_f64(&mut ratios)
-            },
+        lines.push(paired(
+            format!("{n}×{m} {name} {label}, {which}: wall"),
+            pairs,
+            |s| Some(s.wall.as_secs_f64()),
+            |s| show_wall(s, o.timeout),
+            killed,
             goal,
-        });
+        ));
+        lines.push(paired(
+            format!("{n}×{m} {name} {label}, {which}: CPU"),
+            pairs,
+            |s| s.cpu.map(|c| c.as_secs_f64()),
+            |s| {
+                s.cpu
+                    .map_or("n/a".to_string(), |c| format!("{:.3} s", c.as_secs_f64()))
+            },
+            killed,
+            goal,
+        ));
     }
     if profile != Profile::Release {
-        let rss: Vec<(u64, u64)> = first
-            .iter()
-            .filter_map(|(a, b)| Some((a.rss_kib?, b.rss_kib?)))
-            .collect();
-        let mut ratios: Vec<f64> = rss
-            .iter()
-            .map(|&(a, b)| a as f64 / b.max(1) as f64)
-            .collect();
-        let mut ours_rss: Vec<u64> = rss.iter().map(|r| r.0).collect();
-        let mut theirs_rss: Vec<u64> = rss.iter().map(|r| r.1).collect();
-        let mib = |v: &mut Vec<u64>| {
-            v.sort_unstable();
-            v.get(v.len() / 2).map_or("n/a".to_string(), |k| {
-                format!("{:.1} MiB", *k as f64 / 1024.0)
-            })
-        };
-        lines.push(Line {
-            rank: (0, 0),
-            label: format!("peak RSS {n}×{m} {label}, first run"),
-            ours: mib(&mut ours_rss),
-            theirs: mib(&mut theirs_rss),
-            ratio: median_f64(&mut ratios),
-            goal: ((n, m) == (200, 25)).then_some(1.2),
-        });
+        for (which, pairs) in [("first run", &first), ("second run", &second)] {
+            lines.push(paired(
+                format!("peak RSS {n}×{m} {name} {label}, {which}"),
+                pairs,
+                |s| s.rss_kib.map(|k| k as f64),
+                |s| {
+                    s.rss_kib.map_or("n/a".to_string(), |k| {
+                        format!("{:.1} MiB", k as f64 / 1024.0)
+                    })
+                },
+                false,
+                Some(0.8),
+            ));
+        }
     }
     Ok(lines)
+}
+
+/// One row from pairs of samples: the median of each column by `key`, and
+/// the median of the per-pair ratios (none when a run was killed or a
+/// figure is missing).
+fn paired(
+    label: String,
+    pairs: &[(Sample, Sample)],
+    key: impl Fn(&Sample) -> Option<f64>,
+    show: impl Fn(&Sample) -> String,
+    killed: bool,
+    goal: Option<f64>,
+) -> Line {
+    let both: Vec<(f64, f64)> = pairs
+        .iter()
+        .filter_map(|(a, b)| Some((key(a)?, key(b)?)))
+        .collect();
+    let mut ratios: Vec<f64> = both.iter().map(|&(a, b)| a / b.max(1e-9)).collect();
+    let median_of = |side: fn(&(Sample, Sample)) -> Sample| {
+        let mut v: Vec<Sample> = pairs.iter().map(side).collect();
+        v.sort_by(|x, y| {
+            key(x)
+                .unwrap_or(f64::INFINITY)
+                .total_cmp(&key(y).unwrap_or(f64::INFINITY))
+        });
+        v.get(v.len() / 2).copied()
+    };
+    let cell = |s: Option<Sample>| s.map_or("n/a".to_string(), |s| show(&s));
+    Line {
+        rank: (0, 0, 0),
+        label,
+        ours: cell(median_of(|p| p.0)),
+        theirs: cell(median_of(|p| p.1)),
+        ratio: if killed || both.len() != pairs.len() {
+            None
+        } else {
+            median_f64(&mut ratios)
+        },
+        goal,
+    }
 }
 
 /// `1.234 s`, or `> 600 s` when killed.
