@@ -391,6 +391,27 @@ pub fn failure_region(
     }
 }
 
+/// The path of `oath_path` inside the repository, for CI servers that
+/// want paths from the repository root: `prefix` (the project's
+/// directory there, `/`-separated; `""` or `.` at the root; `\` read as
+/// `/`) and the oathPath, joined by one `/`.
+///
+/// ```
+/// use varar_core::verdict::findings::repository_path;
+/// assert_eq!(repository_path("examples/bakery/", "varar/basket.md"), "examples/bakery/varar/basket.md");
+/// assert_eq!(repository_path("", "varar/basket.md"), "varar/basket.md");
+/// assert_eq!(repository_path("./ci\\x", "a.md"), "ci/x/a.md");
+/// ```
+pub fn repository_path(prefix: &str, oath_path: &str) -> String {
+    let prefix = prefix.replace('\\', "/");
+    let parts: Vec<&str> = prefix
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .chain(std::iter::once(oath_path))
+        .collect();
+    parts.join("/")
+}
+
 /// A whole line; `None` for line 0 (no line known).
 fn line_region(line: u32) -> Option<Region> {
     (line > 0).then_some(Region {
