@@ -7,7 +7,8 @@
 //!   per finding and line, `::error` for an error, `::warning` for a
 //!   warning, `::notice` for a note, with `file`, `line`, `col`,
 //!   `endLine`, `endColumn` (columns only when the result is of the text
-//!   as it is now) and `title`. Escaped exactly as GitHub's toolkit
+//!   as it is now, and only for a span on one line, as GitHub requires)
+//!   and `title`. Escaped exactly as GitHub's toolkit
 //!   escapes them ([`escape_data`], [`escape_property`]): after escaping,
 //!   a message holds no line break and a property no `:` or `,`, so no
 //!   text of a step can end the command or start one of its own.
@@ -63,9 +64,16 @@ pub fn github(findings: &[Finding], prefix: &str) -> String {
         if let Some(region) = f.region {
             properties.push(format!("line={}", region.start_line));
             if let Some(c) = region.span {
-                properties.push(format!("col={}", c.start_column));
+                // GitHub takes columns only on one line ("cannot be sent
+                // when startLine and endLine are different values").
+                let one_line = c.end_line == region.start_line;
+                if one_line {
+                    properties.push(format!("col={}", c.start_column));
+                }
                 properties.push(format!("endLine={}", c.end_line));
-                properties.push(format!("endColumn={}", c.end_column));
+                if one_line {
+                    properties.push(format!("endColumn={}", c.end_column));
+                }
             }
         }
         properties.push(format!("title={}", escape_property(&f.title)));

@@ -102,6 +102,23 @@ fn one_command_per_finding_with_its_region_and_nothing_forged() {
 }
 
 #[test]
+fn a_span_over_several_lines_has_no_columns_for_github() {
+    let region = Some(Region {
+        start_line: 3,
+        span: Some(Columns {
+            start_column: 5,
+            end_line: 4,
+            end_column: 2,
+        }),
+    });
+    let out = github(&[finding(Level::Error, Kind::Drift, region, "m")], "");
+    assert_eq!(
+        out,
+        "::error file=varar/a b%2Cc%3Ad%25.md,line=3,endLine=4,title=failed%3A m::m\n"
+    );
+}
+
+#[test]
 fn gitlab_code_quality_issues_with_positions_or_lines() {
     let findings = [
         finding(
