@@ -203,3 +203,56 @@ fn issue38_the_vendored_sarif_schema_is_the_official_one() {
     assert!(!validator.is_valid(&serde_json::json!({"version": "2.0.0", "runs": []})));
     assert!(validator.is_valid(&serde_json::json!({"version": "2.1.0", "runs": []})));
 }
+
+#[test]
+fn issue38_an_example_that_recovered_on_a_retry_is_a_warning_at_its_line() {
+    // `tests/fixtures/evidence`: its oven fails on the first attempt of a
+    // state directory only (as `evidence_history.rs` runs it).
+    let sample = Sample::copy_of(
+        "tests/fixtures/evidence",
+        r#"oathmark = { path = "../../../varar" }"#,
+    );
+    sample.edit("varar/links.md", "[Gone](gone.md#nothing)\n", "");
+    let state = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(state.path().join("fixed"), "").unwrap_or_else(|e| panic!("{e}"));
+    let env = [("EVIDENCE_STATE", state.path().to_str().unwrap_or_default())];
+    // `cargo test` records the lock (nextest never writes it); the oven's
+    // counter is then reset, so that it fails once more under nextest.
+    sample
+        .run(&["test"], &env)
+        .assert_code(101, "the oven is cold once");
+    std::fs::remove_file(state.path().join("oven.count")).unwrap_or_else(|e| panic!("{e}"));
+    sample
+        .run(&["nextest", "run", "--retries", "1"], &env)
+        .assert_code(0, "the flaky oven recovers");
+
+    let (code, stdout, stderr) = varar(&sample, &["annotate", "--path-prefix", ""]);
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let [line] = lines[..] else {
+        panic!("one warning: {stdout}")
+    };
+    assert!(
+        line.starts_with(
+            "::warning file=varar/oven.md,line=5,title=flaky%3A varar/oven.md%3A%3AThe oven%3A%3A\
+             Warming up%3A%3AThe flaky oven warms up. I bake 2 loaves::passed on attempt 2 after \
+             1 earlier attempt that did not pass: "
+        ),
+        "{line}"
+    );
+
+    let (code, stdout, stderr) = varar(&sample, &["sarif", "--path-prefix", "fixtures/evidence"]);
+    assert_eq!(code, Some(0), "{stderr}");
+    let log: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sarif_validator().is_valid(&log), "{log:#}");
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "varar/recovered");
+    assert_eq!(result["level"], "warning");
+    assert_eq!(
+        result["locations"][0]["physicalLocation"],
+        serde_json::json!({
+            "artifactLocation": {"uri": "fixtures/evidence/varar/oven.md", "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": 5},
+        })
+    );
+}
