@@ -256,3 +256,61 @@ fn issue38_an_example_that_recovered_on_a_retry_is_a_warning_at_its_line() {
         })
     );
 }
+
+#[test]
+fn issue38_hostile_and_huge_failure_text_is_one_bounded_command_per_finding() {
+    // `tests/fixtures/hostile` (as `hostile_text.rs` runs it): a panic of
+    // 20 MiB, an actual value of 20 MiB, and a panic message holding ESC,
+    // BEL, NUL and U+202E.
+    let sample = Sample::copy_of(
+        "tests/fixtures/hostile",
+        r#"oathmark = { path = "../../../varar" }"#,
+    );
+    sample
+        .run(&["test"], &[])
+        .assert_code(101, "the hostile steps fail");
+    let escaped = r"esc\u{001B}[2J bel\u{0007} nul\u{0000} rlo\u{202E}txt";
+    let raw = |text: &str| {
+        text.chars()
+            .any(|c| (c.is_control() && c != '\n') || matches!(c, '\u{202A}'..='\u{202E}'))
+    };
+
+    let (code, stdout, stderr) = varar(&sample, &["annotate", "--path-prefix", ""]);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!raw(&stdout), "a raw control reaches the log");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "one command per failed example");
+    assert!(
+        lines.iter().all(|l| l.starts_with("::error file=varar/")),
+        "every line is a command of ours"
+    );
+    assert!(stdout.contains(escaped), "the panic message, escaped");
+    // Three messages of at most 4 KiB each (a cut note, the escapes of a
+    // line break) and their titles: nowhere near 20 MiB.
+    assert!(stdout.len() < 3 * 16 * 1024, "{} bytes", stdout.len());
+
+    let (code, stdout, _) = varar(&sample, &["annotate", "--format", "gitlab"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.len() < 3 * 16 * 1024, "{} bytes", stdout.len());
+    let issues: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(issues.as_array().map(Vec::len), Some(3));
+
+    let (code, stdout, _) = varar(&sample, &["sarif"]);
+    assert_eq!(code, Some(0));
+    assert!(stdout.len() < 3 * 24 * 1024, "{} bytes", stdout.len());
+    let log: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert!(sarif_validator().is_valid(&log));
+    let texts: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .map(|r| {
+            r.iter()
+                .filter_map(|r| r["message"]["text"].as_str())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(texts.iter().any(|t| t.contains(escaped)), "{texts:?}");
+    assert!(
+        texts.iter().any(|t| t.contains("bytes cut]")),
+        "the cut says so"
+    );
+}
