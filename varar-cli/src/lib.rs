@@ -20,6 +20,8 @@
 //! cargo varar attest [--root DIR] [--out FILE]
 //! cargo varar verify [--root DIR] [--format text|json] FILE
 //! cargo varar review [--root DIR] [--format text|json] [--schema] [--list] [--accept ITEM]... [--accept-all KIND]...
+//! cargo varar annotate [--root DIR] [--format github|gitlab] [--out FILE] [--path-prefix DIR]
+//! cargo varar sarif  [--root DIR] [--out FILE] [--path-prefix DIR]
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -59,6 +61,16 @@
 //!   The latest run's drift, diagnostic and read-error items that failed
 //!   are failing cases of their oath's suite; an example that recovered on
 //!   a retry passes and says so in its `system-out`.
+//! - `annotate` and `sarif` (issue 38) show the latest run's findings
+//!   ([`varar_core::verdict::findings`]: failed examples at the span of
+//!   their failure, drift, diagnostics and read errors at their line;
+//!   recovered and removed examples as warnings) where CI shows them:
+//!   `annotate` as GitHub workflow commands (`::error file=…,line=…,col=…`,
+//!   [`commands::annotate`]) or, `--format gitlab`, a GitLab Code Quality
+//!   report; `sarif` as a SARIF 2.1.0 log ([`commands::sarif`]). Paths are
+//!   the repository's: the project's directory inside the nearest `.git`
+//!   above it, or `--path-prefix`. Their JSON is the standards', so there
+//!   is no schema of ours under `varar-cli/schema/`.
 //! - `merge` combines the result trees of CI shards into one, as if one run
 //!   had produced it, in the harness's own byte format ([`commands::merge`]),
 //!   and copies every input's run records (`.runs/<run id>/*.run`) as they
@@ -162,6 +174,14 @@
 //!   the oath is not the text the run read; `not_acceptable`); `2` no run
 //!   record (`missing_run`), an id that is no change of the run
 //!   (`unknown_change`), an unreadable lock.
+//! - `annotate`, `sarif`: `0` written, whatever was found (annotations are
+//!   output: the test run's own exit code fails the CI job, and a step
+//!   after it runs with `if: always()`); `2` with the gate's records when
+//!   the latest run cannot be judged (stale, incomplete, unreadable,
+//!   unrecorded), with the records of an unusable input, or when the file
+//!   could not be written (nothing is written then). A project with no
+//!   run record at all is shown from its results, without columns, with a
+//!   warning.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout
@@ -176,6 +196,7 @@
 //!   arguments and validated value (`args`: absolute paths, defaults,
 //!   `merge`'s OUT checked against its inputs), its shell (`shell`) and
 //!   its pure work ([`commands::check`], [`commands::junit`],
+//!   [`commands::annotate`], [`commands::sarif`],
 //!   [`commands::merge`], [`commands::diff`], [`commands::history`],
 //!   [`commands::flaky`] (its text) and [`commands::attest`], which
 //!   `verify` shares), over the engine's run verdict

@@ -54,7 +54,7 @@
 //! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //! | the names of a project's files | [`layout`] | 40 §6, issue 19 |
-//! | the run verdict: evidence, standing, what is current, the gate (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34 |
+//! | the run verdict: evidence, standing, what is current, the gate, the located findings CI shows (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34, 38 |
 //! | the review of the latest run: its changes and the edits accepting them (feature `verdict`) | `review` | 40 §4–§5, issue 37 |
 //!
 //! [`env`](mod@env) names every environment variable Varar reads or sets (the

@@ -20,7 +20,8 @@
 //!   ([`Project::load`]: config → discovery → the oaths' texts → the lock),
 //!   or stage by stage where the harness puts its caches between them;
 //! - `root` (feature `evidence`): which project a command works on
-//!   (`--root`, or the nearest `varar.config.json` above);
+//!   (`--root`, or the nearest `varar.config.json` above), and where it
+//!   is inside its repository (`repository_prefix`, for CI paths);
 //! - `evidence` (feature `evidence`): a project's evidence read from disk
 //!   (its result files, run records and sources as they are now) for the
 //!   engine's run verdict (`varar_core::verdict`), the one reader of

@@ -84,9 +84,50 @@ pub fn current_dir() -> Result<PathBuf, RootError> {
     std::env::current_dir().map_err(|source| RootError::CurrentDir { source })
 }
 
+/// Where the project at `root` is inside its repository, for the paths
+/// CI servers want (issue 38: GitHub and GitLab take them relative to the
+/// repository root): the project's directory relative to the nearest
+/// directory at or above it that holds `.git` (a directory, or the file a
+/// worktree or submodule has), `/`-separated, `""` at the root; `None`
+/// outside any repository. No git process runs: a `.git` entry is enough.
+pub fn repository_prefix(root: &Path) -> Option<String> {
+    let root = std::fs::canonicalize(root).ok()?;
+    let repository = root
+        .ancestors()
+        .find(|dir| dir.join(".git").symlink_metadata().is_ok())?;
+    let inside = root.strip_prefix(repository).ok()?;
+    let parts: Vec<String> = inside
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Some(parts.join("/"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn issue38_the_project_path_inside_the_enclosing_repository() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let top = dir.path();
+        let project = top.join("examples/bakery");
+        std::fs::create_dir_all(&project).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(repository_prefix(&project), None, "no repository above");
+        // A worktree's `.git` is a file.
+        std::fs::write(top.join(".git"), "gitdir: /elsewhere\n").unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            repository_prefix(&project).as_deref(),
+            Some("examples/bakery")
+        );
+        assert_eq!(
+            repository_prefix(&project.join("../bakery/.")).as_deref(),
+            Some("examples/bakery"),
+            "`..` and `.` resolved"
+        );
+        std::fs::create_dir(project.join(".git")).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(repository_prefix(&project).as_deref(), Some(""));
+    }
 
     #[test]
     fn the_nearest_config_at_or_above_wins() {

@@ -130,6 +130,8 @@ pub const SHELLS: &[Shell] = &[
             "commands/report/shell.rs",
             "commands/verify/shell.rs",
             "commands/review/shell.rs",
+            "commands/annotate/shell.rs",
+            "commands/sarif/shell.rs",
         ],
         core_files: 5,
     },

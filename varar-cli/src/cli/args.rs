@@ -9,6 +9,7 @@ use std::ffi::OsString;
 
 use clap::{Parser, Subcommand};
 
+use crate::commands::annotate::args::AnnotateArgs;
 use crate::commands::attest::args::AttestArgs;
 use crate::commands::check::args::CheckArgs;
 use crate::commands::diff::args::DiffArgs;
@@ -20,6 +21,7 @@ use crate::commands::lsp::args::LspArgs;
 use crate::commands::merge::args::MergeArgs;
 use crate::commands::report::args::ReportArgs;
 use crate::commands::review::args::ReviewArgs;
+use crate::commands::sarif::args::SarifArgs;
 use crate::commands::verify::args::VerifyArgs;
 
 /// `cargo varar`: the oaths of a package and their results, without running
@@ -91,6 +93,18 @@ pub enum Command {
     /// accepted from an oath edited since the run. Exit 0 done, 1 a change
     /// refused, 2 unusable input.
     Review(ReviewArgs),
+    /// Show the latest run's failures on their Markdown lines in CI:
+    /// GitHub workflow commands (`::error file=…,line=…,col=…::…`, the
+    /// default) or a GitLab Code Quality report (`--format gitlab`), for
+    /// failed examples, drift, diagnostics and read errors, and warnings
+    /// for recovered (flaky) and removed examples. Exit 0 when written
+    /// (the test run's exit code fails the job), 2 when the run cannot be
+    /// judged.
+    Annotate(AnnotateArgs),
+    /// Write the latest run's findings (as `annotate` lists them) as a
+    /// SARIF 2.1.0 log, for code scanning. Exit 0 when written, 2 when
+    /// the run cannot be judged.
+    Sarif(SarifArgs),
 }
 
 /// The arguments as clap should see them: cargo runs `cargo-varar varar
@@ -220,5 +234,40 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn issue38_annotate_and_sarif_parse_their_arguments() {
+        use crate::commands::annotate::args::AnnotateFormat;
+        let ok = |args: &[&str]| parse(args).unwrap_or_else(|e| panic!("{args:?}: {e}"));
+        let Command::Annotate(a) = ok(&["x", "varar", "annotate"]).command else {
+            panic!("not annotate")
+        };
+        assert_eq!(
+            (a.format, a.out, a.path_prefix),
+            (AnnotateFormat::Github, None, None)
+        );
+        let cli = ok(&[
+            "x",
+            "annotate",
+            "--format",
+            "gitlab",
+            "--out",
+            "gl.json",
+            "--path-prefix",
+            "ex/a",
+        ]);
+        let Command::Annotate(a) = cli.command else {
+            panic!("not annotate")
+        };
+        assert_eq!(a.format, AnnotateFormat::Gitlab);
+        assert_eq!(a.out, Some(PathBuf::from("gl.json")));
+        assert_eq!(a.path_prefix.as_deref(), Some("ex/a"));
+        let Command::Sarif(s) = ok(&["x", "sarif", "--out", "v.sarif"]).command else {
+            panic!("not sarif")
+        };
+        assert_eq!(s.out, Some(PathBuf::from("v.sarif")));
+        assert!(parse(&["x", "annotate", "--format", "json"]).is_err());
+        assert!(parse(&["x", "sarif", "--format", "json"]).is_err());
     }
 }

@@ -2,7 +2,8 @@
 
 use super::invocation::Invocation;
 use crate::commands::{
-    attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, verify,
+    annotate, attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, sarif,
+    verify,
 };
 use crate::error::Error;
 use crate::output::Output;
@@ -26,5 +27,7 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::Verify(run) => verify::shell::run(run)?,
         Invocation::ReviewSchema => review::shell::schema(),
         Invocation::Review(run) => review::shell::run(run, notes)?,
+        Invocation::Annotate(run) => annotate::shell::run(run, notes)?,
+        Invocation::Sarif(run) => sarif::shell::run(run, notes)?,
     })
 }

@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use super::args::{Cli, Command};
+use crate::commands::annotate::args::AnnotateRun;
 use crate::commands::attest::args::AttestRun;
 use crate::commands::check::args::CheckRun;
 use crate::commands::diff::args::DiffRun;
@@ -18,6 +19,7 @@ use crate::commands::history::args::HistoryRun;
 use crate::commands::junit::args::JunitRun;
 use crate::commands::merge::args::MergeRun;
 use crate::commands::review::args::ReviewRun;
+use crate::commands::sarif::args::SarifRun;
 use crate::commands::verify::args::VerifyRun;
 use crate::error::Error;
 use varar_report::report::ReportRun;
@@ -55,6 +57,10 @@ pub enum Invocation {
     ReviewSchema,
     /// `cargo varar review`.
     Review(ReviewRun),
+    /// `cargo varar annotate`.
+    Annotate(AnnotateRun),
+    /// `cargo varar sarif`.
+    Sarif(SarifRun),
 }
 
 impl Invocation {
@@ -76,6 +82,8 @@ impl Invocation {
             Command::Verify(args) => Invocation::Verify(args.validate(cwd)),
             Command::Review(args) if args.schema => Invocation::ReviewSchema,
             Command::Review(args) => Invocation::Review(args.validate(cwd)),
+            Command::Annotate(args) => Invocation::Annotate(args.validate(cwd)),
+            Command::Sarif(args) => Invocation::Sarif(args.validate(cwd)),
         })
     }
 }

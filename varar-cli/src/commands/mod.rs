@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use varar_project::root::ProjectRoot;
 
+pub mod annotate;
 pub mod attest;
 pub mod check;
 pub mod diff;
@@ -31,6 +32,7 @@ pub mod lsp;
 pub mod merge;
 pub mod report;
 pub mod review;
+pub mod sarif;
 pub mod verify;
 
 /// The option every command takes.

@@ -14,6 +14,7 @@
 //! | whether a result is drawn as current (the text by SHA-256, the run's vouching) | [`current`] | 30 §30.8, 40 §3, issue 34 |
 //! | a project's evidence: each oath's result against its text now | [`evidence`] | 30 §30.8, 70 §70.4.5 |
 //! | the gate's judgement: may this change merge? | [`gate`] | issue 19 |
+//! | the located findings every CI output renders (annotations, SARIF) | [`findings`] | issue 38 |
 //! | the kept runs (the run history, downloaded trees) combined; run directories without a readable record | [`kept`] | issues 20, 34 |
 //! | which items both passed and failed over the kept runs; each item's outcome per run | [`flaky`] | issue 20 |
 //!
@@ -22,6 +23,7 @@
 
 pub mod current;
 pub mod evidence;
+pub mod findings;
 pub mod flaky;
 pub mod gate;
 pub mod kept;
