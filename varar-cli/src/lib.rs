@@ -5,7 +5,7 @@
 //! run-result trees and the run records under their `.runs/` (and, except
 //! `merge` and `diff`, the project's `varar.config.json` and the oaths it
 //! selects); none runs tests, which stay `cargo test` / `cargo nextest
-//! run`.
+//! run`, but `test`, which runs them on the examples it selects.
 //!
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
@@ -20,6 +20,7 @@
 //! cargo varar attest [--root DIR] [--out FILE]
 //! cargo varar verify [--root DIR] [--format text|json] FILE
 //! cargo varar review [--root DIR] [--format text|json] [--schema] [--list] [--accept ITEM]... [--accept-all KIND]...
+//! cargo varar test   [--root DIR] [SELECTOR]... [--since REF] [--tags EXPR] [--nextest] [--list] [-- ARGS...]
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -162,6 +163,17 @@
 //!   the oath is not the text the run read; `not_acceptable`); `2` no run
 //!   record (`missing_run`), an id that is no change of the run
 //!   (`unknown_change`), an unreadable lock.
+//! - `test` ([`commands::test`], issue 38): selects items by where they
+//!   are written (`varar/basket.md:13`, `varar/basket.md#paying`,
+//!   `varar/basket.md`) and by what changed since a git ref (`--since`:
+//!   changed paragraphs, linked sections and step functions; everything,
+//!   with the reason, when unsure), says what and why on stderr, and runs
+//!   `cargo test` (`cargo nextest run` with `--nextest`) in the project
+//!   root with the names in `VARAR_SELECT` (and `--tags` as `VARAR_TAGS`),
+//!   the arguments after `--` passed to cargo unchanged; `--list` prints
+//!   the names instead: cargo's exit code; `0` when nothing is selected
+//!   (nothing runs); `2` an unknown oath, line or section, a ref that is
+//!   no commit, a selection too large for `VARAR_SELECT`.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout

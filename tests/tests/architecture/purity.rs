@@ -130,6 +130,7 @@ pub const SHELLS: &[Shell] = &[
             "commands/report/shell.rs",
             "commands/verify/shell.rs",
             "commands/review/shell.rs",
+            "commands/test/shell.rs",
         ],
         core_files: 5,
     },

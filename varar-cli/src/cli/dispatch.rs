@@ -2,7 +2,7 @@
 
 use super::invocation::Invocation;
 use crate::commands::{
-    attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, verify,
+    attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, test, verify,
 };
 use crate::error::Error;
 use crate::output::Output;
@@ -26,5 +26,6 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::Verify(run) => verify::shell::run(run)?,
         Invocation::ReviewSchema => review::shell::schema(),
         Invocation::Review(run) => review::shell::run(run, notes)?,
+        Invocation::Test(run) => test::shell::run(run)?,
     })
 }

@@ -18,6 +18,7 @@ use crate::commands::history::args::HistoryRun;
 use crate::commands::junit::args::JunitRun;
 use crate::commands::merge::args::MergeRun;
 use crate::commands::review::args::ReviewRun;
+use crate::commands::test::args::TestRun;
 use crate::commands::verify::args::VerifyRun;
 use crate::error::Error;
 use varar_report::report::ReportRun;
@@ -55,6 +56,8 @@ pub enum Invocation {
     ReviewSchema,
     /// `cargo varar review`.
     Review(ReviewRun),
+    /// `cargo varar test`.
+    Test(TestRun),
 }
 
 impl Invocation {
@@ -76,6 +79,7 @@ impl Invocation {
             Command::Verify(args) => Invocation::Verify(args.validate(cwd)),
             Command::Review(args) if args.schema => Invocation::ReviewSchema,
             Command::Review(args) => Invocation::Review(args.validate(cwd)),
+            Command::Test(args) => Invocation::Test(args.validate(cwd)),
         })
     }
 }

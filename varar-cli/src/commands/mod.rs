@@ -31,6 +31,7 @@ pub mod lsp;
 pub mod merge;
 pub mod report;
 pub mod review;
+pub mod test;
 pub mod verify;
 
 /// The option every command takes.
