@@ -179,6 +179,25 @@ fn issue38_since_selects_the_edited_paragraph_and_a_rust_change_selects_everythi
             "bakery",
         ],
     );
+    // A section by its slug; the document whose section other oaths run
+    // selects the examples that run it.
+    let (code, out, err) = varar(&sample, &["test", "varar/basket.md#paying", "--list"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.lines().count(), 2, "{out}");
+    assert!(
+        out.lines()
+            .all(|l| l.starts_with("varar/basket.md::The basket::Paying::")),
+        "{out}"
+    );
+    let (code, out, err) = varar(&sample, &["test", "varar/opening-the-shop.md", "--list"]);
+    assert_eq!(code, Some(0), "{err}");
+    let oaths: Vec<&str> = out.lines().filter_map(|l| l.split("::").next()).collect();
+    assert_eq!(
+        oaths,
+        ["varar/serving-a-customer.md", "varar/the-morning-rush.md"],
+        "{out}"
+    );
+
     let (code, out, err) = varar(&sample, &["test", "--since", "HEAD", "--list"]);
     assert_eq!((code, out.as_str()), (Some(0), ""), "{err}");
     assert!(err.contains("selected 0 of 13 items"), "{err}");
