@@ -5,7 +5,7 @@
 //! run-result trees and the run records under their `.runs/` (and, except
 //! `merge` and `diff`, the project's `varar.config.json` and the oaths it
 //! selects); none runs tests, which stay `cargo test` / `cargo nextest
-//! run`.
+//! run`, but `test`, which runs them on the examples it selects.
 //!
 //! ```text
 //! cargo varar report [--root DIR] [--out DIR] [--open]
@@ -22,6 +22,7 @@
 //! cargo varar review [--root DIR] [--format text|json] [--schema] [--list] [--accept ITEM]... [--accept-all KIND]...
 //! cargo varar annotate [--root DIR] [--format github|gitlab] [--out FILE] [--path-prefix DIR]
 //! cargo varar sarif  [--root DIR] [--out FILE] [--path-prefix DIR]
+//! cargo varar test   [--root DIR] [SELECTOR]... [--since REF] [--tags EXPR] [--nextest] [--list] [-- ARGS...]
 //! ```
 //!
 //! - `report` writes a static HTML site (by default `target/varar/report/`
@@ -182,6 +183,17 @@
 //!   could not be written (nothing is written then). A project with no
 //!   run record at all is shown from its results, without columns, with a
 //!   warning.
+//! - `test` ([`commands::test`], issue 38): selects items by where they
+//!   are written (`varar/basket.md:13`, `varar/basket.md#paying`,
+//!   `varar/basket.md`) and by what changed since a git ref (`--since`:
+//!   changed paragraphs, linked sections and step functions; everything,
+//!   with the reason, when unsure), says what and why on stderr, and runs
+//!   `cargo test` (`cargo nextest run` with `--nextest`) in the project
+//!   root with the names in `VARAR_SELECT` (and `--tags` as `VARAR_TAGS`),
+//!   the arguments after `--` passed to cargo unchanged; `--list` prints
+//!   the names instead: cargo's exit code; `0` when nothing is selected
+//!   (nothing runs); `2` an unknown oath, line or section, a ref that is
+//!   no commit, a selection too large for `VARAR_SELECT`.
 //! - Usage errors exit `2` (clap).
 //!
 //! # Layout

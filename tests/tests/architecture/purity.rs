@@ -132,6 +132,7 @@ pub const SHELLS: &[Shell] = &[
             "commands/review/shell.rs",
             "commands/annotate/shell.rs",
             "commands/sarif/shell.rs",
+            "commands/test/shell.rs",
         ],
         core_files: 5,
     },

@@ -22,6 +22,7 @@ use crate::commands::merge::args::MergeArgs;
 use crate::commands::report::args::ReportArgs;
 use crate::commands::review::args::ReviewArgs;
 use crate::commands::sarif::args::SarifArgs;
+use crate::commands::test::args::TestArgs;
 use crate::commands::verify::args::VerifyArgs;
 
 /// `cargo varar`: the oaths of a package and their results, without running
@@ -105,6 +106,14 @@ pub enum Command {
     /// SARIF 2.1.0 log, for code scanning. Exit 0 when written, 2 when
     /// the run cannot be judged.
     Sarif(SarifArgs),
+    /// Run `cargo test` (or `cargo nextest run` with `--nextest`) on
+    /// the examples selected by where they are written
+    /// (`varar/basket.md:13`, `varar/basket.md#paying`,
+    /// `varar/basket.md`), by tags (`--tags`) or by what changed since a
+    /// git ref (`--since main`). Says on stderr what it selected and why;
+    /// exits with cargo's exit code, 2 for an unknown oath, line or
+    /// section.
+    Test(TestArgs),
 }
 
 /// The arguments as clap should see them: cargo runs `cargo-varar varar
@@ -127,6 +136,35 @@ mod tests {
 
     fn parse(args: &[&str]) -> Result<Cli, clap::Error> {
         Cli::try_parse_from(normalize_args(args.iter().map(OsString::from)))
+    }
+
+    #[test]
+    fn test_takes_selectors_options_and_cargo_s_arguments_unchanged() {
+        let cli = parse(&[
+            "x",
+            "varar",
+            "test",
+            "varar/a.md:13",
+            "--since",
+            "main",
+            "--nextest",
+            "--tags",
+            "@smoke",
+            "varar/b.md#paying",
+            "--",
+            "--test",
+            "oaths",
+            "--list",
+        ])
+        .unwrap_or_else(|e| panic!("{e}"));
+        let Command::Test(t) = cli.command else {
+            panic!("not test")
+        };
+        assert_eq!(t.selectors, ["varar/a.md:13", "varar/b.md#paying"]);
+        assert_eq!(t.since.as_deref(), Some("main"));
+        assert_eq!(t.tags.as_deref(), Some("@smoke"));
+        assert!(t.nextest && !t.list);
+        assert_eq!(t.cargo_args, ["--test", "oaths", "--list"]);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 use super::invocation::Invocation;
 use crate::commands::{
     annotate, attest, check, diff, flaky, gate, history, junit, lsp, merge, report, review, sarif,
-    verify,
+    test, verify,
 };
 use crate::error::Error;
 use crate::output::Output;
@@ -29,5 +29,6 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::Review(run) => review::shell::run(run, notes)?,
         Invocation::Annotate(run) => annotate::shell::run(run, notes)?,
         Invocation::Sarif(run) => sarif::shell::run(run, notes)?,
+        Invocation::Test(run) => test::shell::run(run)?,
     })
 }

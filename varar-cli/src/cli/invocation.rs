@@ -20,6 +20,7 @@ use crate::commands::junit::args::JunitRun;
 use crate::commands::merge::args::MergeRun;
 use crate::commands::review::args::ReviewRun;
 use crate::commands::sarif::args::SarifRun;
+use crate::commands::test::args::TestRun;
 use crate::commands::verify::args::VerifyRun;
 use crate::error::Error;
 use varar_report::report::ReportRun;
@@ -61,6 +62,8 @@ pub enum Invocation {
     Annotate(AnnotateRun),
     /// `cargo varar sarif`.
     Sarif(SarifRun),
+    /// `cargo varar test`.
+    Test(TestRun),
 }
 
 impl Invocation {
@@ -84,6 +87,7 @@ impl Invocation {
             Command::Review(args) => Invocation::Review(args.validate(cwd)),
             Command::Annotate(args) => Invocation::Annotate(args.validate(cwd)),
             Command::Sarif(args) => Invocation::Sarif(args.validate(cwd)),
+            Command::Test(args) => Invocation::Test(args.validate(cwd)),
         })
     }
 }

@@ -33,6 +33,7 @@ pub mod merge;
 pub mod report;
 pub mod review;
 pub mod sarif;
+pub mod test;
 pub mod verify;
 
 /// The option every command takes.

@@ -85,6 +85,10 @@ pub(crate) enum HarnessError {
         /// The value as set.
         value: String,
     },
+    /// `VARAR_SELECT` cannot be used (issue 38): why, as `read/only.rs`
+    /// says it.
+    #[error("{0}")]
+    Select(String),
     /// The lock is of another version and `VARAR_UPDATE` does not consent
     /// to re-recording it (issue 10).
     #[error("{}", unsupported_version_error(LOCK_FILE_NAME, version))]

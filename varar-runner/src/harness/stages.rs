@@ -26,6 +26,7 @@ use super::finish::record::{self, Claim, EarlierRuns, Identity, Recording, Start
 use super::finish::{lock_saved, record_baseline, tear_down_resources, write_results};
 use super::print;
 use super::read::documents::Texts;
+use super::read::only::Only;
 use super::read::select::Selection;
 use super::run::libtest;
 use super::run::panics::install_quiet_panic_hook;
@@ -58,6 +59,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     // made long ago.
     let identity = Identity::from_env();
     let rerun = rerun_mode()?;
+    let only = Only::from_env().map_err(|e| HarnessError::Select(e.to_string()))?;
     let claim_for = (!args.list && rerun.is_none()).then_some(identity.run_id.as_str());
     let (setup, claim) = setup(runner, args, claim_for)?;
     let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
@@ -72,14 +74,22 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         styles: setup.styles.clone(),
         watch: Watch::new(),
     });
-    let mut read = read(runner, args, &setup, identity, rerun)?;
+    let mut read = read(runner, args, &setup, identity, (rerun, only.is_some()))?;
     let watch = Arc::clone(&shared.watch);
     let mut plans = plan_cache(runner, args, &read);
     let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
-    let (trials, kept) = prepared
-        .items
-        .take_trials(|m| rerun.is_none_or(|items| items.contains(&*m.name)));
+    let (trials, kept) = prepared.items.take_trials(|m| {
+        rerun.is_none_or(|items| items.contains(&*m.name))
+            && only.as_ref().is_none_or(|o| o.keeps(&m.name))
+    });
+    if let Some(only) = &only
+        && !args.list
+        && read.selection == Selection::All
+        && let Some(notice) = only.unknown_notice(prepared.items.meta.iter().map(|m| &*m.name))
+    {
+        print::notice(&notice);
+    }
     let filtering = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
     let selected: Vec<usize> = kept
         .iter()
@@ -308,12 +318,12 @@ fn read(
     args: &Arguments,
     setup: &Setup,
     mut identity: Identity,
-    rerun: Option<&'static str>,
+    (rerun, only): (Option<&'static str>, bool),
 ) -> Result<Read, HarnessError> {
     // Listing has no side effects; a filtered run (nextest runs one item per
-    // process) leaves the baseline to full runs, unless the user asked to
-    // accept drift.
-    let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored;
+    // process; `VARAR_SELECT` names items) leaves the baseline to full
+    // runs, unless the user asked to accept drift.
+    let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored || only;
     let records = !args.list && (!partial || setup.update);
     let selection = Selection::of(args, records);
     // A run of everything reads the lock while it reads the oaths (it

@@ -50,6 +50,9 @@ pub struct Function {
     /// From the attribute to the end of the signature: where "find
     /// references" is asked from.
     pub head_span: Span,
+    /// From the attribute to the closing brace of its body: the lines
+    /// whose change changes the step (`cargo varar test --since`).
+    pub span: Span,
     /// The signature as written (`async fn put(till: &mut Till, n: i64)`).
     pub signature: String,
     /// The doc comment, one line per `///` line, without the markers.
@@ -355,6 +358,7 @@ impl Reader<'_> {
     fn function(&self, attr: &Attribute, f: &ItemFn) -> Function {
         let name_span = self.span(f.sig.ident.span());
         let head = self.byte_range(attr.span()).start..self.byte_range(f.sig.span()).end;
+        let whole = head.start..self.byte_range(f.block.span()).end;
         let (line, column) = {
             let start = f.sig.ident.span().start();
             (start.line as u32, start.column as u32 + 1)
@@ -363,6 +367,7 @@ impl Reader<'_> {
             name: f.sig.ident.to_string(),
             name_span,
             head_span: self.source.span_of_bytes(head.start, head.end),
+            span: self.source.span_of_bytes(whole.start, whole.end),
             signature: self.slice(f.sig.span()),
             docs: docs(&f.attrs),
             line,

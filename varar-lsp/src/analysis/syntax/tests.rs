@@ -87,6 +87,10 @@ fn every_kind_of_definition_is_collected_with_its_places() {
         ),
         (10, 11)
     );
+    // The whole function, attribute to closing brace (`--since`).
+    let total = &items.steps[1].function.span;
+    assert_eq!((total.start_line, total.end_line), (13, 14));
+    assert_eq!(total.end_col, 55);
     assert_eq!(
         put.function.signature,
         "fn put(till: &mut Till, quantity: i64, item: String)"

@@ -9,4 +9,5 @@
 //! `finish::record::rerun`, the run record's own reader.
 
 pub(super) mod documents;
+pub(super) mod only;
 pub(super) mod select;
