@@ -48,6 +48,7 @@ mod report;
 mod reuse;
 mod scale_options;
 mod scaling;
+mod shape;
 mod steps;
 mod steps_scale;
 mod vs_cucumber;
@@ -239,7 +240,7 @@ fn parse_args(args: impl Iterator<Item = String>) -> Result<Option<Options>, Str
                 "--vs-nextest" => vs.nextest = sizes(value(&arg)?)?,
                 "--vs-nextest-partition" => vs.nextest_partition = parse_count(&value(&arg)?)?,
                 "--vs-rows" => vs.rows = parse_list(&value(&arg)?, vs_cucumber::Rows::parse)?,
-                "--vs-corpus" => vs.shapes = parse_list(&value(&arg)?, corpus::Shape::parse)?,
+                "--vs-corpus" => vs.shapes = parse_list(&value(&arg)?, shape::Shape::parse)?,
                 "--vs-build-runs" => vs.build_runs = parse_count(&value(&arg)?)?.max(1),
                 "--vs-timeout" => {
                     let secs: f64 = value(&arg)?

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use crate::corpus::Shape;
 use crate::project::{FLOOR_VAR, Project, Timed};
 use crate::scale_options::{ScaleOptions, config, ratio};
+use crate::shape::Shape;
 
 /// `cargo nextest run` of the N × M corpus next to the floor: the same
 /// number of trivial libtest-mimic trials under nextest, `o.runs` pairs,

@@ -47,12 +47,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::corpus::Shape;
 use crate::e2e::{cargo, write};
 use crate::feature;
 use crate::nextest_floor;
 use crate::project::{Profile, Project};
 use crate::scaling::{self, ScaleOptions};
+use crate::shape::Shape;
 
 mod cucumber;
 mod process;
