@@ -13,6 +13,7 @@
 //! | [`VARAR_TIMEOUT`] | the harness (spec 60.7) | the per-example time limit |
 //! | [`VARAR_RUN_ID`] | the harness (issue 19) | names the run its processes join |
 //! | [`VARAR_RERUN`] | the harness (issue 19) | `failed` reruns what failed |
+//! | [`VARAR_TAGS`] | the harness (issue 38) | a tag expression selecting examples |
 //! | [`VARAR_HISTORY`] | the run history (issue 20) | its directory, or `off` |
 //! | [`VARAR_HISTORY_RUNS`], [`VARAR_HISTORY_SIZE`], [`VARAR_HISTORY_DAYS`] | the run history | its limits |
 //! | [`CARGO_TARGET_DIR`] | the run history | cargo's target directory, where the history is by default |
@@ -26,6 +27,10 @@ pub const VARAR_TIMEOUT: &str = "VARAR_TIMEOUT";
 pub const VARAR_RUN_ID: &str = "VARAR_RUN_ID";
 /// `failed`: run again what failed or did not run in the latest run.
 pub const VARAR_RERUN: &str = "VARAR_RERUN";
+/// A tag expression (`@smoke and not @slow`, [`crate::tags`]): a run
+/// under `cargo test` or `cargo nextest run` selects only the examples
+/// whose tags it matches.
+pub const VARAR_TAGS: &str = "VARAR_TAGS";
 /// The variable that moves the history (`off` turns it off).
 pub const VARAR_HISTORY: &str = "VARAR_HISTORY";
 /// The variable that bounds the number of runs kept.
