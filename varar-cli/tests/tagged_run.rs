@@ -10,6 +10,8 @@
 #[path = "../../tests/tests/support/mod.rs"]
 mod support;
 
+mod common;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -153,6 +155,71 @@ fn issue38_a_bad_tag_expression_stops_the_run_naming_the_variable_and_where() {
     );
     assert!(run.executed_items().is_empty(), "{}", run.combined());
     sample.assert_lock_pristine("a run that did not start", Some(&run));
+}
+
+#[test]
+fn issue38_junit_gives_each_case_its_tags_inside_the_common_profile() {
+    let sample = tagged();
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let history = dir.path().join("history").display().to_string();
+    let run = sample.cargo_test(&["--test", "oaths"], &[("VARAR_HISTORY", history.as_str())]);
+    run.assert_code(0, "a full run of the tagged bakery");
+    let (code, xml) = {
+        let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+            .args(["varar", "junit"])
+            .current_dir(sample.root())
+            .env("VARAR_HISTORY", &history)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    assert_eq!(code, Some(0), "{xml}");
+    common::verdicts::check_profile(&xml);
+    let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}"));
+    let tags: Vec<(String, Vec<String>)> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .filter(|n| n.attribute("classname") == Some(BASKET))
+        .map(|case| {
+            let tags = case
+                .descendants()
+                .filter(|p| p.has_tag_name("property") && p.attribute("name") == Some("tag"))
+                .filter_map(|p| p.attribute("value").map(str::to_owned))
+                .collect();
+            (case.attribute("line").unwrap_or_default().to_owned(), tags)
+        })
+        .filter(|(_, tags): &(String, Vec<String>)| !tags.is_empty())
+        .collect();
+    // *Market day*'s one example opens with the menu paragraph; the
+    // receipt and the pretzel have no tag.
+    let text = sample.read(BASKET);
+    let line_of = |words: &str| {
+        let at = text.find(words).unwrap_or_else(|| panic!("{words}"));
+        (text[..at].lines().count() + 1).to_string()
+    };
+    let owned = |tags: &[&str]| tags.iter().map(|t| (*t).to_owned()).collect::<Vec<_>>();
+    assert_eq!(
+        tags,
+        [
+            (
+                line_of("I put 2 croissants in the basket. I put 1 baguette in the basket. Now"),
+                owned(&["@smoke"])
+            ),
+            (
+                line_of("I put 2 croissants in the basket, so"),
+                owned(&["@money"])
+            ),
+            (
+                line_of("I put 1 baguette in the basket. I pay"),
+                owned(&["@money"])
+            ),
+            (line_of("On market days"), owned(&["@slow", "@money"])),
+        ],
+        "{xml}"
+    );
 }
 
 /// The basket's example names `run` (nextest's output) passed.

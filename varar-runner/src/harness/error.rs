@@ -87,10 +87,7 @@ pub(crate) enum HarnessError {
         value: String,
     },
     /// `VARAR_TAGS` holds no tag expression (issue 38).
-    #[error(
-        "{}={value:?} is not a tag expression: {error} (write e.g. '@smoke and not @slow')",
-        VARAR_TAGS
-    )]
+    #[error("{}={value:?} is not a tag expression: {error}", VARAR_TAGS)]
     Tags {
         /// The value as set.
         value: String,
