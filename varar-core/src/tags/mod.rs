@@ -182,11 +182,13 @@ impl TagIndex {
             });
             return true;
         }
-        let Some(example) = doc
-            .examples
-            .iter()
-            .find(|c| c.span.start_line <= line && line <= c.span.end_line)
-        else {
+        // The example's own text, not a table or fence it holds (which the
+        // comment would stand above): those tag nothing.
+        let text = |c: &&crate::doc::Candidate| {
+            let span = c.body.text.span;
+            span.start_line <= line && line <= span.end_line
+        };
+        let Some(example) = doc.examples.iter().find(text) else {
             return false;
         };
         self.examples.push(Tagged {

@@ -126,11 +126,19 @@ I add 1.
 
 I add 2.
 
+I add 3:
+
+<!-- @attached -->
+```text
+x
+```
+
 <!-- @end -->
 ";
     let index = TagIndex::of(text);
     assert!(index.is_empty(), "{index:?}");
-    assert_eq!(index.unattached(), [1, 6, 9, 13, 17]);
+    assert!(index.at(17).is_empty(), "the example holding the fence");
+    assert_eq!(index.unattached(), [1, 6, 9, 13, 19, 24]);
 }
 
 #[test]
