@@ -164,6 +164,25 @@ fn issue38_junit_gives_each_case_its_tags_inside_the_common_profile() {
     let history = dir.path().join("history").display().to_string();
     let run = sample.cargo_test(&["--test", "oaths"], &[("VARAR_HISTORY", history.as_str())]);
     run.assert_code(0, "a full run of the tagged bakery");
+    // The overlay: the lock a full run records is the shipped one but for
+    // the basket's `sourceHash` and lines (its text gained three lines).
+    let lock = |bytes: &[u8]| -> Value {
+        serde_json::from_slice(bytes).unwrap_or_else(|e| panic!("not a lock ({e})"))
+    };
+    let (mut before, mut after) = (lock(sample.pristine_lock()), lock(&sample.lock_bytes()));
+    let names = |lock: &mut Value| -> Vec<Value> {
+        let basket = lock["oaths"][BASKET].take();
+        basket["examples"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|e| e["name"].clone())
+            .collect()
+    };
+    let shipped = names(&mut before);
+    assert_eq!(shipped.len(), 7, "{before:#}");
+    assert_eq!(names(&mut after), shipped);
+    assert_eq!(after, before, "the other oaths' entries are untouched");
     let (code, xml) = {
         let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
             .args(["varar", "junit"])
