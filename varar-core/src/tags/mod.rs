@@ -35,9 +35,10 @@
 //!
 //! Tags change nothing Varar otherwise reads: the parser gives HTML blocks
 //! nothing, so plans, item names, the lock and the results are those of the
-//! same text read without tags (the proof is the conformance suite and
-//! [`tests`]' property). A tag comment is text like any other, so adding
-//! one changes the oath's `sourceHash`, as any edit does.
+//! same text without them, but for the lines they take (the proofs: the
+//! conformance suite, a property test over generated documents, and the
+//! end-to-end run of a tagged sample). A tag comment is text like any
+//! other, so adding one changes the oath's `sourceHash`, as any edit does.
 //!
 //! # Selecting
 //!
