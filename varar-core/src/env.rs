@@ -13,7 +13,7 @@
 //! | [`VARAR_TIMEOUT`] | the harness (spec 60.7) | the per-example time limit |
 //! | [`VARAR_RUN_ID`] | the harness (issue 19) | names the run its processes join |
 //! | [`VARAR_RERUN`] | the harness (issue 19) | `failed` reruns what failed |
-//! | [`VARAR_TAGS`] | the harness (issue 38); set by `cargo varar test --tags` | a tag expression selecting items |
+//! | [`VARAR_TAGS`] | the harness (issue 38); set by `cargo varar test --tags` | a tag expression selecting examples |
 //! | [`VARAR_SELECT`] | the harness (issue 38); set by `cargo varar test` | the exact items to list and run, one name a line |
 //! | [`VARAR_HISTORY`] | the run history (issue 20) | its directory, or `off` |
 //! | [`VARAR_HISTORY_RUNS`], [`VARAR_HISTORY_SIZE`], [`VARAR_HISTORY_DAYS`] | the run history | its limits |
@@ -36,8 +36,10 @@ pub const VARAR_SELECT: &str = "VARAR_SELECT";
 /// environment string (`MAX_ARG_STRLEN`, 128 KiB), so `cargo varar test`
 /// refuses to write one and the harness to read one.
 pub const VARAR_SELECT_MAX_BYTES: usize = 128 * 1024;
-/// A tag expression (`@smoke and not @slow`) selecting the items a run
-/// lists and runs (issue 38); `cargo varar test --tags` passes it through.
+/// A tag expression (`@smoke and not @slow`, [`crate::tags`]): a run
+/// under `cargo test` or `cargo nextest run` selects only the examples
+/// whose tags it matches (issue 38); `cargo varar test --tags` passes it
+/// through.
 pub const VARAR_TAGS: &str = "VARAR_TAGS";
 /// The variable that moves the history (`off` turns it off).
 pub const VARAR_HISTORY: &str = "VARAR_HISTORY";

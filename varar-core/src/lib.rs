@@ -54,6 +54,7 @@
 //! | the run history and its limits | [`history`] | issue 20 |
 //! | failure text for people | [`render`] | 40 §7.6, 50 §50.4 |
 //! | the names of a project's files | [`layout`] | 40 §6, issue 19 |
+//! | tags from `<!-- @slow -->` comments, tag expressions (this port's extension) | [`tags`] | issue 38 |
 //! | the run verdict: evidence, standing, what is current, the gate, the located findings CI shows (feature `verdict`) | `verdict` | 30 §30.8, 40 §3, issues 19, 20, 34, 38 |
 //! | the review of the latest run: its changes and the edits accepting them (feature `verdict`) | `review` | 40 §4–§5, issue 37 |
 //!
@@ -111,6 +112,7 @@ pub mod review;
 pub mod sentences;
 pub mod source;
 pub mod stored;
+pub mod tags;
 pub mod text;
 pub mod time;
 #[cfg(feature = "serde")]

@@ -56,8 +56,9 @@ pub fn check_profile(xml: &str) {
                 "system-out",
                 "system-err",
             ],
+            "properties" => &["property"],
             // Text only (a recovered case's note is in its system-out).
-            "failure" | "error" | "skipped" | "system-out" | "system-err" => &[],
+            "failure" | "error" | "skipped" | "system-out" | "system-err" | "property" => &[],
             other => panic!("element <{other}> is outside the profile"),
         };
         for child in node.children().filter(|c| c.is_element()) {
@@ -89,6 +90,8 @@ pub fn check_profile(xml: &str) {
                 "assertions",
                 "timestamp",
             ],
+            "properties" => &[],
+            "property" => &["name", "value"],
             _ => &["message", "type"],
         };
         for attr in node.attributes() {

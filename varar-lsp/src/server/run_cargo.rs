@@ -17,7 +17,7 @@ use std::sync::mpsc::{RecvTimeoutError, channel};
 use std::time::Duration;
 
 use crossbeam_channel::Sender;
-use varar_core::env::{VARAR_RERUN, VARAR_RUN_ID};
+use varar_core::env::{VARAR_RERUN, VARAR_RUN_ID, VARAR_TAGS};
 
 use super::events::Event;
 use super::run_output::{RunOutcome, RunOutput, Selection, cargo_args};
@@ -64,9 +64,11 @@ fn execute(
         .current_dir(&spec.root)
         // The lens chooses what runs, and a run from the editor is a run of
         // its own: not a rerun of the latest one, not a shard of the run
-        // the editor was started in.
+        // the editor was started in, nor narrowed by the tags it was started
+        // with (issue 38).
         .env_remove(VARAR_RERUN)
         .env_remove(VARAR_RUN_ID)
+        .env_remove(VARAR_TAGS)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -219,7 +219,12 @@ fn example_list(out: &mut String, overlay: &Overlay, strips: &[Option<&FlakyItem
             }
             None => out.push_str(&line),
         }
-        let _ = write!(out, "</td><td>{}</td><td>", escape(&e.name));
+        let _ = write!(out, "</td><td>{}", escape(&e.name));
+        // Its tags beside it (issue 38).
+        for tag in &e.tags {
+            let _ = write!(out, " <span class=\"varar-tag\">{}</span>", escape(tag));
+        }
+        out.push_str("</td><td>");
         badge(
             out,
             e.state,

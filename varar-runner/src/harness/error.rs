@@ -6,9 +6,10 @@
 use std::path::PathBuf;
 
 use varar_core::config::{ConfigError, UpdateModeError};
-use varar_core::env::VARAR_RERUN;
+use varar_core::env::{VARAR_RERUN, VARAR_TAGS};
 use varar_core::lock::{LOCK_FILE_NAME, unsupported_version_error};
 use varar_core::registry::RegistryErrors;
+use varar_core::tags::TagExpressionError;
 
 use super::setup::timeout::TimeoutError;
 use crate::lifecycle::LifecycleErrors;
@@ -89,6 +90,14 @@ pub(crate) enum HarnessError {
     /// says it.
     #[error("{0}")]
     Select(String),
+    /// `VARAR_TAGS` holds no tag expression (issue 38).
+    #[error("{}={value:?} is not a tag expression: {error}", VARAR_TAGS)]
+    Tags {
+        /// The value as set.
+        value: String,
+        /// What is wrong, and where.
+        error: TagExpressionError,
+    },
     /// The lock is of another version and `VARAR_UPDATE` does not consent
     /// to re-recording it (issue 10).
     #[error("{}", unsupported_version_error(LOCK_FILE_NAME, version))]

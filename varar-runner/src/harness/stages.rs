@@ -28,6 +28,7 @@ use super::print;
 use super::read::documents::Texts;
 use super::read::only::Only;
 use super::read::select::Selection;
+use super::read::tags::{self, TagSelection};
 use super::run::libtest;
 use super::run::panics::install_quiet_panic_hook;
 use super::run::pool::Pool;
@@ -79,10 +80,25 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let mut plans = plan_cache(runner, args, &read);
     let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
+    let tagged = (setup.tags.as_ref()).map(|e| {
+        let oaths = prepared.items.meta.iter().map(|m| &m.oath_path);
+        TagSelection::new(e, &read.texts, oaths)
+    });
+    let tags_keep = |m: &ItemMeta| {
+        tagged
+            .as_ref()
+            .is_none_or(|t| t.keeps(m.kind, &m.oath_path, m.line))
+    };
     let (trials, kept) = prepared.items.take_trials(|m| {
         rerun.is_none_or(|items| items.contains(&*m.name))
             && only.as_ref().is_none_or(|o| o.keeps(&m.name))
+            && tags_keep(m)
     });
+    if let Some(tagged) = tagged.as_ref().filter(|_| !args.list) {
+        let meta = &prepared.items.meta;
+        let left_out = meta.iter().filter(|m| !tags_keep(m)).count();
+        print::notice(&tagged.summary(left_out, meta.len()));
+    }
     if let Some(only) = &only
         && !args.list
         && read.selection == Selection::All
@@ -190,6 +206,8 @@ struct Setup {
     styles: Styles,
     update: bool,
     limit: Option<Limit>,
+    /// `VARAR_TAGS`, when set: the items it leaves out do not run.
+    tags: Option<varar_core::tags::TagExpression>,
     steps: Arc<LinkedSteps>,
     lifecycle: Arc<Lifecycle>,
     /// The project, its config read (`varar_project::Project`, loaded
@@ -224,6 +242,7 @@ fn setup<'a>(
         None => update_mode_from_env()?.is_update(),
     };
     let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
+    let tags = tags::from_env()?;
     let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
     // Given back, if still empty, when the run stops before it records
     // itself.
@@ -239,6 +258,7 @@ fn setup<'a>(
         styles,
         update,
         limit,
+        tags,
         steps,
         lifecycle,
         project,
@@ -322,8 +342,13 @@ fn read(
 ) -> Result<Read, HarnessError> {
     // Listing has no side effects; a filtered run (nextest runs one item per
     // process; `VARAR_SELECT` names items) leaves the baseline to full
-    // runs, unless the user asked to accept drift.
-    let partial = args.filter.is_some() || !args.skip.is_empty() || args.ignored || only;
+    // runs, unless the user asked to accept drift. So does a run selecting
+    // by tags.
+    let partial = args.filter.is_some()
+        || !args.skip.is_empty()
+        || args.ignored
+        || only
+        || setup.tags.is_some();
     let records = !args.list && (!partial || setup.update);
     let selection = Selection::of(args, records);
     // A run of everything reads the lock while it reads the oaths (it

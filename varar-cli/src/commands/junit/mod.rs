@@ -39,16 +39,21 @@
 //!   consumer shows them ([`varar_core::verdict::current::drawn`]; the gate and
 //!   `attest` refuse to judge it). A record of an earlier run that cannot
 //!   be read is a warning.
+//! - An example's tags (issue 38, [`varar_core::tags`]), read from its
+//!   oath's text when its results are fresh, are its case's properties,
+//!   one `<property name="tag" value="@slow"/>` per tag (seed 003's
+//!   profile allows `properties` in a `testcase`).
 //! - Every text that goes into the XML (names, paths, messages) first has
 //!   each character XML 1.0 cannot hold replaced by its escape `\u{FFFE}`
 //!   ([`xml_chars`]): the file stays well-formed and nothing vanishes.
 
 use std::collections::BTreeSet;
 
-use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use varar_core::names::{ItemKind, UniqueNames};
 use varar_core::record::{ItemEvidence, Outcome, RunRecord};
 use varar_core::results::OathResults;
+use varar_core::tags::TagIndex;
 
 use varar_core::verdict::current::Latest;
 use varar_core::verdict::evidence::{EvidenceState, OathEvidence, ProjectEvidence};
@@ -245,6 +250,8 @@ fn suite(
 ) -> TestSuite {
     let mut suite = new_suite(&o.oath_path);
     let mut names = UniqueNames::default();
+    // A stale result's lines may point into another text: no tags.
+    let tags = fresh.then(|| o.text_of(None).map(TagIndex::of)).flatten();
     for example in &results.examples {
         let status = match &example.failure {
             None => TestCaseStatus::success(),
@@ -268,8 +275,11 @@ fn suite(
         let mut case = TestCase::new(x(&names.claim(example.name.clone())), status);
         case.set_classname(x(&o.oath_path));
         case.extra.insert("file".into(), x(&o.oath_path).into());
-        if let Some(line) = example.lines.first() {
+        if let Some(&line) = example.lines.first() {
             case.extra.insert("line".into(), line.to_string().into());
+            for tag in tags.iter().flat_map(|t| t.at(line)) {
+                case.add_property(Property::new("tag", x(tag)));
+            }
         }
         if let Some(item) = run
             .and_then(|run| example_item(run, &o.oath_path, example))

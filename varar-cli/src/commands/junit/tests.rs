@@ -75,6 +75,45 @@ fn one_suite_per_oath_one_case_per_example_and_counts_that_agree() {
 }
 
 #[test]
+fn issue38_an_examples_tags_are_its_cases_properties() {
+    const TAGGED: &str =
+        "<!-- @shop -->\n# A\n\n<!-- @slow @db -->\nI add 2. The total is 3.\n\nI add 3.\n";
+    let mut oath = evidence(TAGGED, Some(vec![passed("x"), passed("y")]));
+    oath.vouched = vouched(&[("varar/a.md", TAGGED)]);
+    if let Ok(Some(results)) = &mut oath.results {
+        results.source_hash = source_hash(TAGGED);
+        results.examples[0].lines = vec![5];
+        results.examples[1].lines = vec![7];
+    }
+    let junit = build(&[oath]).unwrap_or_else(|e| panic!("{e:?}"));
+    let xml = junit.report.to_string().unwrap_or_default();
+    assert!(
+        xml.contains(
+            "<testcase name=\"x\" classname=\"varar/a.md\" file=\"varar/a.md\" line=\"5\">\n            \
+             <properties>\n                <property name=\"tag\" value=\"@shop\"/>\n                \
+             <property name=\"tag\" value=\"@slow\"/>\n                \
+             <property name=\"tag\" value=\"@db\"/>\n            </properties>"
+        ),
+        "{xml}"
+    );
+    let y = &junit.report.test_suites[0].test_cases[1];
+    let tags: Vec<&str> = y.properties.iter().map(|p| p.value.as_str()).collect();
+    assert_eq!(
+        tags,
+        ["@shop"],
+        "a section's tag reaches every example in it"
+    );
+    // A stale result's lines may point anywhere: no tags then.
+    let stale = evidence(TAGGED, Some(vec![passed("x")]));
+    let junit = build(&[stale]).unwrap_or_else(|e| panic!("{e:?}"));
+    assert!(
+        junit.report.test_suites[0].test_cases[0]
+            .properties
+            .is_empty()
+    );
+}
+
+#[test]
 fn stale_results_are_converted_without_excerpts_and_missing_ones_left_out() {
     let stale = evidence("# A, edited\n", Some(vec![failed("x")]));
     let missing = evidence(OATH, None);

@@ -5,7 +5,8 @@
 //!   the step function is the answer there too).
 //! - Hover on a sentence: the role and expression, the Rust signature, the
 //!   doc comment, where it is, and the state it works on (with the
-//!   `#[varar::state]` factory that builds it, if there is one). Hover on
+//!   `#[varar::state]` factory that builds it, if there is one), then the
+//!   tags of the example it is in (issue 38, [`varar_core::tags`]). Hover on
 //!   a parameter: its type, the argument that receives it and the value.
 //! - Find references from a step function (asked anywhere from its
 //!   attribute to the end of its signature): every sentence of the
@@ -19,6 +20,7 @@
 use std::path::{Path, PathBuf};
 
 use varar_core::source::{Source, Span};
+use varar_core::tags::TagIndex;
 use varar_core::workspace::Document;
 use varar_core::{expression::ArgValue, registry::Role};
 
@@ -165,7 +167,16 @@ pub fn hover(analysis: &Analysis, index: &StepIndex, offset: u32) -> Option<(Str
     let (step, param) = analysis.step_at(offset)?;
     match param {
         Some(i) => Some((param_hover(step, i, index)?, step.params.get(i)?.span)),
-        None => Some((step_hover(step, index)?, step.span)),
+        None => {
+            let mut markdown = step_hover(step, index)?;
+            let tags = TagIndex::of(&analysis.text);
+            let tags = tags.at(step.span.start_line);
+            if !tags.is_empty() {
+                let tags: Vec<String> = tags.iter().map(|t| format!("`{t}`")).collect();
+                markdown.push_str(&format!("\n\nthe example is tagged {}", tags.join(" ")));
+            }
+            Some((markdown, step.span))
+        }
     }
 }
 

@@ -68,6 +68,28 @@ fn hover_shows_expression_signature_docs_and_values() {
 }
 
 #[test]
+fn issue38_hover_on_a_sentence_names_its_examples_tags() {
+    let index = bakery();
+    let text = "<!-- @till -->\n# Till\n\n<!-- @smoke -->\nI pay £5.00 and my change is £3.20.\n\nI pay £1.00 and my change is £0.00.\n";
+    let a = plan(&index, text);
+    let (markdown, _) =
+        hover(&a, &index, at(text, "my change", 0)).unwrap_or_else(|| panic!("hover"));
+    assert!(
+        markdown.ends_with("*tests/steps/basket.rs:44*\n\nthe example is tagged `@till` `@smoke`"),
+        "{markdown}"
+    );
+    let (markdown, _) =
+        hover(&a, &index, at(text, "pay £1.00", 0)).unwrap_or_else(|| panic!("hover"));
+    assert!(
+        markdown.ends_with("the example is tagged `@till`"),
+        "only its section's tag: {markdown}"
+    );
+    // A parameter's hover is about the value: no tags.
+    let (markdown, _) = hover(&a, &index, at(text, "£3.20", 2)).unwrap_or_else(|| panic!("param"));
+    assert!(!markdown.contains("tagged"), "{markdown}");
+}
+
+#[test]
 fn references_are_every_sentence_of_the_step() {
     let index = bakery();
     let a = plan(&index, TEXT);

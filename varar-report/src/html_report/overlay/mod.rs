@@ -34,6 +34,7 @@ use varar_core::doc::{Attachment, Candidate, Doc, TextKind};
 use varar_core::lock::LockEntry;
 use varar_core::results::{ExampleResult, OathResults, ResultFailure, Status};
 use varar_core::source::Source;
+use varar_core::tags::TagIndex;
 
 use super::html::State;
 
@@ -157,6 +158,7 @@ fn place_own(
         own_covering[index] = cover(overlay, doc, &ranges, example, &mut ignored);
     }
     let links = link_owners(doc, examples, &own_covering);
+    let tags = TagIndex::of(source.text());
     for (index, example) in examples.iter().enumerate() {
         let state = state_of(example.status);
         let mut candidates = cover(overlay, doc, &ranges, example, &mut placed.covering);
@@ -194,6 +196,14 @@ fn place_own(
             block,
             notes: notes.clone(),
             recovered,
+            tags: (example
+                .lines
+                .first()
+                .map(|&l| tags.at(l))
+                .unwrap_or_default())
+            .into_iter()
+            .map(str::to_owned)
+            .collect(),
         });
         // Notes without a span go to the example's first own block.
         if let Some(&first) = own_covering[index].first().or(candidates.first()) {

@@ -146,6 +146,8 @@ pub struct ExampleRow {
     /// How many attempts it took, when it failed (or never ended) before a
     /// retry passed.
     pub recovered: Option<usize>,
+    /// Its tags (issue 38, `varar_core::tags`), shown beside it.
+    pub tags: Vec<String>,
 }
 
 /// A failure recorded by another oath's result whose `docPath` is this

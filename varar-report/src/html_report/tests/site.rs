@@ -86,6 +86,42 @@ fn fresh_results_are_drawn_and_stale_ones_are_not() {
 }
 
 #[test]
+fn issue38_each_example_is_listed_with_its_tags() {
+    let text = "<!-- @slow -->\n# The basket\n\n<!-- @smoke <b> -->\n<!-- @smoke @a<b -->\nI add 2. The total is 2.\n\nI add 1. The total is 1.\n";
+    let mut results = results_of(
+        "varar/basket.md",
+        text,
+        vec![
+            passed("I add 2. The total is 2", vec![6]),
+            passed("I add 1. The total is 1", vec![8]),
+        ],
+    );
+    results.source_hash = source_hash(text);
+    let site = render_site(&ProjectInput {
+        name: "p".into(),
+        oaths: vec![oath("varar/basket.md", text, ResultsInput::Read(results))],
+        lock: None,
+        run: None,
+        history: Vec::new(),
+        standing: None,
+    });
+    let page = file(&site, "oaths/varar/basket.md.html");
+    // The comment with `<b>` in it is no tag comment; the other's tags
+    // are escaped.
+    assert!(
+        page.contains(
+            "<td>I add 2. The total is 2 <span class=\"varar-tag\">@slow</span> \
+             <span class=\"varar-tag\">@smoke</span> <span class=\"varar-tag\">@a&lt;b</span></td>"
+        ),
+        "{page}"
+    );
+    assert!(
+        page.contains("<td>I add 1. The total is 1 <span class=\"varar-tag\">@slow</span></td>"),
+        "{page}"
+    );
+}
+
+#[test]
 fn every_selected_oath_gets_a_row_and_a_page_whatever_its_results() {
     let lock = Lock {
         oaths: [(

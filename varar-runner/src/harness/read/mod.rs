@@ -6,8 +6,10 @@
 //! whose sections it may link to). The baseline is read here too, by
 //! `varar_project::Project`, beside the texts; the earlier run a rerun
 //! continues (`VARAR_RERUN=failed`, issue 19) is read from its record, by
-//! `finish::record::rerun`, the run record's own reader.
+//! `finish::record::rerun`, the run record's own reader. `VARAR_TAGS`
+//! (issue 38) is read and applied by `tags.rs`.
 
 pub(super) mod documents;
 pub(super) mod only;
 pub(super) mod select;
+pub(super) mod tags;
