@@ -24,6 +24,10 @@
 //!   `junit`'s warning.
 //! - `reportId` is a UUID (version 8) made from the SHA-256 of the rest of
 //!   the report: two reports differ in it exactly when they differ.
+//! - Unlike the other commands' JSON, the document has no `version` and no
+//!   schema in `varar-cli/schema/`: the format is CTRF's, `specVersion`
+//!   says which, and its schema (which refuses keys it does not name) is
+//!   vendored for the tests in `varar-cli/tests/ctrf/`.
 
 use serde::Serialize;
 use varar_core::hash::sha256_hex;
