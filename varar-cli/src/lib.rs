@@ -11,7 +11,8 @@
 //! cargo varar report [--root DIR] [--out DIR] [--open]
 //! cargo varar check  [--root DIR] [--format text|json] [--schema]
 //! cargo varar gate   [--root DIR] [--format text|json] [--schema] [--deny-recovered] [--deny-removed]
-//! cargo varar junit  [--root DIR] [--out FILE]
+//! cargo varar junit  [--root DIR] [--out FILE] [--profile common|nextest]
+//! cargo varar ctrf   [--root DIR] [--out FILE] [--path-prefix DIR]
 //! cargo varar merge  [--root DIR] [--prefer-failed] OUT DIR...
 //! cargo varar diff   [--root DIR] [--format text|json] OLD NEW
 //! cargo varar lsp    [--stdio]
@@ -61,7 +62,17 @@
 //!   common profile CI servers accept, on stdout or atomically to `--out`.
 //!   The latest run's drift, diagnostic and read-error items that failed
 //!   are failing cases of their oath's suite; an example that recovered on
-//!   a retry passes and says so in its `system-out`.
+//!   a retry passes and says so in its `system-out`. `--profile nextest`
+//!   (issue 38) writes every earlier attempt as cargo-nextest does instead:
+//!   `flakyFailure` on a recovered example, `rerunFailure` on one that
+//!   failed every attempt, with nextest's timing attributes.
+//! - `ctrf` writes the run as CTRF JSON ([`commands::ctrf`], issue 38), the
+//!   Common Test Report Format of test dashboards, valid against the
+//!   schema of the `ctrf` npm package: the cases `junit` lists, each with
+//!   its full item name, `filePath` (repository-relative) and `line` in
+//!   the Markdown, its tags, duration,
+//!   `flaky`, `retries` and `retryAttempts`; the run record's run id as
+//!   `runId`, one across shards merged with `merge`.
 //! - `annotate` and `sarif` (issue 38) show the latest run's findings
 //!   ([`varar_core::verdict::findings`]: failed examples at the span of
 //!   their failure, drift, diagnostics and read errors at their line;
@@ -145,6 +156,9 @@
 //!   incomplete latest run, with a warning); `2` an input is unusable (an
 //!   `invalid_run` record included) or the file could not be written
 //!   (nothing is written then).
+//! - `ctrf`: as `junit`: `0` written, whatever the results; `2` with the
+//!   gate's records when the latest run cannot be judged, an unusable
+//!   input or a file that could not be written (nothing is written then).
 //! - `merge`: `0` merged; `2` on `source_mismatch`, `conflicting_result`,
 //!   `invalid_result`, `invalid_run` (a run record that cannot be read),
 //!   `conflicting_run` (two inputs hold a run record of the same name with

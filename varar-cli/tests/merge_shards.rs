@@ -5,7 +5,8 @@
 //! run. The merge of the two shards must equal the full run's results
 //! tree, byte for byte, and hold every shard's run records as they are
 //! (issue 19; each shard is a nextest run of its own, so the records, not
-//! their runs, are what the trees share).
+//! their runs, are what the trees share). The merged tree is one run for
+//! the gate and one CTRF report (issue 38).
 //!
 //! The test fails, never skips, when cargo-nextest is missing: `.ci/run`
 //! installs it.
@@ -204,4 +205,68 @@ fn two_nextest_partitions_merge_into_the_full_run_s_tree() {
         String::from_utf8_lossy(&gate.stdout).into_owned() + &String::from_utf8_lossy(&gate.stderr);
     assert_eq!(gate.status.code(), Some(1), "{text}");
     assert!(!text.contains("incomplete_run"), "{text}");
+
+    // Issue 38: one CTRF report of the merged tree, one run id, every
+    // shard's examples, valid against the published schema.
+    let ctrf = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(["ctrf"])
+        .current_dir(sample.root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    assert_eq!(
+        ctrf.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ctrf.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_slice(&ctrf.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let schema: serde_json::Value = serde_json::from_str(include_str!("ctrf/ctrf-schema-0.0.json"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let problems: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(problems.is_empty(), "{problems:#?}\n{report:#}");
+    assert_eq!(report["runId"], "pipeline-7");
+    let mut listed: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for test in report["results"]["tests"].as_array().into_iter().flatten() {
+        if test["type"] == "example" {
+            let file = format!("{}.json", test["filePath"].as_str().unwrap_or(""));
+            let name = test["name"].as_str().unwrap_or("").to_owned();
+            listed.entry(file).or_default().push(name);
+        }
+    }
+    for (oath, names) in &all {
+        let tests = listed.get(oath).cloned().unwrap_or_default();
+        assert_eq!(tests.len(), names.len(), "{oath}: {tests:?} / {names:?}");
+        for (test, name) in tests.iter().zip(names) {
+            assert!(test.ends_with(&format!("::{name}")), "{test} is not {name}");
+        }
+    }
+    assert_eq!(report["results"]["summary"]["failed"], 1, "{report:#}");
+    // `--out`: the same report in a file, and a note of what it holds.
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .args(["ctrf", "--out", "ci/ctrf.json"])
+        .current_dir(sample.root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    let note = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        (out.status.code(), out.stdout.len()),
+        (Some(0), 0),
+        "{note}"
+    );
+    let tests = report["results"]["summary"]["tests"].as_u64().unwrap_or(0);
+    assert_eq!(
+        note,
+        format!("cargo varar: wrote `ci/ctrf.json`: {tests} test(s), 1 failed, 0 flaky\n")
+    );
+    let written: serde_json::Value =
+        serde_json::from_str(&sample.read("ci/ctrf.json")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(written["results"]["tests"], report["results"]["tests"]);
 }

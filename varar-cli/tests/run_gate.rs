@@ -10,6 +10,8 @@
 #[path = "../../tests/tests/support/mod.rs"]
 mod support;
 
+use std::collections::BTreeSet;
+
 use support::{Run, Sample};
 
 fn fixture() -> (Sample, tempfile::TempDir) {
@@ -109,6 +111,89 @@ fn issue19_a_flake_under_nextest_retries_is_recovered_and_can_be_denied() {
     assert_eq!(code, Some(0), "{junit}");
     assert!(junit.contains("<system-out>"), "{junit}");
     assert!(!junit.contains("flakyFailure"), "{junit}");
+}
+
+/// Issue 38: `junit --profile nextest` writes the attempts with the
+/// elements and attributes cargo-nextest's own JUnit (of the same run) has:
+/// the flaky oven passes with a `flakyFailure`, the dough that never rises
+/// twice fails with a `rerunFailure`.
+#[test]
+fn issue38_the_nextest_profile_has_the_shape_of_nextest_s_own_junit() {
+    let (sample, state) = fixture();
+    mend_the_link(&sample);
+    std::fs::create_dir_all(sample.root().join(".config")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        sample.root().join(".config/nextest.toml"),
+        "[store]\ndir = \"nextest-out\"\n\n[profile.ci]\nretries = 1\n\n\
+         [profile.ci.junit]\npath = \"junit.xml\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let run = cargo(&sample, &state, &["nextest", "run", "--profile", "ci"]);
+    run.assert_code(100, "the dough fails on both attempts");
+    let theirs = sample.read("nextest-out/ci/junit.xml");
+    let (code, ours) = varar(&sample, &["junit", "--profile", "nextest"]);
+    assert_eq!(code, Some(0), "{ours}");
+    let (theirs, ours) = (xml(&theirs), xml(&ours));
+    for (example, attempt) in [
+        ("The flaky oven warms up. I bake 2 loaves", "flakyFailure"),
+        (
+            "I bake 1 loaves. Then the dough rises 2 times",
+            "rerunFailure",
+        ),
+    ] {
+        // nextest names the test `[varar] <full item name>`, the report
+        // the example.
+        let their_case = case(&theirs, |name| name.ends_with(&format!("::{example}")));
+        let our_case = case(&ours, |name| name == example);
+        let (their_shape, our_shape) = (shape(their_case), shape(our_case));
+        assert_eq!(
+            their_shape.iter().map(|(tag, _)| tag).collect::<Vec<_>>(),
+            our_shape.iter().map(|(tag, _)| tag).collect::<Vec<_>>(),
+            "{example}: the elements differ"
+        );
+        assert_eq!(
+            our_shape.iter().filter(|(tag, _)| tag == attempt).count(),
+            1,
+            "{example}: one earlier attempt"
+        );
+        for ((tag, their_attrs), (_, our_attrs)) in their_shape.iter().zip(&our_shape) {
+            if tag == attempt {
+                assert_eq!(their_attrs, our_attrs, "{example}: <{tag}>'s attributes");
+            } else {
+                // Ours add the Markdown location (file, line) and the
+                // failure's message: nextest's are all there.
+                assert!(
+                    their_attrs.is_subset(our_attrs),
+                    "{example}: <{tag}>: {their_attrs:?} not in {our_attrs:?}"
+                );
+            }
+        }
+    }
+}
+
+fn xml(text: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn case<'a>(
+    doc: &'a roxmltree::Document<'a>,
+    named: impl Fn(&str) -> bool,
+) -> roxmltree::Node<'a, 'a> {
+    doc.descendants()
+        .find(|n| n.has_tag_name("testcase") && named(n.attribute("name").unwrap_or("")))
+        .unwrap_or_else(|| panic!("no such testcase in\n{}", doc.input_text()))
+}
+
+/// A testcase, then each of its child elements and theirs, in document
+/// order: the tag and its attribute names.
+fn shape(case: roxmltree::Node<'_, '_>) -> Vec<(String, BTreeSet<String>)> {
+    case.descendants()
+        .filter(roxmltree::Node::is_element)
+        .map(|n| {
+            let attrs = n.attributes().map(|a| a.name().to_owned()).collect();
+            (n.tag_name().name().to_owned(), attrs)
+        })
+        .collect()
 }
 
 /// Issue 34: a config that writes `docs` twice keeps the last value (here:

@@ -119,6 +119,7 @@ pub const SHELLS: &[Shell] = &[
             "output.rs",
             "commands/attest/shell.rs",
             "commands/check/shell.rs",
+            "commands/ctrf/shell.rs",
             "commands/diff/shell.rs",
             "commands/flaky/shell.rs",
             "commands/gate/shell.rs",

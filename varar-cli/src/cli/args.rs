@@ -53,6 +53,10 @@ pub enum Command {
     Gate(GateArgs),
     /// Write the run results as JUnit XML for CI servers.
     Junit(JunitArgs),
+    /// Write the run as CTRF JSON (Common Test Report Format) for test
+    /// dashboards: one runId across merged shards, attempts, flaky tests,
+    /// the Markdown file and line of each example.
+    Ctrf(crate::commands::ctrf::args::CtrfArgs),
     /// Combine the results trees of several CI shards into one, as if one
     /// run had produced it.
     Merge(MergeArgs),
@@ -226,6 +230,16 @@ mod tests {
             panic!("not junit")
         };
         assert_eq!(j.out, Some(PathBuf::from("j.xml")));
+        assert_eq!(j.profile, crate::commands::junit::Profile::Common);
+        let Command::Junit(j) = ok(&["x", "junit", "--profile", "nextest"]).command else {
+            panic!("not junit")
+        };
+        assert_eq!(j.profile, crate::commands::junit::Profile::Nextest);
+        assert!(parse(&["x", "junit", "--profile", "gitlab"]).is_err());
+        let Command::Ctrf(c) = ok(&["x", "ctrf", "--out", "ctrf.json"]).command else {
+            panic!("not ctrf")
+        };
+        assert_eq!(c.out, Some(PathBuf::from("ctrf.json")));
         let Command::Merge(m) = ok(&["x", "merge", "--prefer-failed", "o", "a", "b"]).command
         else {
             panic!("not merge")

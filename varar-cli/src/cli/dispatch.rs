@@ -16,6 +16,7 @@ pub fn run(invocation: &Invocation, notes: &mut Vec<String>) -> Result<Output, E
         Invocation::GateSchema => gate::shell::schema(),
         Invocation::Gate(run) => gate::shell::run(run, notes)?,
         Invocation::Junit(run) => junit::shell::run(run, notes)?,
+        Invocation::Ctrf(run) => crate::commands::ctrf::shell::run(run, notes)?,
         Invocation::Merge(run) => merge::shell::run(run)?,
         Invocation::Diff(run) => diff::shell::run(run)?,
         Invocation::CheckSchema => check::shell::schema(),

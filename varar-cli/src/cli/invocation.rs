@@ -36,6 +36,8 @@ pub enum Invocation {
     Gate(GateRun),
     /// `cargo varar junit`.
     Junit(JunitRun),
+    /// `cargo varar ctrf`.
+    Ctrf(crate::commands::ctrf::args::CtrfRun),
     /// `cargo varar merge`.
     Merge(MergeRun),
     /// `cargo varar diff`.
@@ -74,6 +76,7 @@ impl Invocation {
             Command::Gate(args) if args.schema => Invocation::GateSchema,
             Command::Gate(args) => Invocation::Gate(args.validate(cwd)),
             Command::Junit(args) => Invocation::Junit(args.validate(cwd)),
+            Command::Ctrf(args) => Invocation::Ctrf(args.validate(cwd)),
             Command::Merge(args) => Invocation::Merge(args.validate(cwd)?),
             Command::Diff(args) => Invocation::Diff(args.validate(cwd)),
             Command::Check(args) if args.schema => Invocation::CheckSchema,

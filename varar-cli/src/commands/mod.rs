@@ -9,7 +9,8 @@
 //!
 //! Every command returns its output or the one [`crate::Error`]; none
 //! prints (the `main` edge does). A command never calls another's shell;
-//! `verify` reads statements with `attest`'s pure work.
+//! `verify` reads statements with `attest`'s pure work, `ctrf` lists
+//! `junit`'s cases.
 //!
 //! What every command shares: the option `--root DIR` ([`RootArgs`]), the
 //! output ([`crate::output`]) and the results tree `merge` and `diff` read
@@ -23,6 +24,7 @@ use varar_project::root::ProjectRoot;
 pub mod annotate;
 pub mod attest;
 pub mod check;
+pub mod ctrf;
 pub mod diff;
 pub mod flaky;
 pub mod gate;

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use varar_project::root::ProjectRoot;
 
+use super::Profile;
 use crate::commands::RootArgs;
 use crate::output::OutFile;
 
@@ -18,6 +19,11 @@ pub struct JunitArgs {
     /// instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
+    /// The JUnit dialect: `common` (seed 003's profile every CI server
+    /// reads; retries said in `system-out`) or `nextest` (every earlier
+    /// attempt as cargo-nextest writes it: `flakyFailure`, `rerunFailure`).
+    #[arg(long, value_enum, default_value_t = Profile::Common)]
+    pub profile: Profile,
 }
 
 /// `cargo varar junit`, validated.
@@ -27,6 +33,8 @@ pub struct JunitRun {
     pub project: ProjectRoot,
     /// `--out FILE`; `None`: stdout.
     pub out: Option<OutFile>,
+    /// `--profile`.
+    pub profile: Profile,
 }
 
 impl JunitArgs {
@@ -35,6 +43,7 @@ impl JunitArgs {
         JunitRun {
             project: self.root.project(cwd),
             out: self.out.map(|out| OutFile::new(&out, cwd)),
+            profile: self.profile,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! `cargo varar junit [--out FILE]`: read the project's evidence
+//! `cargo varar junit [--out FILE] [--profile common|nextest]`: read the project's evidence
 //! ([`varar_project::evidence`]), convert it ([`super::build_project`]) and print the
 //! XML or write it atomically to `--out` (shell). When any input is
 //! unusable, nothing is printed or written and the command exits 2.
@@ -14,7 +14,7 @@ use varar_project::evidence::read_evidence;
 /// JUnit XML is printed or written, every problem is a record.
 pub fn run(run: &JunitRun, notes: &mut Vec<String>) -> Result<Output, Error> {
     let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
-    let junit = build_project(&project).map_err(ErrorRecords::from)?;
+    let junit = build_project(&project, run.profile).map_err(ErrorRecords::from)?;
     let warnings: Vec<String> = junit
         .warnings
         .iter()

@@ -202,8 +202,11 @@ mod issue19 {
                 ),
             ],
         )]);
-        let junit = build_project(&project(vec![evidence(OATH, Some(vec![passed("x")]))], run))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let junit = build_project(
+            &project(vec![evidence(OATH, Some(vec![passed("x")]))], run),
+            Profile::Common,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
         assert!(junit.warnings.is_empty(), "{:?}", junit.warnings);
         let r = &junit.report;
         assert_eq!((r.tests, r.failures), (4, 3));
@@ -270,8 +273,11 @@ mod issue19 {
                 )],
             ),
         ]);
-        let junit = build_project(&project(vec![evidence(OATH, Some(vec![passed("x")]))], run))
-            .unwrap_or_else(|e| panic!("{e:?}"));
+        let junit = build_project(
+            &project(vec![evidence(OATH, Some(vec![passed("x")]))], run),
+            Profile::Common,
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
         let r = &junit.report;
         assert_eq!((r.tests, r.failures), (1, 0));
         let xml = r.to_string().unwrap_or_default();
@@ -285,13 +291,84 @@ mod issue19 {
         assert!(!xml.contains("flakyFailure") && !xml.contains("rerunFailure"));
     }
 
+    /// Two attempts of `x` (its first line 3): `first`, then `second`.
+    fn twice(first: Outcome, second: Outcome) -> RunEvidence {
+        let docs = [("varar/a.md", OATH)];
+        let attempt = |pid: &str, at: &str, n: u32, outcome: Outcome| {
+            let message = (outcome == Outcome::Failed).then_some("boom");
+            let item = item(
+                "varar/a.md::A::x",
+                "varar/a.md",
+                3,
+                n,
+                Some(outcome),
+                message,
+            );
+            process("r", pid, at, &docs, vec![item])
+        };
+        evidence_of(vec![
+            attempt("p1", "07:00:00", 1, first),
+            attempt("p2", "07:00:01", 2, second),
+        ])
+    }
+
+    #[test]
+    fn issue38_the_nextest_profile_writes_earlier_attempts_as_nextest_does() {
+        let recovered = project(
+            vec![evidence(OATH, Some(vec![passed("x")]))],
+            twice(Outcome::Failed, Outcome::Passed),
+        );
+        let xml = build_project(&recovered, Profile::Nextest)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .report
+            .to_string()
+            .unwrap_or_default();
+        assert!(
+            xml.contains(
+                "timestamp=\"2026-12-01T07:00:01.000+00:00\" time=\"0.001\" file=\"varar/a.md\" \
+                 line=\"3\">\n            <flakyFailure timestamp=\"2026-12-01T07:00:00.000+00:00\" \
+                 time=\"0.001\" type=\"test failure\">\n                \
+                 <system-out>boom</system-out>\n                <system-err></system-err>\n            \
+                 </flakyFailure>\n        </testcase>"
+            ),
+            "{xml}"
+        );
+        assert!(
+            !xml.contains("recovered:") && !xml.contains("rerunFailure"),
+            "{xml}"
+        );
+        let failing = project(
+            vec![evidence(OATH, Some(vec![failed("x")]))],
+            twice(Outcome::Failed, Outcome::Failed),
+        );
+        let junit = build_project(&failing, Profile::Nextest).unwrap_or_else(|e| panic!("{e:?}"));
+        assert_eq!((junit.report.tests, junit.report.failures), (1, 1));
+        let xml = junit.report.to_string().unwrap_or_default();
+        assert!(
+            xml.contains("<failure message=\"boom\" type=\"test failure\">varar/a.md:3:23: boom"),
+            "{xml}"
+        );
+        assert_eq!(xml.matches("<rerunFailure ").count(), 1, "{xml}");
+        assert!(!xml.contains("flakyFailure"), "{xml}");
+        // The common profile keeps seed 003's elements, whatever the run.
+        let common = build_project(&failing, Profile::Common)
+            .unwrap_or_else(|e| panic!("{e:?}"))
+            .report
+            .to_string()
+            .unwrap_or_default();
+        assert!(
+            !common.contains("rerunFailure") && !common.contains("time="),
+            "{common}"
+        );
+    }
+
     #[test]
     fn issue34_an_incomplete_run_refuses_the_conversion_as_the_gate_does() {
         // Issue 19 converted it with a warning; issue 34: JUnit judges the
         // run the gate judges, and refuses with its records. Without any
         // run record, the results are converted with a warning, as before.
         let oaths = || vec![evidence(OATH, Some(vec![passed("x")]))];
-        let junit = build_project(&project(oaths(), RunEvidence::none()))
+        let junit = build_project(&project(oaths(), RunEvidence::none()), Profile::Common)
             .unwrap_or_else(|e| panic!("{e:?}"));
         assert_eq!(junit.warnings.len(), 1);
         assert!(junit.warnings[0].starts_with("there is no run record in `.varar/.runs`"));
@@ -301,7 +378,9 @@ mod issue19 {
             oaths(),
             RunEvidence::of_runs(".varar/.runs", RunRecord::combine(vec![exited])),
         );
-        let errors = build_project(&cut).err().unwrap_or_default();
+        let errors = build_project(&cut, Profile::Common)
+            .err()
+            .unwrap_or_default();
         assert_eq!(errors, cut.standing().problems, "the gate's own records");
         assert_eq!(errors[0].code, Code::IncompleteRun);
         assert!(
@@ -312,7 +391,7 @@ mod issue19 {
         invalid
             .invalid
             .push(ErrorRecord::new(Code::InvalidRun, "bad record"));
-        let errors = build_project(&project(oaths(), invalid))
+        let errors = build_project(&project(oaths(), invalid), Profile::Common)
             .err()
             .unwrap_or_default();
         assert_eq!(errors[0].code, Code::InvalidRun);
