@@ -203,7 +203,8 @@
 //!   changed paragraphs, linked sections and step functions; everything,
 //!   with the reason, when unsure), says what and why on stderr, and runs
 //!   `cargo test` (`cargo nextest run` with `--nextest`) in the project
-//!   root with the names in `VARAR_SELECT` (and `--tags` as `VARAR_TAGS`),
+//!   root with the names in `VARAR_SELECT` (and `--tags`, which narrows
+//!   the selection by the harness's rule, as `VARAR_TAGS`),
 //!   the arguments after `--` passed to cargo unchanged; `--list` prints
 //!   the names instead: cargo's exit code; `0` when nothing is selected
 //!   (nothing runs); `2` an unknown oath, line or section, a ref that is

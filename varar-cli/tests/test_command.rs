@@ -1,7 +1,9 @@
 //! `cargo varar test` end to end (issue 38): the real `cargo-varar` binary
 //! on a copy of the bakery, running the real `cargo test` and `cargo
 //! nextest run` with the items it selected in `VARAR_SELECT`; the run
-//! record then read by the real `cargo varar gate`.
+//! record then read by the real `cargo varar gate`. The nextest half
+//! fails, never skips, when cargo-nextest is missing: `.ci/run` installs
+//! it.
 
 #[path = "../../tests/tests/support/mod.rs"]
 mod support;
@@ -83,10 +85,12 @@ fn issue38_a_line_runs_exactly_its_example_under_cargo_test_and_nextest() {
 
     // The same through nextest, which lists through the harness.
     let version = sample.run(&["nextest", "--version"], &[]);
-    if version.code != Some(0) {
-        println!("note: cargo nextest is not installed; skipping its half");
-        return;
-    }
+    assert_eq!(
+        version.code,
+        Some(0),
+        "cargo-nextest is needed for this test (.ci/run installs it):\n{}",
+        version.combined()
+    );
     let (code, out, err) = varar(
         &sample,
         &[
@@ -252,4 +256,67 @@ fn issue38_since_selects_the_edited_paragraph_and_a_rust_change_selects_everythi
         err.contains("no example of varar/basket.md is written on line 2"),
         "{err}"
     );
+}
+
+#[test]
+fn issue38_tags_select_what_the_harness_runs_and_a_bad_expression_stops_before_cargo() {
+    let sample = Sample::copy();
+    sample.edit(
+        "varar/basket.md",
+        "## Paying\n",
+        "<!-- @money -->\n## Paying\n",
+    );
+    // What `--list` says is what the harness then runs: the same rule
+    // (`varar_core::tags::selects`) on both sides of `VARAR_TAGS`.
+    let (code, listed, err) = varar(&sample, &["test", "--tags", "@money", "--list"]);
+    assert_eq!(code, Some(0), "{listed}{err}");
+    let listed: Vec<&str> = listed.lines().collect();
+    assert!(
+        !listed.is_empty() && listed.iter().all(|n| n.contains("::Paying::")),
+        "{listed:?}"
+    );
+    assert!(
+        err.contains(&format!(
+            "selected {} of 13 items (13 examples):",
+            listed.len()
+        )) && err.contains("(its tags match @money)"),
+        "{err}"
+    );
+    let (code, out, err) = varar(
+        &sample,
+        &["test", "--tags", "@money", "--", "--test", "oaths"],
+    );
+    assert_eq!(code, Some(0), "{out}{err}");
+    let mut ran: Vec<&str> = out
+        .lines()
+        .filter_map(|l| l.strip_prefix("test [varar] "))
+        .filter_map(|l| l.strip_suffix(" ... ok"))
+        .collect();
+    ran.sort_unstable();
+    let mut want = listed.clone();
+    want.sort_unstable();
+    assert_eq!(ran, want, "{out}{err}");
+    assert_eq!(gate(&sample)["standing"], "filtered");
+
+    // A selector and tags narrow each other.
+    let (code, listed, err) = varar(
+        &sample,
+        &["test", "varar/basket.md", "--tags", "not @money", "--list"],
+    );
+    assert_eq!(code, Some(0), "{listed}{err}");
+    assert!(
+        !listed.is_empty()
+            && listed
+                .lines()
+                .all(|n| n.starts_with("varar/basket.md::") && !n.contains("::Paying::")),
+        "{listed}"
+    );
+
+    let (code, out, err) = varar(&sample, &["test", "--tags", "@money and (slow"]);
+    assert_eq!(code, Some(2), "{out}{err}");
+    assert!(
+        err.contains("--tags") && err.contains("is not a tag expression") && err.contains("column"),
+        "{err}"
+    );
+    assert!(!out.contains("running"), "nothing ran: {out}");
 }

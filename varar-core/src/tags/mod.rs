@@ -44,7 +44,9 @@
 //!
 //! [`TagExpression`] parses the expressions cucumber-rs and cucumber's
 //! `tag-expressions` take (`@smoke and not (@slow or @db)`); the harness
-//! reads one from `VARAR_TAGS` ([`crate::env::VARAR_TAGS`]).
+//! reads one from `VARAR_TAGS` ([`crate::env::VARAR_TAGS`]), and
+//! [`selects`] decides, for the harness and `cargo varar test` alike,
+//! which items it keeps.
 //!
 //! ```
 //! use varar_core::tags::{TagExpression, TagIndex};
@@ -64,6 +66,23 @@ mod tests;
 use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
 
 pub use expression::{TagExpression, TagExpressionError, TagExpressionErrorKind};
+
+use crate::names::ItemKind;
+
+/// Whether `expression` selects the item of kind `kind` whose line is
+/// `line` in the document `index` was read from: decided once, for the
+/// harness's `VARAR_TAGS` and `cargo varar test --tags`. An example runs
+/// when its tags match; a drift item follows the example it is about (the
+/// tags at its line); plan diagnostics and read errors always run: they
+/// are problems of a document, not examples, and a tag filter must not
+/// hide them.
+pub fn selects(expression: &TagExpression, kind: ItemKind, index: &TagIndex, line: u32) -> bool {
+    match kind {
+        ItemKind::Example | ItemKind::Drift => expression.matches(&index.at(line)),
+        // Diagnostics, read errors, and any kind to come.
+        _ => true,
+    }
+}
 
 use crate::parse::parse;
 use crate::source::Source;

@@ -3,7 +3,8 @@
 
 use proptest::prelude::*;
 
-use super::{TagIndex, comment_tags};
+use super::{TagExpression, TagIndex, comment_tags, selects};
+use crate::names::ItemKind;
 use crate::parse::parse;
 use crate::source::Source;
 
@@ -217,6 +218,18 @@ fn expected(blocks: &[Block]) -> Vec<Vec<String>> {
         }
     }
     out
+}
+
+#[test]
+fn an_expression_selects_examples_and_drift_by_their_tags_and_never_hides_a_document_s_problems() {
+    let index = TagIndex::of("<!-- @slow -->\n# Shop\n\nI add 2.\n");
+    let fast = TagExpression::parse("not @slow").unwrap_or_else(|e| panic!("{e}"));
+    assert!(!selects(&fast, ItemKind::Example, &index, 4));
+    assert!(!selects(&fast, ItemKind::Drift, &index, 4));
+    assert!(selects(&fast, ItemKind::Diagnostic, &index, 4));
+    assert!(selects(&fast, ItemKind::ReadError, &index, 0));
+    let slow = TagExpression::parse("@slow").unwrap_or_else(|e| panic!("{e}"));
+    assert!(selects(&slow, ItemKind::Example, &index, 4));
 }
 
 proptest! {

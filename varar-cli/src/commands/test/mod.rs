@@ -28,6 +28,7 @@ use varar_core::env::{VARAR_SELECT, VARAR_SELECT_MAX_BYTES};
 use varar_core::names::{ItemKind, ItemSource, OathItems, items};
 use varar_core::reference::slugify;
 use varar_core::source::Span;
+use varar_core::tags::{self, TagExpression, TagIndex};
 use varar_core::untrusted::{cut_to, terminal_line};
 use varar_lsp::analysis::Analysis;
 
@@ -258,6 +259,10 @@ pub enum Why {
     Linked(String),
     /// A step function it calls changed (the function's name).
     Step(String),
+    /// Its tags match `--tags` (the expression as parsed).
+    Tags(String),
+    /// A diagnostic or read error, which `--tags` never leaves out.
+    Untagged,
 }
 
 impl Why {
@@ -267,12 +272,52 @@ impl Why {
             Why::Paragraph => "its lines changed".to_owned(),
             Why::Linked(path) => format!("what it runs from {path} changed"),
             Why::Step(function) => format!("its step function `{function}` changed"),
+            Why::Tags(expression) => format!("its tags match {expression}"),
+            Why::Untagged => "a document's problem, which no tag leaves out".to_owned(),
         }
     }
 }
 
 /// What was selected: target indices with why, in the harness's order.
 pub type Picked = BTreeMap<usize, Why>;
+
+/// `picked` (every target when `None`) narrowed to the items `expression`
+/// selects by their tags ([`tags::selects`], the harness's rule for
+/// `VARAR_TAGS`); the oaths' tags are read from the planned texts.
+pub fn by_tags(
+    targets: &[Target],
+    analyses: &[Analysis],
+    expression: &TagExpression,
+    picked: Option<Picked>,
+) -> Picked {
+    let indices: BTreeMap<&str, TagIndex> = analyses
+        .iter()
+        .map(|a| (a.oath_path.as_str(), TagIndex::of(&a.text)))
+        .collect();
+    let none = TagIndex::default();
+    let keeps = |t: &Target| {
+        let index = indices.get(t.document.as_str()).unwrap_or(&none);
+        tags::selects(expression, t.kind, index, t.line)
+    };
+    match picked {
+        Some(picked) => picked
+            .into_iter()
+            .filter(|(i, _)| targets.get(*i).is_some_and(keeps))
+            .collect(),
+        None => targets
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| keeps(t))
+            .map(|(i, t)| {
+                let why = match t.kind {
+                    ItemKind::Example | ItemKind::Drift => Why::Tags(expression.to_string()),
+                    _ => Why::Untagged,
+                };
+                (i, why)
+            })
+            .collect(),
+    }
+}
 
 /// How many lines of selected items stderr shows (the rest are counted).
 const SHOWN: usize = 50;

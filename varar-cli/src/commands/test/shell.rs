@@ -11,6 +11,7 @@ use std::process::{Command, Stdio};
 
 use varar_core::env::{VARAR_SELECT, VARAR_TAGS};
 use varar_core::lock::{Baseline, Lock};
+use varar_core::tags::TagExpression;
 use varar_core::untrusted::{cut_to, terminal_line};
 use varar_core::verdict::records::{Code, ErrorRecord};
 use varar_lsp::analysis::oaths::Oaths;
@@ -22,7 +23,7 @@ use varar_project::{Loaded, Project};
 
 use super::args::TestRun;
 use super::since::{self, Decision, FileChange, StepFn};
-use super::{Picked, Target, select_value, selected_text, selector, targets};
+use super::{Picked, Target, by_tags, select_value, selected_text, selector, targets};
 use crate::error::Error;
 use crate::output::Output;
 
@@ -32,6 +33,16 @@ pub fn run(run: &TestRun) -> Result<Output, Error> {
         .project
         .resolve()
         .map_err(|e| Error::from(ErrorRecord::root(&e)))?;
+    // A bad expression stops here, before anything is planned or run.
+    let expression = match run.tags.as_deref().filter(|t| !t.trim().is_empty()) {
+        Some(tags) => Some(TagExpression::parse(tags).map_err(|e| {
+            invalid(format!(
+                "--tags {:?} is not a tag expression: {e}",
+                shown(tags)
+            ))
+        })?),
+        None => None,
+    };
     let (analyses, index) = plan(&root)?;
     let targets = targets(&analyses);
     let mut picked: Option<Picked> = None;
@@ -55,6 +66,13 @@ pub fn run(run: &TestRun) -> Result<Output, Error> {
             }
         }
     }
+    // Only a selection by place or change travels as names: the harness
+    // applies `VARAR_TAGS` itself, with the same rule, so a selection by
+    // tags alone never meets `VARAR_SELECT`'s size limit.
+    let by_place = picked.is_some();
+    if let Some(expression) = &expression {
+        picked = Some(by_tags(&targets, &analyses, expression, picked));
+    }
     let names: Option<Vec<&str>> = picked.as_ref().map(|p| {
         p.keys()
             .filter_map(|&i| targets.get(i))
@@ -71,12 +89,13 @@ pub fn run(run: &TestRun) -> Result<Output, Error> {
     }
     if let Some(tags) = &run.tags {
         say(&format!(
-            "{VARAR_TAGS}={}: the harness selects by tags among these",
+            "{VARAR_TAGS}={}: passed to the harness, which selects by it too",
             shown(tags)
         ));
     }
     let value = names
         .as_deref()
+        .filter(|_| by_place)
         .map(select_value)
         .transpose()
         .map_err(invalid)?;

@@ -21,7 +21,7 @@ use super::documents::Texts;
 use crate::harness::error::HarnessError;
 use varar_core::env::VARAR_TAGS;
 use varar_core::names::ItemKind;
-use varar_core::tags::{TagExpression, TagIndex};
+use varar_core::tags::{TagExpression, TagIndex, selects};
 
 /// `VARAR_TAGS`: unset or blank selects by no tag; anything else must be a
 /// tag expression, or the run stops at once.
@@ -80,20 +80,11 @@ impl<'e> TagSelection<'e> {
     }
 
     /// Whether the item of kind `kind` at `line` of `oath_path` runs.
+    /// ([`varar_core::tags::selects`] decides).
     pub(in crate::harness) fn keeps(&self, kind: ItemKind, oath_path: &str, line: u32) -> bool {
-        match kind {
-            ItemKind::Example | ItemKind::Drift => {
-                let tags = self
-                    .indices
-                    .get(oath_path)
-                    .map(|index| index.at(line))
-                    .unwrap_or_default();
-                self.expression.matches(&tags)
-            }
-            // Diagnostics, read errors, and any kind to come: problems
-            // of a document, which no tag filter hides.
-            _ => true,
-        }
+        let none = TagIndex::default();
+        let index = self.indices.get(oath_path).unwrap_or(&none);
+        selects(self.expression, kind, index, line)
     }
 }
 
