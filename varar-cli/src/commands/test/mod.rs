@@ -4,7 +4,7 @@
 //! The project is planned as `cargo varar check` plans it (the language
 //! server's [`plan_documents`](varar_lsp::analysis::plan_documents): every
 //! oath among the others, its items named by the engine's
-//! [`names::items`], in the harness's order), so a selected name is the
+//! [`names::items`](varar_core::names::items), in the harness's order), so a selected name is the
 //! very name `cargo test -- --list` prints. Each item becomes a
 //! [`Target`]: the lines it is written on in its own document, the lines
 //! of other documents it runs (steps spliced in, sections its links name)
