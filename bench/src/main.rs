@@ -426,7 +426,13 @@ fn measure(o: &Options, work: &std::path::Path) -> Result<(), String> {
             report::measure(&corpus, &work, 5)?;
         }
         if !o.skip_check {
-            check::measure(&corpus, &work, 5)?;
+            let docs = shape::Shape::Docs.generate(
+                &work.join(format!("docs-corpus-{n}x{m}")),
+                n,
+                m,
+                o.seed,
+            )?;
+            check::measure(&[("ledger", &corpus), ("docs", &docs)], &work, 5)?;
         }
     }
     if !o.skip_lsp {
