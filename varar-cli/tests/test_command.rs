@@ -48,6 +48,23 @@ fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
     )
 }
 
+/// [`varar`] with `VARAR_TAGS` set in the caller's environment.
+fn varar_tagged(sample: &Sample, tags: &str, args: &[&str]) -> (Option<i32>, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
+        .arg("varar")
+        .args(args)
+        .current_dir(sample.root())
+        .env("VARAR_TAGS", tags)
+        .env("VARAR_HISTORY", "off")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// The gate's verdict of the latest run, as JSON.
 fn gate(sample: &Sample) -> Value {
     let (_, out, err) = varar(sample, &["gate", "--format", "json"]);
@@ -297,6 +314,18 @@ fn issue38_tags_select_what_the_harness_runs_and_a_bad_expression_stops_before_c
     want.sort_unstable();
     assert_eq!(ran, want, "{out}{err}");
     assert_eq!(gate(&sample)["standing"], "filtered");
+
+    // A `VARAR_TAGS` the caller already set is what the harness will
+    // apply, so the command selects and says by it too.
+    let (code, inherited, err) = varar_tagged(&sample, "@money", &["test", "--list"]);
+    assert_eq!(code, Some(0), "{inherited}{err}");
+    assert_eq!(inherited.lines().collect::<Vec<_>>(), listed, "{err}");
+    let (code, _, err) = varar_tagged(&sample, "@money and", &["test", "--list"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("VARAR_TAGS \"@money and\" is not a tag expression"),
+        "{err}"
+    );
 
     // A selector and tags narrow each other.
     let (code, listed, err) = varar(

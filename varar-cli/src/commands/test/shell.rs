@@ -33,11 +33,21 @@ pub fn run(run: &TestRun) -> Result<Output, Error> {
         .project
         .resolve()
         .map_err(|e| Error::from(ErrorRecord::root(&e)))?;
-    // A bad expression stops here, before anything is planned or run.
-    let expression = match run.tags.as_deref().filter(|t| !t.trim().is_empty()) {
-        Some(tags) => Some(TagExpression::parse(tags).map_err(|e| {
+    // The tags the harness will select by: `--tags`, or a `VARAR_TAGS`
+    // the caller's environment already holds (cargo passes it on), so
+    // that what this command says is what runs. A bad expression stops
+    // here, before anything is planned or run.
+    let inherited = std::env::var(VARAR_TAGS).ok();
+    let tags = match (&run.tags, &inherited) {
+        (Some(tags), _) => Some(("--tags", tags.as_str())),
+        (None, Some(tags)) => Some((VARAR_TAGS, tags.as_str())),
+        (None, None) => None,
+    }
+    .filter(|(_, t)| !t.trim().is_empty());
+    let expression = match tags {
+        Some((from, tags)) => Some(TagExpression::parse(tags).map_err(|e| {
             invalid(format!(
-                "--tags {:?} is not a tag expression: {e}",
+                "{from} {:?} is not a tag expression: {e}",
                 shown(tags)
             ))
         })?),
@@ -87,7 +97,7 @@ pub fn run(run: &TestRun) -> Result<Output, Error> {
         }
         None => say(&format!("selected all {} items", targets.len())),
     }
-    if let Some(tags) = &run.tags {
+    if let Some((_, tags)) = tags {
         say(&format!(
             "{VARAR_TAGS}={}: passed to the harness, which selects by it too",
             shown(tags)
