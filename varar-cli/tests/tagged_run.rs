@@ -39,21 +39,15 @@ fn tagged() -> Sample {
 
 /// `cargo varar <args>` in the copy, seeing the history `history`.
 fn varar(sample: &Sample, history: &str, args: &[&str]) -> (Option<i32>, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .arg("varar")
-        .args(args)
-        .current_dir(sample.root())
-        .env("VARAR_HISTORY", history)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    (
-        out.status.code(),
-        format!(
-            "{}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        ),
-    )
+    let args: Vec<&str> = std::iter::once("varar")
+        .chain(args.iter().copied())
+        .collect();
+    let (code, out, err) = sample.output_with(
+        env!("CARGO_BIN_EXE_cargo-varar"),
+        &args,
+        &[("VARAR_HISTORY", history)],
+    );
+    (code, out + &err)
 }
 
 fn json(text: &str) -> Value {

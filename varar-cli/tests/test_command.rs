@@ -50,18 +50,13 @@ fn varar(sample: &Sample, args: &[&str]) -> (Option<i32>, String, String) {
 
 /// [`varar`] with `VARAR_TAGS` set in the caller's environment.
 fn varar_tagged(sample: &Sample, tags: &str, args: &[&str]) -> (Option<i32>, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cargo-varar"))
-        .arg("varar")
-        .args(args)
-        .current_dir(sample.root())
-        .env("VARAR_TAGS", tags)
-        .env("VARAR_HISTORY", "off")
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run cargo-varar: {e}"));
-    (
-        out.status.code(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
+    let args: Vec<&str> = std::iter::once("varar")
+        .chain(args.iter().copied())
+        .collect();
+    sample.output_with(
+        env!("CARGO_BIN_EXE_cargo-varar"),
+        &args,
+        &[("VARAR_TAGS", tags), ("VARAR_HISTORY", "off")],
     )
 }
 

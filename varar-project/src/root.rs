@@ -103,6 +103,15 @@ pub fn repository_prefix(root: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
+/// The prefix of the paths a CI report writes: `given` (`--path-prefix`),
+/// else [`repository_prefix`], else none.
+pub fn path_prefix(given: Option<&str>, root: &Path) -> String {
+    match given {
+        Some(prefix) => prefix.to_owned(),
+        None => repository_prefix(root).unwrap_or_default(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

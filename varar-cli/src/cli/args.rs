@@ -296,7 +296,7 @@ mod tests {
             panic!("not annotate")
         };
         assert_eq!(
-            (a.format, a.out, a.path_prefix),
+            (a.format, a.out, a.path_prefix.path_prefix),
             (AnnotateFormat::Github, None, None)
         );
         let cli = ok(&[
@@ -314,7 +314,7 @@ mod tests {
         };
         assert_eq!(a.format, AnnotateFormat::Gitlab);
         assert_eq!(a.out, Some(PathBuf::from("gl.json")));
-        assert_eq!(a.path_prefix.as_deref(), Some("ex/a"));
+        assert_eq!(a.path_prefix.path_prefix.as_deref(), Some("ex/a"));
         let Command::Sarif(s) = ok(&["x", "sarif", "--out", "v.sarif"]).command else {
             panic!("not sarif")
         };

@@ -47,6 +47,17 @@ pub struct RootArgs {
     pub root: Option<PathBuf>,
 }
 
+/// `--path-prefix DIR`, of the commands that write paths the way CI servers
+/// want them, relative to the repository (`annotate`, `sarif`, `ctrf`).
+#[derive(Debug, Args)]
+pub struct PathPrefixArgs {
+    /// The project's directory relative to the repository root, put before
+    /// every oathPath [default: found by walking up from the project root
+    /// to the nearest `.git`; none outside a repository].
+    #[arg(long, value_name = "DIR")]
+    pub path_prefix: Option<String>,
+}
+
 impl RootArgs {
     /// The project, run from `cwd`: found when the command reads it (a
     /// command that reports its problems in its own format, `gate --format

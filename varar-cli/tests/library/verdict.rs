@@ -1,4 +1,4 @@
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 use varar_core::hash::{sha256_hex, source_hash};
@@ -8,10 +8,11 @@ use varar_core::results::{ExampleResult, OathResults};
 use crate::support::{example, item, record};
 use varar_cli::commands::gate::SCHEMA;
 use varar_core::record::RunRecord;
-use varar_core::verdict::evidence::{OathEvidence, ProjectEvidence};
+use varar_core::verdict::evidence::OathEvidence;
 use varar_core::verdict::gate::*;
 use varar_core::verdict::records::{Code, ErrorRecord};
 use varar_core::verdict::run_evidence::RunEvidence;
+use varar_core::verdict::testing::project;
 
 const OATH: &str = "# A\n\nI add 2. The total is 3.\n\nI add 1. The total is 1.\n";
 
@@ -39,17 +40,6 @@ fn oath(path: &str, text: &str, examples: Option<Vec<ExampleResult>>) -> OathEvi
             },
         )]
         .into(),
-    }
-}
-
-/// The project of `oaths` with `run` as its run evidence.
-fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
-    ProjectEvidence {
-        root: "/p".into(),
-        oaths,
-        linked_only: BTreeSet::new(),
-        baselined: BTreeSet::new(),
-        run,
     }
 }
 

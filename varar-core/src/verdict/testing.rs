@@ -11,6 +11,7 @@ use crate::record::{
 use crate::names::ItemName;
 use crate::record::{Outcome, RunRecord};
 use crate::verdict::current::Vouched;
+use crate::verdict::evidence::{OathEvidence, ProjectEvidence};
 use crate::verdict::run_evidence::{CONFIG_PATH, FileNow, RunEvidence};
 
 /// A complete process record of run `run` started at `started` (a time of
@@ -98,6 +99,17 @@ pub fn item(
         outcome,
         duration_ms: outcome.map(|_| 0.5),
         message: failed.map(str::to_owned),
+    }
+}
+
+/// The project at `/p` of `oaths`, with `run` as its run evidence.
+pub fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
+    ProjectEvidence {
+        root: "/p".into(),
+        oaths,
+        linked_only: Default::default(),
+        baselined: Default::default(),
+        run,
     }
 }
 

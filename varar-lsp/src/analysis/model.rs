@@ -5,6 +5,7 @@ use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
 use varar_core::lock::{Lock, LockExample};
+use varar_core::names::OathItems;
 use varar_core::plan::{self, Notice, Plan};
 use varar_core::reference::Reference;
 use varar_core::source::Span;
@@ -163,6 +164,18 @@ impl Analysis {
         self.sentences
             .iter()
             .find(|s| s.span.start_offset <= offset && offset <= s.span.end_offset)
+    }
+
+    /// This oath as the engine names its items ([`varar_core::names::items`]):
+    /// its plan and drift, the way the harness, `check` and `cargo varar
+    /// test` all hand it over.
+    pub fn items(&self) -> OathItems<'_> {
+        OathItems::Planned {
+            path: &self.oath_path,
+            plan: &self.plan,
+            drifts: &self.drifts,
+            names: None,
+        }
     }
 
     /// Every sentence of this text that some plan runs: this oath's own

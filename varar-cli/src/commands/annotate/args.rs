@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::{Args, ValueEnum};
 use varar_project::root::ProjectRoot;
 
-use crate::commands::RootArgs;
+use crate::commands::{PathPrefixArgs, RootArgs};
 use crate::output::OutFile;
 
 /// Which CI server the annotations are for.
@@ -32,11 +32,9 @@ pub struct AnnotateArgs {
     /// created) instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// The project's directory relative to the repository root, put before
-    /// every oathPath [default: found by walking up from the project root
-    /// to the nearest `.git`; none outside a repository].
-    #[arg(long, value_name = "DIR")]
-    pub path_prefix: Option<String>,
+    /// Where the project is in its repository.
+    #[command(flatten)]
+    pub path_prefix: PathPrefixArgs,
 }
 
 /// `cargo varar annotate`, validated.
@@ -59,7 +57,7 @@ impl AnnotateArgs {
             project: self.root.project(cwd),
             format: self.format,
             out: self.out.map(|out| OutFile::new(&out, cwd)),
-            path_prefix: self.path_prefix,
+            path_prefix: self.path_prefix.path_prefix,
         }
     }
 }

@@ -14,16 +14,13 @@ use crate::output::{Format, OutFile, Output, emit, json};
 use varar_core::verdict::findings::{Findings, findings};
 use varar_core::verdict::records::ErrorRecords;
 use varar_project::evidence::read_evidence;
-use varar_project::root::repository_prefix;
+use varar_project::root::path_prefix;
 
 /// Run `cargo varar annotate`; the config's warnings go to `notes`.
 pub fn run(run: &AnnotateRun, notes: &mut Vec<String>) -> Result<Output, Error> {
     let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
     let found = findings(&project).map_err(ErrorRecords::from)?;
-    let prefix = match &run.path_prefix {
-        Some(prefix) => prefix.clone(),
-        None => repository_prefix(&project.root).unwrap_or_default(),
-    };
+    let prefix = path_prefix(run.path_prefix.as_deref(), &project.root);
     let text = match run.format {
         AnnotateFormat::Github => github(&found.findings, &prefix),
         AnnotateFormat::Gitlab => json(&gitlab(&found.findings, &prefix))?,

@@ -124,15 +124,7 @@ fn harness_items(
     problems: &mut Vec<Problem>,
     named: &mut BTreeSet<(String, u32)>,
 ) {
-    let planned: Vec<OathItems<'_>> = analyses
-        .iter()
-        .map(|a| OathItems::Planned {
-            path: &a.oath_path,
-            plan: &a.plan,
-            drifts: &a.drifts,
-            names: None,
-        })
-        .collect();
+    let planned: Vec<OathItems<'_>> = analyses.iter().map(Analysis::items).collect();
     for item in items(&planned) {
         let document = item.document.to_string();
         let problem = match item.source(&planned) {

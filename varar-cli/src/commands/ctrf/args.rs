@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use clap::Args;
 use varar_project::root::ProjectRoot;
 
-use crate::commands::RootArgs;
+use crate::commands::{PathPrefixArgs, RootArgs};
 use crate::output::OutFile;
 
 /// `cargo varar ctrf`.
@@ -18,11 +18,9 @@ pub struct CtrfArgs {
     /// instead of stdout.
     #[arg(long, value_name = "FILE")]
     pub out: Option<PathBuf>,
-    /// The project's directory relative to the repository root, put before
-    /// every oathPath in `filePath` [default: found by walking up from the
-    /// project root to the nearest `.git`; none outside a repository].
-    #[arg(long, value_name = "DIR")]
-    pub path_prefix: Option<String>,
+    /// Where the project is in its repository.
+    #[command(flatten)]
+    pub path_prefix: PathPrefixArgs,
 }
 
 /// `cargo varar ctrf`, validated.
@@ -42,7 +40,7 @@ impl CtrfArgs {
         CtrfRun {
             project: self.root.project(cwd),
             out: self.out.map(|out| OutFile::new(&out, cwd)),
-            path_prefix: self.path_prefix,
+            path_prefix: self.path_prefix.path_prefix,
         }
     }
 }

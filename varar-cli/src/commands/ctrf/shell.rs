@@ -12,7 +12,7 @@ use crate::error::Error;
 use crate::output::{Format, OutFile, Output, emit};
 use varar_core::verdict::records::ErrorRecords;
 use varar_project::evidence::read_evidence;
-use varar_project::root::repository_prefix;
+use varar_project::root::path_prefix;
 
 /// What `generatedBy` says.
 const GENERATED_BY: &str = concat!(
@@ -27,10 +27,7 @@ pub fn run(run: &CtrfRun, notes: &mut Vec<String>) -> Result<Output, Error> {
     let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
     // The paths annotate and sarif write: `filePath` points into the
     // repository the dashboard links to.
-    let prefix = match &run.path_prefix {
-        Some(prefix) => prefix.clone(),
-        None => repository_prefix(&project.root).unwrap_or_default(),
-    };
+    let prefix = path_prefix(run.path_prefix.as_deref(), &project.root);
     let at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));

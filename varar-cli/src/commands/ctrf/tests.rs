@@ -3,10 +3,10 @@ use std::collections::BTreeMap;
 use varar_core::hash::source_hash;
 use varar_core::record::{Outcome, ProcessRecord, RunRecord};
 use varar_core::results::{Anchor, ExampleResult, OathResults, ResultFailure, Status as Result};
-use varar_core::verdict::evidence::{OathEvidence, ProjectEvidence};
+use varar_core::verdict::evidence::OathEvidence;
 use varar_core::verdict::records::Code;
 use varar_core::verdict::run_evidence::RunEvidence;
-use varar_core::verdict::testing::{evidence_of, item, process, vouched};
+use varar_core::verdict::testing::{evidence_of, item, process, project, vouched};
 
 use super::*;
 
@@ -56,16 +56,6 @@ fn oath(path: &str, text: &str, examples: &[(&str, u32, bool)]) -> OathEvidence 
         documents: BTreeMap::new(),
         absent_because: None,
         vouched: vouched(&[(path, text)]),
-    }
-}
-
-fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
-    ProjectEvidence {
-        root: "/p".into(),
-        oaths,
-        linked_only: Default::default(),
-        baselined: Default::default(),
-        run,
     }
 }
 

@@ -145,19 +145,8 @@ mod issue19 {
     use varar_core::record::{Outcome, RunRecord};
 
     use super::*;
-    use varar_core::verdict::evidence::ProjectEvidence;
     use varar_core::verdict::run_evidence::RunEvidence;
-    use varar_core::verdict::testing::{evidence_of, item, process};
-
-    fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
-        ProjectEvidence {
-            root: "/p".into(),
-            oaths,
-            linked_only: Default::default(),
-            baselined: Default::default(),
-            run,
-        }
-    }
+    use varar_core::verdict::testing::{evidence_of, item, process, project};
 
     #[test]
     fn issue19_drift_diagnostics_and_read_errors_are_failing_cases_of_their_oath() {

@@ -12,16 +12,13 @@ use crate::output::{Format, OutFile, Output, emit};
 use varar_core::verdict::findings::{Findings, findings};
 use varar_core::verdict::records::ErrorRecords;
 use varar_project::evidence::read_evidence;
-use varar_project::root::repository_prefix;
+use varar_project::root::path_prefix;
 
 /// Run `cargo varar sarif`; the config's warnings go to `notes`.
 pub fn run(run: &SarifRun, notes: &mut Vec<String>) -> Result<Output, Error> {
     let project = read_evidence(&run.project, notes).map_err(ErrorRecords::from)?;
     let found = findings(&project).map_err(ErrorRecords::from)?;
-    let prefix = match &run.path_prefix {
-        Some(prefix) => prefix.clone(),
-        None => repository_prefix(&project.root).unwrap_or_default(),
-    };
+    let prefix = path_prefix(run.path_prefix.as_deref(), &project.root);
     let sarif = log(&found.findings, &prefix, env!("CARGO_PKG_VERSION"));
     let warnings = found.warnings.iter().map(|w| format!("warning: {w}"));
     let out = run.out.as_ref().map(|out| (out, written(out, &found)));

@@ -95,15 +95,7 @@ impl Target {
 
 /// Every item of the planned oaths, in the harness's order, as targets.
 pub fn targets(analyses: &[Analysis]) -> Vec<Target> {
-    let planned: Vec<OathItems<'_>> = analyses
-        .iter()
-        .map(|a| OathItems::Planned {
-            path: &a.oath_path,
-            plan: &a.plan,
-            drifts: &a.drifts,
-            names: None,
-        })
-        .collect();
+    let planned: Vec<OathItems<'_>> = analyses.iter().map(Analysis::items).collect();
     let by_path: BTreeMap<&str, &Analysis> =
         analyses.iter().map(|a| (a.oath_path.as_str(), a)).collect();
     items(&planned)

@@ -7,7 +7,7 @@ use crate::results::{Anchor, OathResults, Status};
 use crate::source::utf16_len;
 use crate::verdict::records::{Code, ErrorRecord};
 use crate::verdict::run_evidence::RunEvidence;
-use crate::verdict::testing::{evidence_of, item, process, vouched};
+use crate::verdict::testing::{evidence_of, item, process, project, vouched};
 
 /// An oath whose failing cell sits after a character of two UTF-16 code
 /// units (😀) and two of three UTF-8 bytes (£): its column differs in
@@ -54,16 +54,6 @@ fn failed(name: &str, message: &str) -> ExampleResult {
             anchor: Some(Anchor { from, to: to - 1 }),
             doc_path: None,
         }),
-    }
-}
-
-fn project(oaths: Vec<OathEvidence>, run: RunEvidence) -> ProjectEvidence {
-    ProjectEvidence {
-        root: "/p".into(),
-        oaths,
-        linked_only: Default::default(),
-        baselined: Default::default(),
-        run,
     }
 }
 
