@@ -79,6 +79,9 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let watch = Arc::clone(&shared.watch);
     let mut plans = plan_cache(runner, args, &read);
     let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
+    if let Some(plans) = &mut plans {
+        plans.planned();
+    }
     let rerun = read.identity.rerun.as_ref().map(|r| &r.items);
     let tagged = (setup.tags.as_ref()).map(|e| {
         let oaths = prepared.items.meta.iter().map(|m| &m.oath_path);

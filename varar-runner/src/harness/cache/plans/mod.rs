@@ -174,6 +174,14 @@ impl PlanCache {
         }
     }
 
+    /// Every oath of the run is planned or loaded: what the cache read
+    /// for them is let go (the pack's bytes), and nothing more is stored.
+    pub(in crate::harness) fn planned(&mut self) {
+        if let Kept::Pack(pack) = &mut self.kept {
+            pack.planned();
+        }
+    }
+
     /// Wait until every plan stored so far is written.
     pub(in crate::harness) fn finish(&mut self) {
         if let Kept::Pack(pack) = &mut self.kept {
@@ -301,6 +309,11 @@ mod tests {
                     cache.store(entry, &a_plan(text), &[]);
                 }
             }
+            // As a run does: the pack read is let go once all is planned,
+            // while the writer may still need an unchanged oath's bytes.
+            cache.planned();
+            let (first, _) = oaths[0];
+            assert_eq!(stored(&cache, first, oaths[0].1), None, "let go");
             cache.finish();
             std::fs::metadata(&pack).and_then(|m| m.modified()).ok()
         };

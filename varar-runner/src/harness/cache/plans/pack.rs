@@ -121,12 +121,24 @@ impl Packing {
         }
     }
 
-    /// Wait until the next pack is written, if it must be.
-    pub(super) fn finish(&mut self) {
+    /// Every oath is planned or loaded: nothing more is kept. The pack
+    /// read is let go here, not at the run's end (issue 39): its bytes
+    /// were as large as every plan it held, and stayed beside the plans
+    /// decoded from it while every example ran. The writer keeps them only
+    /// while it writes the next pack, if it must; it is not waited for.
+    pub(super) fn planned(&mut self) {
         drop(self.to_writer.take());
-        if let Some(writer) = self.writer.take() {
+        self.old = Arc::default();
+        if let Some(writer) = &self.writer {
             // Now, not at its next look.
             writer.thread().unpark();
+        }
+    }
+
+    /// Wait until the next pack is written, if it must be.
+    pub(super) fn finish(&mut self) {
+        self.planned();
+        if let Some(writer) = self.writer.take() {
             // The writer ignores every failure; it does not panic.
             let _ = writer.join();
         }
