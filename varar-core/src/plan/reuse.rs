@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 use super::grouping;
 use super::matching::Matcher;
+use super::memo::{MatchMemo, Memoised};
 use super::model::{Diagnostic, DiagnosticCode, Plan};
 use super::resolve::{Resolver, cycle_message};
 use super::split::{SplitSentence, split};
@@ -56,6 +57,18 @@ pub fn plan_document(
     registry: &Registry,
 ) -> Plan {
     plan_view(workspace, document.view(), registry, &split)
+}
+
+/// [`plan_document`] with `registry` asking `memo` before it matches a
+/// block: the same plan, made from what `memo` kept of earlier ones.
+pub(crate) fn plan_document_with(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    registry: &Registry,
+    memo: &dyn MatchMemo,
+) -> Plan {
+    let matcher = Memoised { registry, memo };
+    plan_view(workspace, document.view(), &matcher, &split)
 }
 
 /// Plan `doc` alone, against the empty workspace.

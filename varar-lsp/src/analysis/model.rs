@@ -1,6 +1,7 @@
 //! What an analysis holds (pure): the plan of one oath and what the editor
 //! features read from it, with the lookups by offset they share.
 
+use std::sync::Arc;
 use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
@@ -8,7 +9,7 @@ use varar_core::lock::{Lock, LockExample};
 use varar_core::names::OathItems;
 use varar_core::plan::{self, Notice, Plan};
 use varar_core::reference::Reference;
-use varar_core::source::Span;
+use varar_core::source::{Source, Span, Tables};
 
 use crate::analysis::oaths::{Deps, Oaths};
 use crate::analysis::step_index::StepIndex;
@@ -31,6 +32,8 @@ pub struct Analysis {
     pub oath_path: String,
     /// The text planned.
     pub text: String,
+    /// Its position tables ([`Analysis::source`]).
+    pub(crate) tables: Arc<Tables>,
     /// The document model.
     pub doc: Doc,
     /// The engine's plan.
@@ -138,6 +141,11 @@ pub struct SentenceInfo {
 }
 
 impl Analysis {
+    /// Its text with the position tables planning built, not built again.
+    pub fn source(&self) -> Source<'_> {
+        Source::with_tables(&self.text, Arc::clone(&self.tables))
+    }
+
     /// The step (and parameter, if any) under a UTF-16 offset: one of this
     /// oath's plan, else one another oath's plan splices from this text.
     pub fn step_at(&self, offset: u32) -> Option<(&StepUse, Option<usize>)> {

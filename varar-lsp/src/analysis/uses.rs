@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use varar_core::doc::Doc;
-use varar_core::plan::{Plan, PlannedStep};
+use varar_core::plan::{MatchMemo, Plan, PlannedStep};
 use varar_core::sentences::split_sentences;
 use varar_core::source::{Source, Span, utf16_len};
 use varar_core::workspace::Document;
@@ -133,18 +133,12 @@ pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> 
 
 /// Every sentence of every text block but the reference blocks, with
 /// whether a step (of this plan, or of one that splices it) matched it.
-pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<SentenceInfo> {
-    let steps = analysis.all_steps();
-    // Sorted by start: the furthest end among the first `i` steps tells
-    // whether any of them reaches into a span.
-    let starts: Vec<u32> = steps.iter().map(|s| s.span.start_offset).collect();
-    let reach: Vec<u32> = steps
-        .iter()
-        .scan(0, |end, s| {
-            *end = s.span.end_offset.max(*end);
-            Some(*end)
-        })
-        .collect();
+/// A block planning matched through `memo` is not split again.
+pub(super) fn sentences(
+    analysis: &Analysis,
+    source: &Source<'_>,
+    memo: Option<&dyn MatchMemo>,
+) -> Vec<SentenceInfo> {
     let links: HashSet<u32> = analysis
         .links
         .iter()
@@ -157,18 +151,50 @@ pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<Sentenc
             continue;
         }
         let block = &candidate.body.text;
-        for sentence in split_sentences(&block.text) {
-            let span = lines.span(block.lift(sentence.start), block.lift(sentence.end));
-            let before = starts.partition_point(|&start| start < span.end_offset);
-            let matched = before > 0 && reach[before - 1] > span.start_offset;
+        let mut push = |text: String, start: u32, end: u32| {
+            let span = lines.span(block.lift(start), block.lift(end));
             out.push(SentenceInfo {
-                text: sentence.text,
+                text,
                 span,
-                matched,
+                matched: false,
             });
+        };
+        match memo.and_then(|m| m.get(&block.text)) {
+            Some(found) => {
+                for (text, start) in found.sentences() {
+                    push(text.to_owned(), start, start + utf16_len(text));
+                }
+            }
+            None => {
+                for sentence in split_sentences(&block.text) {
+                    push(sentence.text, sentence.start, sentence.end);
+                }
+            }
         }
     }
+    mark_matched(analysis, &mut out);
     out
+}
+
+/// Set whether a step (of this plan, or of one that splices it) matched
+/// each sentence.
+pub(super) fn mark_matched(analysis: &Analysis, sentences: &mut [SentenceInfo]) {
+    let steps = analysis.all_steps();
+    // Sorted by start: the furthest end among the first `i` steps tells
+    // whether any of them reaches into a span.
+    let starts: Vec<u32> = steps.iter().map(|s| s.span.start_offset).collect();
+    let reach: Vec<u32> = steps
+        .iter()
+        .scan(0, |end, s| {
+            *end = s.span.end_offset.max(*end);
+            Some(*end)
+        })
+        .collect();
+    for sentence in sentences {
+        let span = sentence.span;
+        let before = starts.partition_point(|&start| start < span.end_offset);
+        sentence.matched = before > 0 && reach[before - 1] > span.start_offset;
+    }
 }
 
 /// Spans of offsets that mostly come in document order: each line found by
@@ -286,7 +312,9 @@ impl Analysis {
     pub fn set_reuses(&mut self, mut reuses: Reuses) {
         merge(&mut self.steps, &mut reuses);
         self.reuses = reuses;
-        let source = Source::new(&self.text);
-        self.sentences = sentences(self, &source);
+        // The sentences stay; only whether a step matches them changes.
+        let mut sentences = std::mem::take(&mut self.sentences);
+        mark_matched(self, &mut sentences);
+        self.sentences = sentences;
     }
 }
