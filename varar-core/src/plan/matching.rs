@@ -142,7 +142,7 @@ impl TextMatch {
     /// The block's sentences (spec 10 §8): each one's text, terminator
     /// included, and its UTF-16 start in the block text, in order. The
     /// same as [`crate::sentences::split_sentences`] gives.
-    pub fn sentences(&self) -> impl Iterator<Item = (&str, u32)> {
+    pub fn sentences(&self) -> impl ExactSizeIterator<Item = (&str, u32)> {
         self.sentences.iter().map(|(t, s)| (t.as_str(), *s))
     }
 

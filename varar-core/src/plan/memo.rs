@@ -71,6 +71,7 @@ mod tests {
     use super::{MatchMemo, TextMatch};
     use crate::planned::{Against, plan_with_drift, plan_with_drift_memo};
     use crate::registry::{Registry, Role, StepSpec, Trailing};
+    use crate::sentences::split_sentences;
     use crate::workspace::Workspace;
 
     /// Keeps everything, and counts what it was asked for and answered.
@@ -123,8 +124,16 @@ mod tests {
             let ws = Workspace::build([("varar/a.md", text)]);
             let document = ws.document("varar/a.md").unwrap();
             let fresh = plan_with_drift(&ws, document, &registry, Against::default());
-            let memoised =
+            let (memoised, matched) =
                 plan_with_drift_memo(&ws, document, &registry, Against::default(), &memo);
+            assert_eq!(matched.len(), document.doc().examples.len());
+            for (found, candidate) in matched.iter().zip(&document.doc().examples) {
+                let found = found.as_ref().unwrap();
+                let split = split_sentences(&candidate.body.text.text);
+                let split: Vec<(&str, u32)> =
+                    split.iter().map(|s| (s.text.as_str(), s.start)).collect();
+                assert_eq!(found.sentences().collect::<Vec<_>>(), split);
+            }
             assert_eq!(memoised, fresh);
             assert!(
                 !fresh.plan.diagnostics.is_empty(),

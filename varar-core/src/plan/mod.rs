@@ -29,7 +29,7 @@ pub use memo::MatchMemo;
 pub use model::*;
 pub use notices::checks_nothing;
 pub(crate) use reuse::plan_document_with;
-pub use reuse::{plan_document, plan_oath, runs_alone};
+pub use reuse::{Matched, plan_document, plan_oath, runs_alone};
 
 use crate::doc::Doc;
 use crate::registry::Registry;

@@ -6,15 +6,16 @@
 //! [`plan_oath`] plans one oath of a workspace; [`super::plan`] plans a
 //! document alone, against the empty workspace.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::grouping;
 use super::matching::Matcher;
+use super::matching::TextMatch;
 use super::memo::{MatchMemo, Memoised};
 use super::model::{Diagnostic, DiagnosticCode, Plan};
 use super::resolve::{Resolver, cycle_message};
 use super::split::{SplitSentence, split};
-use super::units::{ReferenceUnit, Unit, plan_one};
+use super::units::{ReferenceUnit, Unit, plan_one, plan_one_matched};
 use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::source::Source;
@@ -56,17 +57,18 @@ pub fn plan_document(
     document: &Document<'_>,
     registry: &Registry,
 ) -> Plan {
-    plan_view(workspace, document.view(), registry, &split)
+    plan_view(workspace, document.view(), registry, &split).0
 }
 
 /// [`plan_document`] with `registry` asking `memo` before it matches a
-/// block: the same plan, made from what `memo` kept of earlier ones.
+/// block: the same plan, made from what `memo` kept of earlier ones, with
+/// what matching each candidate of the document gave ([`Matched`]).
 pub(crate) fn plan_document_with(
     workspace: &Workspace<'_>,
     document: &Document<'_>,
     registry: &Registry,
     memo: &dyn MatchMemo,
-) -> Plan {
+) -> (Plan, Matched) {
     let matcher = Memoised { registry, memo };
     plan_view(workspace, document.view(), &matcher, &split)
 }
@@ -87,8 +89,13 @@ pub(crate) fn plan_alone(
         references: &references,
         slugs: &slugs,
     };
-    plan_view(&Workspace::empty(), view, matcher, split)
+    plan_view(&Workspace::empty(), view, matcher, split).0
 }
+
+/// What matching each candidate of a document gave, by candidate index:
+/// `None` for a reference block and for a candidate a reference consumes
+/// (neither is matched in its own oath).
+pub type Matched = Vec<Option<Arc<TextMatch>>>;
 
 /// Phase 1 and phase 2 of spec 70 §70.3 for the document `oath`.
 pub(crate) fn plan_view<'d>(
@@ -96,8 +103,9 @@ pub(crate) fn plan_view<'d>(
     oath: View<'d>,
     matcher: &dyn Matcher,
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
-) -> Plan {
+) -> (Plan, Matched) {
     let consumed = consumed(workspace, &oath);
+    let mut matched: Matched = vec![None; oath.doc.examples.len()];
     let mut diagnostics = Vec::new();
     let mut notices = Vec::new();
     let mut units = Vec::with_capacity(oath.doc.examples.len());
@@ -126,14 +134,18 @@ pub(crate) fn plan_view<'d>(
                 candidate,
                 reference,
             }),
-            None => plan_one(
-                candidate,
-                oath.source,
-                matcher,
-                split,
-                &mut diagnostics,
-                &mut notices,
-            ),
+            None => {
+                let (unit, found) = plan_one_matched(
+                    candidate,
+                    oath.source,
+                    matcher,
+                    split,
+                    &mut diagnostics,
+                    &mut notices,
+                );
+                matched[index] = Some(found);
+                unit
+            }
         });
     }
     let mut resolver = Resolver {
@@ -145,11 +157,12 @@ pub(crate) fn plan_view<'d>(
     };
     let examples = grouping::group_with(units, &mut |unit| resolver.resolve(unit));
     diagnostics.append(&mut resolver.diagnostics);
-    Plan {
+    let plan = Plan {
         examples,
         diagnostics,
         notices,
-    }
+    };
+    (plan, matched)
 }
 
 /// Whether candidate `index` of the oath `oath_path`, planned alone, has a

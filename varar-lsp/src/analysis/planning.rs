@@ -4,7 +4,7 @@
 //! the harness's and `cargo varar check`'s too).
 
 use varar_core::doc::Doc;
-use varar_core::plan::MatchMemo;
+use varar_core::plan::Matched;
 use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
 use varar_core::workspace::Workspace;
 
@@ -53,7 +53,7 @@ fn plan_all(
         .filter(|p| context.oaths.text(p).is_some())
         .collect();
     let engine = context.oaths.workspace(&paths);
-    let mut analyses: Vec<Analysis> = paths
+    let mut analyses: Vec<(Analysis, Matched)> = paths
         .iter()
         .filter_map(|p| analyse(context, &engine, p, memo))
         .collect();
@@ -62,24 +62,23 @@ fn plan_all(
     // twentieth of a keystroke, issue 39).
     let mut documents = engine.into_documents();
     for i in 0..analyses.len() {
-        let doc = match documents.remove(&analyses[i].oath_path) {
+        let doc = match documents.remove(&analyses[i].0.oath_path) {
             Some(document) => document.into_doc(),
             // A path asked for twice: its model went to the first.
             None => match analyses[..i]
                 .iter()
-                .find(|a| a.oath_path == analyses[i].oath_path)
+                .find(|(a, _)| a.oath_path == analyses[i].0.oath_path)
             {
-                Some(first) => first.doc.clone(),
+                Some((first, _)) => first.doc.clone(),
                 None => continue,
             },
         };
-        let analysis = &mut analyses[i];
+        let (analysis, matched) = &mut analyses[i];
         analysis.doc = doc;
         let source = analysis.source();
-        let memo = memo.map(|m| m as &dyn MatchMemo);
-        analysis.sentences = uses::sentences(analysis, &source, memo);
+        analysis.sentences = uses::sentences(analysis, &source, matched);
     }
-    analyses
+    analyses.into_iter().map(|(a, _)| a).collect()
 }
 
 /// [`plan_documents`] for one oath.
@@ -87,13 +86,15 @@ pub fn plan_document(context: &PlanContext<'_>, oath_path: &str) -> Option<Analy
     plan_documents(context, &[oath_path]).pop()
 }
 
-/// The analysis of `path` but its model and sentences (see [`plan_all`]).
+/// The analysis of `path` but its model and sentences (see [`plan_all`]),
+/// with what matching its candidates gave when planned through a memo
+/// (else nothing: the sentences are split afresh).
 fn analyse(
     context: &PlanContext<'_>,
     engine: &Workspace<'_>,
     path: &str,
     memo: Option<&PlanMemo<'_>>,
-) -> Option<Analysis> {
+) -> Option<(Analysis, Matched)> {
     let document = engine.document(path)?;
     let source = document.source();
     let text = source.text();
@@ -105,9 +106,12 @@ fn analyse(
     let registry = context.index.registry();
     let entry = context.lock.and_then(|l| l.oaths.get(path));
     let against = Against::entry(entry);
-    let planned = match memo {
+    let (planned, matched) = match memo {
         Some(memo) => plan_with_drift_memo(engine, document, registry, against, memo),
-        None => plan_with_drift(engine, document, registry, against),
+        None => (
+            plan_with_drift(engine, document, registry, against),
+            Matched::new(),
+        ),
     };
     let notices = planned.notices(registry);
     let (plan, drifts, removed) = (planned.plan, planned.drifts, planned.removed);
@@ -115,7 +119,7 @@ fn analyse(
     let doc = document.doc();
     let (steps, spliced) = uses::step_uses(doc, &plan, source);
     let links = uses::links(document, &consumed);
-    Some(Analysis {
+    let analysis = Analysis {
         oath_path: path.to_string(),
         text: text.to_string(),
         tables: source.tables(),
@@ -135,5 +139,6 @@ fn analyse(
         reuses: Reuses::default(),
         sentences: Vec::new(),
         deps: context.oaths.deps(path, context.index.generation()),
-    })
+    };
+    Some((analysis, matched))
 }

@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 
 use varar_core::doc::Doc;
-use varar_core::plan::{MatchMemo, Plan, PlannedStep};
+use varar_core::plan::{Matched, Plan, PlannedStep};
 use varar_core::sentences::split_sentences;
 use varar_core::source::{Source, Span, utf16_len};
 use varar_core::workspace::Document;
@@ -27,7 +27,8 @@ pub(super) fn step_uses(
 ) -> (Vec<StepUse>, Vec<Spliced>) {
     let mut own: Vec<StepUse> = Vec::new();
     let mut spliced: Vec<Spliced> = Vec::new();
-    let mut own_spans: HashSet<(u32, u32)> = HashSet::new();
+    let steps: usize = plan.examples.iter().map(|e| e.steps.len()).sum();
+    let mut own_spans: HashSet<(u32, u32)> = HashSet::with_capacity(steps);
     let mut spliced_spans: HashSet<(&str, u32, u32)> = HashSet::new();
     for example in &plan.examples {
         for step in &example.steps {
@@ -133,20 +134,21 @@ pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> 
 
 /// Every sentence of every text block but the reference blocks, with
 /// whether a step (of this plan, or of one that splices it) matched it.
-/// A block planning matched through `memo` is not split again.
+/// A candidate whose sentences planning hands over in `matched` (by
+/// candidate index) is not split again.
 pub(super) fn sentences(
     analysis: &Analysis,
     source: &Source<'_>,
-    memo: Option<&dyn MatchMemo>,
+    matched: &Matched,
 ) -> Vec<SentenceInfo> {
     let links: HashSet<u32> = analysis
         .links
         .iter()
         .map(|l| l.block.start_offset)
         .collect();
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(matched.iter().flatten().map(|m| m.sentences().len()).sum());
     let mut lines = Lines::new(source);
-    for candidate in &analysis.doc.examples {
+    for (i, candidate) in analysis.doc.examples.iter().enumerate() {
         if links.contains(&candidate.span.start_offset) {
             continue;
         }
@@ -159,7 +161,7 @@ pub(super) fn sentences(
                 matched: false,
             });
         };
-        match memo.and_then(|m| m.get(&block.text)) {
+        match matched.get(i).and_then(Option::as_ref) {
             Some(found) => {
                 for (text, start) in found.sentences() {
                     push(text.to_owned(), start, start + utf16_len(text));

@@ -322,6 +322,18 @@ pub(crate) fn plan_one<'d>(
     diagnostics: &mut Vec<Diagnostic>,
     notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
+    plan_one_matched(candidate, source, matcher, split, diagnostics, notices).0
+}
+
+/// [`plan_one`], with what matching the candidate's block gave.
+pub(crate) fn plan_one_matched<'d>(
+    candidate: &'d Candidate,
+    source: &Source<'_>,
+    matcher: &dyn Matcher,
+    split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    diagnostics: &mut Vec<Diagnostic>,
+    notices: &mut Vec<Notice>,
+) -> (Unit<'d>, Arc<TextMatch>) {
     let text = &candidate.body.text.text;
     // A block matches the same whatever it stands in: a matcher that
     // keeps what it matched answers an unchanged block from that.
@@ -330,7 +342,7 @@ pub(crate) fn plan_one<'d>(
         matcher.remember(text, &found);
         found
     });
-    plan_candidate(
+    let unit = plan_candidate(
         candidate,
         &found.refs(),
         &found.matched,
@@ -338,7 +350,8 @@ pub(crate) fn plan_one<'d>(
         matcher,
         diagnostics,
         notices,
-    )
+    );
+    (unit, found)
 }
 
 #[cfg(test)]
