@@ -57,7 +57,7 @@ pub fn plan_document(
     document: &Document<'_>,
     registry: &Registry,
 ) -> Plan {
-    plan_view(workspace, document.view(), registry, &split).0
+    plan_view(workspace, document.view(), registry, &split, None)
 }
 
 /// [`plan_document`] with `registry` asking `memo` before it matches a
@@ -70,7 +70,15 @@ pub(crate) fn plan_document_with(
     memo: &dyn MatchMemo,
 ) -> (Plan, Matched) {
     let matcher = Memoised { registry, memo };
-    plan_view(workspace, document.view(), &matcher, &split)
+    let mut matched = Matched::new();
+    let plan = plan_view(
+        workspace,
+        document.view(),
+        &matcher,
+        &split,
+        Some(&mut matched),
+    );
+    (plan, matched)
 }
 
 /// Plan `doc` alone, against the empty workspace.
@@ -89,7 +97,7 @@ pub(crate) fn plan_alone(
         references: &references,
         slugs: &slugs,
     };
-    plan_view(&Workspace::empty(), view, matcher, split).0
+    plan_view(&Workspace::empty(), view, matcher, split, None)
 }
 
 /// What matching each candidate of a document gave, by candidate index:
@@ -97,15 +105,23 @@ pub(crate) fn plan_alone(
 /// (neither is matched in its own oath).
 pub type Matched = Vec<Option<Arc<TextMatch>>>;
 
-/// Phase 1 and phase 2 of spec 70 §70.3 for the document `oath`.
+/// Phase 1 and phase 2 of spec 70 §70.3 for the document `oath`; into
+/// `matched`, when given, what matching each of its candidates gave.
 pub(crate) fn plan_view<'d>(
     workspace: &'d Workspace<'_>,
     oath: View<'d>,
     matcher: &dyn Matcher,
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
-) -> (Plan, Matched) {
+    mut matched: Option<&mut Matched>,
+) -> Plan {
     let consumed = consumed(workspace, &oath);
-    let mut matched: Matched = vec![None; oath.doc.examples.len()];
+    // Kept only when asked for: a plan made afresh frees each block's
+    // match as soon as its unit is made (holding them all to the end made
+    // opening a 5 MB oath half as slow again).
+    if let Some(matched) = matched.as_deref_mut() {
+        matched.clear();
+        matched.resize(oath.doc.examples.len(), None);
+    }
     let mut diagnostics = Vec::new();
     let mut notices = Vec::new();
     let mut units = Vec::with_capacity(oath.doc.examples.len());
@@ -143,7 +159,9 @@ pub(crate) fn plan_view<'d>(
                     &mut diagnostics,
                     &mut notices,
                 );
-                matched[index] = Some(found);
+                if let Some(slot) = matched.as_deref_mut().and_then(|m| m.get_mut(index)) {
+                    *slot = Some(found);
+                }
                 unit
             }
         });
@@ -157,12 +175,11 @@ pub(crate) fn plan_view<'d>(
     };
     let examples = grouping::group_with(units, &mut |unit| resolver.resolve(unit));
     diagnostics.append(&mut resolver.diagnostics);
-    let plan = Plan {
+    Plan {
         examples,
         diagnostics,
         notices,
-    };
-    (plan, matched)
+    }
 }
 
 /// Whether candidate `index` of the oath `oath_path`, planned alone, has a
