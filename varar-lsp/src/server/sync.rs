@@ -283,10 +283,21 @@ impl Server {
         let mut changed = HashSet::new();
         for (uri, reuses) in computed {
             if let Some(analysis) = self.analyses.get_mut(&uri) {
-                let before: Vec<_> = analysis.all_steps().into_iter().cloned().collect();
+                // Only the spliced steps and the own steps' `reused_by`
+                // can change (not a copy of every step of a 5 MB oath,
+                // twice, on each keystroke: issue 39), and the steps are
+                // the same exactly when those are.
+                let reused_by = |a: &Analysis| -> Vec<(usize, Vec<String>)> {
+                    a.steps
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| !s.reused_by.is_empty())
+                        .map(|(i, s)| (i, s.reused_by.clone()))
+                        .collect()
+                };
+                let before = (reused_by(analysis), analysis.reuses.steps.clone());
                 analysis.set_reuses(reuses);
-                let after: Vec<_> = analysis.all_steps().into_iter().cloned().collect();
-                if before != after {
+                if before != (reused_by(analysis), analysis.reuses.steps.clone()) {
                     changed.insert(uri);
                 }
             }
