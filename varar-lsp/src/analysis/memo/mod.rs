@@ -40,6 +40,10 @@ struct Inner {
     plans: u64,
     /// The sum of the weights kept.
     weight: usize,
+    /// The last plan that forgot what it had not used: after that, all
+    /// that is kept is its own, so it never looks again (a 50 MB oath
+    /// would otherwise scan the whole memo for each block past the bound).
+    swept: u64,
     kept: HashMap<Box<str>, Kept>,
 }
 
@@ -135,6 +139,10 @@ impl MatchMemo for PlanMemo<'_> {
         }
         if inner.weight + weight > budget {
             let plan = self.plan;
+            if inner.swept == plan {
+                return;
+            }
+            inner.swept = plan;
             inner.kept.retain(|_, k| k.used == plan);
             inner.weight = inner.kept.values().map(|k| k.weight).sum();
             if inner.weight + weight > budget {
