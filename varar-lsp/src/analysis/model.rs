@@ -30,8 +30,9 @@ pub struct PlanContext<'a> {
 pub struct Analysis {
     /// Its oathPath.
     pub oath_path: String,
-    /// The text planned.
-    pub text: String,
+    /// The text planned (shared with the project's oaths it was read
+    /// from: not a copy per plan).
+    pub text: Arc<str>,
     /// Its position tables ([`Analysis::source`]).
     pub(crate) tables: Arc<Tables>,
     /// The document model.

@@ -3,6 +3,8 @@
 //! engine's one function for it (`varar_core::planned::plan_with_drift`,
 //! the harness's and `cargo varar check`'s too).
 
+use std::sync::Arc;
+
 use varar_core::doc::Doc;
 use varar_core::plan::Matched;
 use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
@@ -121,7 +123,13 @@ fn analyse(
     let links = uses::links(document, &consumed);
     let analysis = Analysis {
         oath_path: path.to_string(),
-        text: text.to_string(),
+        // The engine's document was parsed from the oaths' text: the
+        // same text, shared.
+        text: context
+            .oaths
+            .shared_text(path)
+            .filter(|t| std::ptr::eq(&**t, text))
+            .unwrap_or_else(|| Arc::from(text)),
         tables: source.tables(),
         doc: Doc {
             path: doc.path.clone(),

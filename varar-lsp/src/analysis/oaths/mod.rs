@@ -146,6 +146,12 @@ impl Oaths {
         self.entries.get(path).map(|e| &*e.text)
     }
 
+    /// The text of `path`, shared rather than copied (what an analysis
+    /// keeps of the text it planned).
+    pub fn shared_text(&self, path: &str) -> Option<Arc<str>> {
+        self.entries.get(path).map(|e| Arc::clone(&e.text))
+    }
+
     /// Whether the oath is open in the editor.
     pub fn is_open(&self, path: &str) -> bool {
         self.entries.get(path).is_some_and(|e| e.open)
