@@ -1,14 +1,16 @@
 //! Planning oaths as the harness plans them (pure): [`plan_documents`] is
 //! the **only** place the server plans an oath with its drift, through the
 //! engine's one function for it (`varar_core::planned::plan_with_drift`,
-//! the harness's and `cargo varar check`'s too).
+//! the harness's and `cargo varar check`'s too). [`plan_documents_with`]
+//! is the same through the server's memo of what matching each block gave
+//! (`plan_with_drift_memo`, issue 39): the same analyses.
 
 use std::sync::Arc;
 
 use varar_core::doc::Doc;
 use varar_core::plan::Matched;
 use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
-use varar_core::workspace::Workspace;
+use varar_core::workspace::{Document, Workspace};
 
 use super::memo::{BlockMemo, PlanMemo};
 use super::model::{Analysis, PlanContext, Reuses};
@@ -60,8 +62,8 @@ fn plan_all(
         .filter_map(|p| analyse(context, &engine, p, memo))
         .collect();
     // Planning is over: each analysis takes its document's model from the
-    // engine rather than a copy of it (a copy of a 5 MB oath's model was a
-    // twentieth of a keystroke, issue 39).
+    // engine rather than a copy of it (copying a 5 MB oath's model cost
+    // milliseconds a keystroke, issue 39).
     let mut documents = engine.into_documents();
     for i in 0..analyses.len() {
         let doc = match documents.remove(&analyses[i].0.oath_path) {
@@ -72,7 +74,12 @@ fn plan_all(
                 .find(|(a, _)| a.oath_path == analyses[i].0.oath_path)
             {
                 Some((first, _)) => first.doc.clone(),
-                None => continue,
+                // Planning parsed every document it planned: not reached,
+                // but the model would be the same parsed again.
+                None => {
+                    let analysis = &analyses[i].0;
+                    Document::parse(&analysis.oath_path, &analysis.text).into_doc()
+                }
             },
         };
         let (analysis, matched) = &mut analyses[i];
