@@ -97,7 +97,7 @@ pub struct ParamUse {
     /// What editors highlight (inside quotes and markers).
     pub inner: Span,
     /// The parameter type name (`""` for `{}`).
-    pub parameter_type: String,
+    pub parameter_type: Arc<str>,
     /// The source text under `span`.
     pub raw: String,
     /// The value the step function receives.

@@ -8,6 +8,7 @@
 //! what was found so far (issue 21: a 5 MB oath took minutes).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use varar_core::doc::Doc;
 use varar_core::plan::{Matched, Plan, PlannedStep};
@@ -81,7 +82,9 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
             .map(|(arg, (span, inner))| ParamUse {
                 span: *span,
                 inner: *inner,
-                parameter_type: arg.parameter_type.to_string(),
+                // Shared with the plan: one type name per step, not a
+                // copy per sentence (issue 39).
+                parameter_type: Arc::clone(&arg.parameter_type),
                 raw: arg.raw.clone(),
                 value: arg.value.clone(),
             })
