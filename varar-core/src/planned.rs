@@ -22,7 +22,9 @@ use crate::drift::{
     BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, oath_candidates,
 };
 use crate::lock::{LockEntry, LockExample, OathRecord};
-use crate::plan::{Notice, Plan, checks_nothing, plan_document};
+use crate::plan::{
+    MatchMemo, Matched, Notice, Plan, checks_nothing, plan_document, plan_document_with,
+};
 use crate::registry::Registry;
 use crate::workspace::{Document, Workspace};
 
@@ -110,6 +112,35 @@ pub fn plan_with_drift(
     against: Against<'_>,
 ) -> PlannedOath {
     let plan = plan_document(workspace, document, registry);
+    judge(workspace, document, plan, registry, against)
+}
+
+/// [`plan_with_drift`], each block matched from what `memo` kept of an
+/// earlier plan against the same registry, when it kept it (issue 39: the
+/// editor re-plans a big oath on every keystroke, which changes one
+/// block). The same [`PlannedOath`] as [`plan_with_drift`] gives: what a
+/// block's matching gives depends only on its text and the registry.
+/// Beside it, what matching each candidate of `document` gave (its
+/// sentences: the editor shows them without splitting them again).
+pub fn plan_with_drift_memo(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    registry: &Registry,
+    against: Against<'_>,
+    memo: &dyn MatchMemo,
+) -> (PlannedOath, Matched) {
+    let (plan, matched) = plan_document_with(workspace, document, registry, memo);
+    (judge(workspace, document, plan, registry, against), matched)
+}
+
+/// The drift half of [`plan_with_drift`], given the plan.
+fn judge(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    plan: Plan,
+    registry: &Registry,
+    against: Against<'_>,
+) -> PlannedOath {
     // Whether a consumed candidate still runs alone is asked only when
     // there is an entry to compare (planning it alone costs a match per
     // sentence).

@@ -6,6 +6,7 @@
 //! where the two are converted: everything downstream keeps UTF-16 values.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 #[cfg(feature = "serde")]
 use serde::{Deserialize, Serialize};
@@ -52,12 +53,32 @@ impl Span {
 /// let span = src.span(5, 7);
 /// assert_eq!((span.start_line, span.start_col, span.end_col), (2, 1, 3));
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Source<'a> {
     text: &'a str,
     /// Shared, so a source can be rebuilt over the same text for free.
     tables: Arc<Tables>,
+    /// The line index (0-based) of the last position asked for: planning
+    /// and the editor ask in document order, so the next is most often on
+    /// that line or a few after (a binary search over a 5 MB oath's lines
+    /// for each of them was a sixth of a keystroke's work, issue 39). Only
+    /// a hint: any value gives the same answers.
+    hint: AtomicU32,
 }
+
+impl Clone for Source<'_> {
+    fn clone(&self) -> Self {
+        Source {
+            text: self.text,
+            tables: Arc::clone(&self.tables),
+            hint: AtomicU32::new(self.hint.load(Ordering::Relaxed)),
+        }
+    }
+}
+
+/// How many lines past the hint [`Source::position`] looks before it
+/// searches.
+const WALK: usize = 8;
 
 /// The position tables of one text (see [`Source::tables`]).
 #[derive(Debug)]
@@ -113,6 +134,7 @@ impl<'a> Source<'a> {
                 len_utf16: u,
                 text_len: text.len(),
             }),
+            hint: AtomicU32::new(0),
         }
     }
 
@@ -129,7 +151,11 @@ impl<'a> Source<'a> {
         if tables.text_len != text.len() {
             return Source::new(text);
         }
-        Source { text, tables }
+        Source {
+            text,
+            tables,
+            hint: AtomicU32::new(0),
+        }
     }
 
     /// The unchanged text.
@@ -181,11 +207,30 @@ impl<'a> Source<'a> {
     /// 1-based (line, column) of a UTF-16 offset (spec 10 §1.3). Offsets past
     /// the end keep adding columns on the last line.
     pub fn position(&self, u: u32) -> (u32, u32) {
-        let idx = match self.tables.line_starts.binary_search(&u) {
+        let starts = &self.tables.line_starts;
+        // The line is the last whose start is at most `u` (starts rise
+        // strictly, and the first is 0): walk on from the hint's line
+        // when `u` lies at or after it, else search.
+        let hint = self.hint.load(Ordering::Relaxed) as usize;
+        let mut idx = None;
+        if starts.get(hint).is_some_and(|&s| s <= u) {
+            let mut i = hint;
+            for _ in 0..WALK {
+                match starts.get(i + 1) {
+                    Some(&next) if next <= u => i += 1,
+                    _ => {
+                        idx = Some(i);
+                        break;
+                    }
+                }
+            }
+        }
+        let idx = idx.unwrap_or_else(|| match starts.binary_search(&u) {
             Ok(i) => i,
             Err(i) => i - 1,
-        };
-        (idx as u32 + 1, u - self.tables.line_starts[idx] + 1)
+        });
+        self.hint.store(idx as u32, Ordering::Relaxed);
+        (idx as u32 + 1, u - starts[idx] + 1)
     }
 
     /// The full [`Span`] of a UTF-16 range.
@@ -239,6 +284,26 @@ pub fn utf16_len(s: &str) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn positions_in_any_order_are_those_of_a_search() {
+        // Lines of every length (empty ones too), the hint left anywhere:
+        // forwards, backwards, far jumps, past the end.
+        let text: String = (0..60).map(|i| "x".repeat(i % 7) + "\n").collect();
+        let s = Source::new(&text);
+        let len = s.len_utf16();
+        let search = |u: u32| {
+            let starts = &s.tables.line_starts;
+            let i = starts.partition_point(|&start| start <= u) - 1;
+            (i as u32 + 1, u - starts[i] + 1)
+        };
+        let mut order: Vec<u32> = (0..=len + 3).collect();
+        order.extend((0..=len).rev());
+        order.extend((0..=len).map(|u| (u * 37) % (len + 1)));
+        for u in order {
+            assert_eq!(s.position(u), search(u), "offset {u}");
+        }
+    }
 
     #[test]
     fn ascii_offsets_equal_bytes() {

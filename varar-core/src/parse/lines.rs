@@ -6,6 +6,7 @@
 //! A leading BOM is not part of line 1's content: block structure ignores it
 //! (as GitHub and editors do), while every position still counts it.
 
+use std::cell::Cell;
 use std::ops::Range;
 
 /// Byte ranges of every line of a text.
@@ -16,7 +17,15 @@ pub(crate) struct Lines {
     /// Byte index of each line's LF (or lone CR), or the text length for the
     /// last line.
     ends: Vec<usize>,
+    /// The line [`Lines::line_of`] found last: the walker asks in document
+    /// order, so the next is most often a few lines on (a binary search
+    /// each time was a tenth of parsing a 5 MB oath, issue 39). Only a
+    /// hint: any value gives the same answers.
+    hint: Cell<usize>,
 }
+
+/// How many lines past the hint [`Lines::line_of`] looks before it searches.
+const WALK: usize = 8;
 
 impl Lines {
     /// Index the lines of `text`.
@@ -35,7 +44,11 @@ impl Lines {
             }
         }
         ends.push(text.len());
-        Lines { starts, ends }
+        Lines {
+            starts,
+            ends,
+            hint: Cell::new(0),
+        }
     }
 
     /// Number of lines.
@@ -45,10 +58,30 @@ impl Lines {
 
     /// 0-based line holding byte `b` (a line ending belongs to its line).
     pub(crate) fn line_of(&self, b: usize) -> usize {
-        match self.starts.binary_search(&b) {
+        // The last line whose start is at most `b` (starts rise strictly),
+        // or line 0 for a byte of the BOM: walked to from the hint when it
+        // lies at or after the hint's line, else searched.
+        let starts = &self.starts;
+        let hint = self.hint.get();
+        let mut found = None;
+        if starts.get(hint).is_some_and(|&s| s <= b) {
+            let mut i = hint;
+            for _ in 0..WALK {
+                match starts.get(i + 1) {
+                    Some(&next) if next <= b => i += 1,
+                    _ => {
+                        found = Some(i);
+                        break;
+                    }
+                }
+            }
+        }
+        let line = found.unwrap_or_else(|| match starts.binary_search(&b) {
             Ok(i) => i,
             Err(i) => i.saturating_sub(1),
-        }
+        });
+        self.hint.set(line);
+        line
     }
 
     /// 0-based line of the last byte of `range` (its start when empty).
@@ -97,6 +130,27 @@ pub(crate) fn bom_len(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_of_bytes_in_any_order_are_those_of_a_search() {
+        // A BOM, CRLF, lone CR, empty lines; the hint left anywhere.
+        let text: String = "\u{feff}".to_owned()
+            + &(0..50)
+                .map(|i| "y".repeat(i % 5) + ["\n", "\r\n", "\r"][i % 3])
+                .collect::<String>();
+        let l = Lines::new(&text);
+        let search = |b: usize| match l.starts.binary_search(&b) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let len = text.len();
+        let mut order: Vec<usize> = (0..=len + 2).collect();
+        order.extend((0..=len).rev());
+        order.extend((0..=len).map(|b| (b * 31) % (len + 1)));
+        for b in order {
+            assert_eq!(l.line_of(b), search(b), "byte {b}");
+        }
+    }
 
     #[test]
     fn lines_split_at_lf_and_keep_cr() {

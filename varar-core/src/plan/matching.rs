@@ -3,6 +3,7 @@
 //! greedily) and moved from byte offsets in the sentence to UTF-16 offsets in
 //! the block text.
 
+use super::split::SplitSentence;
 use crate::source::utf16_len;
 use varar_expression::ArgValue;
 
@@ -30,6 +31,17 @@ pub(crate) trait Matcher {
     }
     /// Where the step definition is: file and line.
     fn location(&self, step: usize) -> (&str, u32);
+    /// What matching the block `text` gave before, if this matcher keeps
+    /// it (a caller's [`super::MatchMemo`]); none by default.
+    fn remembered(&self, text: &str) -> Option<std::sync::Arc<TextMatch>> {
+        let _ = text;
+        None
+    }
+    /// What matching the block `text` gave, to keep if this matcher keeps
+    /// anything; nothing by default.
+    fn remember(&self, text: &str, found: &std::sync::Arc<TextMatch>) {
+        let _ = (text, found);
+    }
 }
 
 /// One match of one expression in one sentence, byte offsets into the sentence.
@@ -88,6 +100,82 @@ pub(crate) struct BlockParam {
     pub type_name: std::sync::Arc<str>,
     /// The transformed value.
     pub value: ArgValue,
+}
+
+/// A text block matched: its sentences as planning cuts them and the hits
+/// of its steps, resolved, in the block text's own offsets. Opaque; what a
+/// [`super::MatchMemo`] keeps.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TextMatch {
+    pub(crate) sentences: Vec<SplitSentence>,
+    pub(crate) matched: BlockMatch,
+}
+
+impl TextMatch {
+    /// Match `text` afresh: split it with `split`, then match and resolve
+    /// each sentence against `matcher`.
+    pub(crate) fn of(
+        text: &str,
+        matcher: &dyn Matcher,
+        split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    ) -> TextMatch {
+        let sentences = split(text);
+        let matched = match_block(&TextMatch::refs_of(&sentences), matcher);
+        TextMatch { sentences, matched }
+    }
+
+    /// The sentences, as matching reads them.
+    pub(crate) fn refs(&self) -> Vec<SentenceRef<'_>> {
+        TextMatch::refs_of(&self.sentences)
+    }
+
+    fn refs_of(sentences: &[SplitSentence]) -> Vec<SentenceRef<'_>> {
+        sentences
+            .iter()
+            .map(|(text, start)| SentenceRef {
+                text: text.as_str(),
+                start: *start,
+            })
+            .collect()
+    }
+
+    /// The block's sentences (spec 10 §8): each one's text, terminator
+    /// included, and its UTF-16 start in the block text, in order. The
+    /// same as [`crate::sentences::split_sentences`] gives.
+    pub fn sentences(&self) -> impl ExactSizeIterator<Item = (&str, u32)> {
+        self.sentences.iter().map(|(t, s)| (t.as_str(), *s))
+    }
+
+    /// About how many bytes it holds (its strings, its vectors' items):
+    /// what a memo counts to stay within its bound.
+    pub fn weight(&self) -> usize {
+        let sentences: usize = self
+            .sentences
+            .iter()
+            .map(|(t, _)| t.len() + size_of::<SplitSentence>())
+            .sum();
+        let hits: usize = self
+            .matched
+            .hits
+            .iter()
+            .map(|h| {
+                h.text.len()
+                    + size_of_val(h)
+                    // A parameter's value is at most about the text it
+                    // was read from.
+                    + h.params.as_ref().map_or(0, |p| {
+                        p.len() * size_of::<BlockParam>() + h.text.len()
+                    })
+            })
+            .sum();
+        let collisions: usize = self
+            .matched
+            .collisions
+            .iter()
+            .map(|c| c.text.len() + size_of_val(c) + c.steps.len() * size_of::<usize>())
+            .sum();
+        size_of::<TextMatch>() + sentences + hits + collisions
+    }
 }
 
 /// Two or more hits on exactly the same range (§20.6 step 3).

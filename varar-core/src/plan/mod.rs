@@ -14,6 +14,7 @@ mod grouping;
 #[cfg(feature = "serde")]
 mod json;
 mod matching;
+mod memo;
 mod model;
 mod notices;
 mod resolve;
@@ -23,9 +24,12 @@ mod split;
 mod tests;
 mod units;
 
+pub use matching::TextMatch;
+pub use memo::MatchMemo;
 pub use model::*;
 pub use notices::checks_nothing;
-pub use reuse::{plan_document, plan_oath, runs_alone};
+pub(crate) use reuse::plan_document_with;
+pub use reuse::{Matched, plan_document, plan_oath, runs_alone};
 
 use crate::doc::Doc;
 use crate::registry::Registry;

@@ -6,14 +6,16 @@
 //! [`plan_oath`] plans one oath of a workspace; [`super::plan`] plans a
 //! document alone, against the empty workspace.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use super::grouping;
 use super::matching::Matcher;
+use super::matching::TextMatch;
+use super::memo::{MatchMemo, Memoised};
 use super::model::{Diagnostic, DiagnosticCode, Plan};
 use super::resolve::{Resolver, cycle_message};
 use super::split::{SplitSentence, split};
-use super::units::{ReferenceUnit, Unit, plan_one};
+use super::units::{ReferenceUnit, Unit, plan_one, plan_one_matched};
 use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::source::Source;
@@ -55,7 +57,28 @@ pub fn plan_document(
     document: &Document<'_>,
     registry: &Registry,
 ) -> Plan {
-    plan_view(workspace, document.view(), registry, &split)
+    plan_view(workspace, document.view(), registry, &split, None)
+}
+
+/// [`plan_document`] with `registry` asking `memo` before it matches a
+/// block: the same plan, made from what `memo` kept of earlier ones, with
+/// what matching each candidate of the document gave ([`Matched`]).
+pub(crate) fn plan_document_with(
+    workspace: &Workspace<'_>,
+    document: &Document<'_>,
+    registry: &Registry,
+    memo: &dyn MatchMemo,
+) -> (Plan, Matched) {
+    let matcher = Memoised { registry, memo };
+    let mut matched = Matched::new();
+    let plan = plan_view(
+        workspace,
+        document.view(),
+        &matcher,
+        &split,
+        Some(&mut matched),
+    );
+    (plan, matched)
 }
 
 /// Plan `doc` alone, against the empty workspace.
@@ -74,17 +97,31 @@ pub(crate) fn plan_alone(
         references: &references,
         slugs: &slugs,
     };
-    plan_view(&Workspace::empty(), view, matcher, split)
+    plan_view(&Workspace::empty(), view, matcher, split, None)
 }
 
-/// Phase 1 and phase 2 of spec 70 §70.3 for the document `oath`.
+/// What matching each candidate of a document gave, by candidate index:
+/// `None` for a reference block and for a candidate a reference consumes
+/// (neither is matched in its own oath).
+pub type Matched = Vec<Option<Arc<TextMatch>>>;
+
+/// Phase 1 and phase 2 of spec 70 §70.3 for the document `oath`; into
+/// `matched`, when given, what matching each of its candidates gave.
 pub(crate) fn plan_view<'d>(
     workspace: &'d Workspace<'_>,
     oath: View<'d>,
     matcher: &dyn Matcher,
     split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    mut matched: Option<&mut Matched>,
 ) -> Plan {
     let consumed = consumed(workspace, &oath);
+    // Kept only when asked for: a plan made afresh frees each block's
+    // match as soon as its unit is made (holding them all to the end made
+    // opening a 5 MB oath half as slow again).
+    if let Some(matched) = matched.as_deref_mut() {
+        matched.clear();
+        matched.resize(oath.doc.examples.len(), None);
+    }
     let mut diagnostics = Vec::new();
     let mut notices = Vec::new();
     let mut units = Vec::with_capacity(oath.doc.examples.len());
@@ -113,14 +150,20 @@ pub(crate) fn plan_view<'d>(
                 candidate,
                 reference,
             }),
-            None => plan_one(
-                candidate,
-                oath.source,
-                matcher,
-                split,
-                &mut diagnostics,
-                &mut notices,
-            ),
+            None => {
+                let (unit, found) = plan_one_matched(
+                    candidate,
+                    oath.source,
+                    matcher,
+                    split,
+                    &mut diagnostics,
+                    &mut notices,
+                );
+                if let Some(slot) = matched.as_deref_mut().and_then(|m| m.get_mut(index)) {
+                    *slot = Some(found);
+                }
+                unit
+            }
         });
     }
     let mut resolver = Resolver {

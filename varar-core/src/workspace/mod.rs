@@ -144,6 +144,15 @@ impl<'t> Workspace<'t> {
         })
     }
 
+    /// The documents parsed so far, by oathPath, the workspace given up:
+    /// what a caller keeps of a plan without copying a model.
+    pub fn into_documents(self) -> BTreeMap<String, Document<'t>> {
+        self.slots
+            .into_iter()
+            .filter_map(|(path, slot)| Some((path, slot.parsed.into_inner()?)))
+            .collect()
+    }
+
     /// Whether `oath_path` is one of the documents.
     pub fn contains(&self, oath_path: &str) -> bool {
         self.slots.contains_key(oath_path)
@@ -285,6 +294,11 @@ impl<'t> Document<'t> {
     /// Its oathPath.
     pub fn path(&self) -> &str {
         &self.doc.path
+    }
+
+    /// The document model, the document given up.
+    pub fn into_doc(self) -> Doc {
+        self.doc
     }
 
     /// The document model.

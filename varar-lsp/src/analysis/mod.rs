@@ -5,7 +5,8 @@
 //! the Rust steps without compiling them, [`rust_sources`] finds them,
 //! [`oaths`] holds a project's oaths, [`usages`] counts the uses of each
 //! step, [`guess`] proposes a missing step, [`characters`] escapes text
-//! shown to the reader.
+//! shown to the reader, [`memo`] keeps what matching each block gave
+//! across the server's plans.
 //!
 //! One oath as the editor sees it (pure): its text planned by the engine
 //! among the other oaths of its project, with what the editor features need
@@ -28,6 +29,7 @@
 pub mod characters;
 mod contribution;
 pub mod guess;
+pub mod memo;
 mod model;
 pub mod oaths;
 mod planning;
@@ -39,7 +41,7 @@ mod uses;
 
 pub use contribution::{Contribution, SplicedStep, contribution};
 pub use model::{Analysis, LinkUse, ParamUse, PlanContext, Reuses, SentenceInfo, Spliced, StepUse};
-pub use planning::{plan_document, plan_documents};
+pub use planning::{plan_document, plan_document_with, plan_documents, plan_documents_with};
 pub use uses::reuses;
 
 #[cfg(test)]

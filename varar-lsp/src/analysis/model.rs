@@ -1,6 +1,7 @@
 //! What an analysis holds (pure): the plan of one oath and what the editor
 //! features read from it, with the lookups by offset they share.
 
+use std::sync::Arc;
 use varar_core::doc::Doc;
 use varar_core::drift::Drift;
 use varar_core::expression::ArgValue;
@@ -8,7 +9,7 @@ use varar_core::lock::{Lock, LockExample};
 use varar_core::names::OathItems;
 use varar_core::plan::{self, Notice, Plan};
 use varar_core::reference::Reference;
-use varar_core::source::Span;
+use varar_core::source::{Source, Span, Tables};
 
 use crate::analysis::oaths::{Deps, Oaths};
 use crate::analysis::step_index::StepIndex;
@@ -29,8 +30,11 @@ pub struct PlanContext<'a> {
 pub struct Analysis {
     /// Its oathPath.
     pub oath_path: String,
-    /// The text planned.
-    pub text: String,
+    /// The text planned (shared with the project's oaths it was read
+    /// from: not a copy per plan).
+    pub text: Arc<str>,
+    /// Its position tables ([`Analysis::source`]).
+    pub(crate) tables: Arc<Tables>,
     /// The document model.
     pub doc: Doc,
     /// The engine's plan.
@@ -93,7 +97,7 @@ pub struct ParamUse {
     /// What editors highlight (inside quotes and markers).
     pub inner: Span,
     /// The parameter type name (`""` for `{}`).
-    pub parameter_type: String,
+    pub parameter_type: Arc<str>,
     /// The source text under `span`.
     pub raw: String,
     /// The value the step function receives.
@@ -138,6 +142,11 @@ pub struct SentenceInfo {
 }
 
 impl Analysis {
+    /// Its text with the position tables planning built, not built again.
+    pub fn source(&self) -> Source<'_> {
+        Source::with_tables(&self.text, Arc::clone(&self.tables))
+    }
+
     /// The step (and parameter, if any) under a UTF-16 offset: one of this
     /// oath's plan, else one another oath's plan splices from this text.
     pub fn step_at(&self, offset: u32) -> Option<(&StepUse, Option<usize>)> {

@@ -1,11 +1,18 @@
 //! Planning oaths as the harness plans them (pure): [`plan_documents`] is
 //! the **only** place the server plans an oath with its drift, through the
 //! engine's one function for it (`varar_core::planned::plan_with_drift`,
-//! the harness's and `cargo varar check`'s too).
+//! the harness's and `cargo varar check`'s too). [`plan_documents_with`]
+//! is the same through the server's memo of what matching each block gave
+//! (`plan_with_drift_memo`, issue 39): the same analyses.
 
-use varar_core::planned::{Against, plan_with_drift};
-use varar_core::workspace::Workspace;
+use std::sync::Arc;
 
+use varar_core::doc::Doc;
+use varar_core::plan::Matched;
+use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
+use varar_core::workspace::{Document, Workspace};
+
+use super::memo::{BlockMemo, PlanMemo};
 use super::model::{Analysis, PlanContext, Reuses};
 use super::uses;
 
@@ -15,16 +22,72 @@ use super::uses;
 /// engine workspace serves them all, so a document several of them reach
 /// is parsed once.
 pub fn plan_documents(context: &PlanContext<'_>, paths: &[&str]) -> Vec<Analysis> {
+    plan_all(context, paths, None)
+}
+
+/// [`plan_documents`], every block matched from what `memo` kept of
+/// earlier plans when it kept it, and kept there (the server's way, issue
+/// 39): the same analyses.
+pub fn plan_documents_with(
+    context: &PlanContext<'_>,
+    paths: &[&str],
+    memo: &BlockMemo,
+) -> Vec<Analysis> {
+    let memo = memo.plan(context.index.generation());
+    plan_all(context, paths, Some(&memo))
+}
+
+/// [`plan_documents_with`] for one oath.
+pub fn plan_document_with(
+    context: &PlanContext<'_>,
+    oath_path: &str,
+    memo: &BlockMemo,
+) -> Option<Analysis> {
+    plan_documents_with(context, &[oath_path], memo).pop()
+}
+
+fn plan_all(
+    context: &PlanContext<'_>,
+    paths: &[&str],
+    memo: Option<&PlanMemo<'_>>,
+) -> Vec<Analysis> {
     let paths: Vec<&str> = paths
         .iter()
         .copied()
         .filter(|p| context.oaths.text(p).is_some())
         .collect();
     let engine = context.oaths.workspace(&paths);
-    paths
+    let mut analyses: Vec<(Analysis, Matched)> = paths
         .iter()
-        .filter_map(|p| analyse(context, &engine, p))
-        .collect()
+        .filter_map(|p| analyse(context, &engine, p, memo))
+        .collect();
+    // Planning is over: each analysis takes its document's model from the
+    // engine rather than a copy of it (copying a 5 MB oath's model cost
+    // milliseconds a keystroke, issue 39).
+    let mut documents = engine.into_documents();
+    for i in 0..analyses.len() {
+        let doc = match documents.remove(&analyses[i].0.oath_path) {
+            Some(document) => document.into_doc(),
+            // A path asked for twice: its model went to the first.
+            None => match analyses[..i]
+                .iter()
+                .find(|(a, _)| a.oath_path == analyses[i].0.oath_path)
+            {
+                Some((first, _)) => first.doc.clone(),
+                // Planning parsed every document it planned: not reached,
+                // but the model would be the same parsed again.
+                None => {
+                    let analysis = &analyses[i].0;
+                    Document::parse(&analysis.oath_path, &analysis.text).into_doc()
+                }
+            },
+        };
+        let (analysis, matched) = &mut analyses[i];
+        analysis.doc = doc;
+        let source = analysis.source();
+        analysis.sentences = uses::sentences(analysis, &source, matched);
+    }
+    analyses.into_iter().map(|(a, _)| a).collect()
 }
 
 /// [`plan_documents`] for one oath.
@@ -32,7 +95,15 @@ pub fn plan_document(context: &PlanContext<'_>, oath_path: &str) -> Option<Analy
     plan_documents(context, &[oath_path]).pop()
 }
 
-fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Option<Analysis> {
+/// The analysis of `path` but its model and sentences (see [`plan_all`]),
+/// with what matching its candidates gave when planned through a memo
+/// (else nothing: the sentences are split afresh).
+fn analyse(
+    context: &PlanContext<'_>,
+    engine: &Workspace<'_>,
+    path: &str,
+    memo: Option<&PlanMemo<'_>>,
+) -> Option<(Analysis, Matched)> {
     let document = engine.document(path)?;
     let source = document.source();
     let text = source.text();
@@ -43,17 +114,36 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
     // workspace's documents.
     let registry = context.index.registry();
     let entry = context.lock.and_then(|l| l.oaths.get(path));
-    let planned = plan_with_drift(engine, document, registry, Against::entry(entry));
+    let against = Against::entry(entry);
+    let (planned, matched) = match memo {
+        Some(memo) => plan_with_drift_memo(engine, document, registry, against, memo),
+        None => (
+            plan_with_drift(engine, document, registry, against),
+            Matched::new(),
+        ),
+    };
     let notices = planned.notices(registry);
     let (plan, drifts, removed) = (planned.plan, planned.drifts, planned.removed);
     let consumed = engine.consumed(document);
     let doc = document.doc();
     let (steps, spliced) = uses::step_uses(doc, &plan, source);
     let links = uses::links(document, &consumed);
-    let mut analysis = Analysis {
+    let analysis = Analysis {
         oath_path: path.to_string(),
-        text: text.to_string(),
-        doc: doc.clone(),
+        // The engine's document was parsed from the oaths' text: the
+        // same text, shared.
+        text: context
+            .oaths
+            .shared_text(path)
+            .filter(|t| std::ptr::eq(&**t, text))
+            .unwrap_or_else(|| Arc::from(text)),
+        tables: source.tables(),
+        doc: Doc {
+            path: doc.path.clone(),
+            examples: Vec::new(),
+            orphan_attachments: Vec::new(),
+            headings: Vec::new(),
+        },
         plan,
         drifts,
         removed,
@@ -65,6 +155,5 @@ fn analyse(context: &PlanContext<'_>, engine: &Workspace<'_>, path: &str) -> Opt
         sentences: Vec::new(),
         deps: context.oaths.deps(path, context.index.generation()),
     };
-    analysis.sentences = uses::sentences(&analysis, source);
-    Some(analysis)
+    Some((analysis, matched))
 }

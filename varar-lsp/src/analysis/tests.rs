@@ -28,7 +28,7 @@ fn matched_sentences_rows_and_prose() {
     let put = &a.steps[0];
     assert_eq!(put.params.len(), 2);
     assert_eq!(put.params[0].raw, "12");
-    assert_eq!(put.params[0].parameter_type, "int");
+    assert_eq!(&*put.params[0].parameter_type, "int");
     // Prose sentences are there and unmatched.
     let prose = a
         .sentences

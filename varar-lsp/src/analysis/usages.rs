@@ -143,7 +143,7 @@ impl Usages {
                 u.step
                     .params
                     .iter()
-                    .filter(|p| p.parameter_type == name)
+                    .filter(|p| *p.parameter_type == *name)
                     .map(|p| (u.doc_path.clone(), p.span))
             })
             .collect();

@@ -8,9 +8,10 @@
 //! what was found so far (issue 21: a 5 MB oath took minutes).
 
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 use varar_core::doc::Doc;
-use varar_core::plan::{Plan, PlannedStep};
+use varar_core::plan::{Matched, Plan, PlannedStep};
 use varar_core::sentences::split_sentences;
 use varar_core::source::{Source, Span, utf16_len};
 use varar_core::workspace::Document;
@@ -27,7 +28,8 @@ pub(super) fn step_uses(
 ) -> (Vec<StepUse>, Vec<Spliced>) {
     let mut own: Vec<StepUse> = Vec::new();
     let mut spliced: Vec<Spliced> = Vec::new();
-    let mut own_spans: HashSet<(u32, u32)> = HashSet::new();
+    let steps: usize = plan.examples.iter().map(|e| e.steps.len()).sum();
+    let mut own_spans: HashSet<(u32, u32)> = HashSet::with_capacity(steps);
     let mut spliced_spans: HashSet<(&str, u32, u32)> = HashSet::new();
     for example in &plan.examples {
         for step in &example.steps {
@@ -80,7 +82,9 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
             .map(|(arg, (span, inner))| ParamUse {
                 span: *span,
                 inner: *inner,
-                parameter_type: arg.parameter_type.to_string(),
+                // Shared with the plan: one type name per step, not a
+                // copy per sentence (issue 39).
+                parameter_type: Arc::clone(&arg.parameter_type),
                 raw: arg.raw.clone(),
                 value: arg.value.clone(),
             })
@@ -133,7 +137,53 @@ pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> 
 
 /// Every sentence of every text block but the reference blocks, with
 /// whether a step (of this plan, or of one that splices it) matched it.
-pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<SentenceInfo> {
+/// A candidate whose sentences planning hands over in `matched` (by
+/// candidate index) is not split again.
+pub(super) fn sentences(
+    analysis: &Analysis,
+    source: &Source<'_>,
+    matched: &Matched,
+) -> Vec<SentenceInfo> {
+    let links: HashSet<u32> = analysis
+        .links
+        .iter()
+        .map(|l| l.block.start_offset)
+        .collect();
+    let mut out = Vec::with_capacity(matched.iter().flatten().map(|m| m.sentences().len()).sum());
+    let mut lines = Lines::new(source);
+    for (i, candidate) in analysis.doc.examples.iter().enumerate() {
+        if links.contains(&candidate.span.start_offset) {
+            continue;
+        }
+        let block = &candidate.body.text;
+        let mut push = |text: String, start: u32, end: u32| {
+            let span = lines.span(block.lift(start), block.lift(end));
+            out.push(SentenceInfo {
+                text,
+                span,
+                matched: false,
+            });
+        };
+        match matched.get(i).and_then(Option::as_ref) {
+            Some(found) => {
+                for (text, start) in found.sentences() {
+                    push(text.to_owned(), start, start + utf16_len(text));
+                }
+            }
+            None => {
+                for sentence in split_sentences(&block.text) {
+                    push(sentence.text, sentence.start, sentence.end);
+                }
+            }
+        }
+    }
+    mark_matched(analysis, &mut out);
+    out
+}
+
+/// Set whether a step (of this plan, or of one that splices it) matched
+/// each sentence.
+pub(super) fn mark_matched(analysis: &Analysis, sentences: &mut [SentenceInfo]) {
     let steps = analysis.all_steps();
     // Sorted by start: the furthest end among the first `i` steps tells
     // whether any of them reaches into a span.
@@ -145,30 +195,11 @@ pub(super) fn sentences(analysis: &Analysis, source: &Source<'_>) -> Vec<Sentenc
             Some(*end)
         })
         .collect();
-    let links: HashSet<u32> = analysis
-        .links
-        .iter()
-        .map(|l| l.block.start_offset)
-        .collect();
-    let mut out = Vec::new();
-    let mut lines = Lines::new(source);
-    for candidate in &analysis.doc.examples {
-        if links.contains(&candidate.span.start_offset) {
-            continue;
-        }
-        let block = &candidate.body.text;
-        for sentence in split_sentences(&block.text) {
-            let span = lines.span(block.lift(sentence.start), block.lift(sentence.end));
-            let before = starts.partition_point(|&start| start < span.end_offset);
-            let matched = before > 0 && reach[before - 1] > span.start_offset;
-            out.push(SentenceInfo {
-                text: sentence.text,
-                span,
-                matched,
-            });
-        }
+    for sentence in sentences {
+        let span = sentence.span;
+        let before = starts.partition_point(|&start| start < span.end_offset);
+        sentence.matched = before > 0 && reach[before - 1] > span.start_offset;
     }
-    out
 }
 
 /// Spans of offsets that mostly come in document order: each line found by
@@ -286,7 +317,9 @@ impl Analysis {
     pub fn set_reuses(&mut self, mut reuses: Reuses) {
         merge(&mut self.steps, &mut reuses);
         self.reuses = reuses;
-        let source = Source::new(&self.text);
-        self.sentences = sentences(self, &source);
+        // The sentences stay; only whether a step matches them changes.
+        let mut sentences = std::mem::take(&mut self.sentences);
+        mark_matched(self, &mut sentences);
+        self.sentences = sentences;
     }
 }

@@ -99,7 +99,7 @@ pub fn oath_lenses(analysis: &Analysis) -> Vec<Lens> {
 
 /// The empty span at the start of 1-based `line`.
 fn line_start(analysis: &Analysis, line: u32) -> Span {
-    let source = varar_core::source::Source::new(&analysis.text);
+    let source = analysis.source();
     let offset = source.line_start(line.max(1)).unwrap_or(0);
     source.span(offset, offset)
 }

@@ -24,6 +24,7 @@ use varar_project::store::{
 };
 use varar_project::{Loaded, Project, ProjectError};
 
+use crate::analysis::memo::BlockMemo;
 use crate::analysis::oaths::Oaths;
 use crate::analysis::rust_sources::{self, Sources, is_source, label, oath_path, rust_files};
 use crate::analysis::step_index::StepIndex;
@@ -46,6 +47,9 @@ pub struct ProjectState {
     /// Its oaths, as planning sees them (the server puts the editor's text
     /// of an open oath in).
     pub oaths: Oaths,
+    /// What matching each block of its oaths gave under `index`, kept
+    /// across plans (issue 39); shared with the planning thread.
+    pub memo: Arc<BlockMemo>,
     /// The committed lock, when it could be read.
     pub lock: Option<Lock>,
     /// The last run's results, by oathPath (files the reader refused are
@@ -162,6 +166,7 @@ impl ProjectState {
             epoch: LOADS.fetch_add(1, Ordering::Relaxed) + 1,
             config_warnings,
             oaths: Oaths::default(),
+            memo: Arc::default(),
             root,
             globs,
             sources,

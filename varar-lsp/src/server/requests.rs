@@ -301,7 +301,7 @@ fn review_fixes(
     root: Option<&Path>,
     p: &CodeActionParams,
 ) -> Vec<CodeActionOrCommand> {
-    let source = Source::new(&a.text);
+    let source = a.source();
     let fix = |title: String, uri: Url, edit: TextEdit, d: &lsp_types::Diagnostic| {
         CodeActionOrCommand::CodeAction(CodeAction {
             title,
@@ -391,7 +391,7 @@ fn with_analysis(
 }
 
 fn offset_in(analysis: &Analysis, position: Position) -> u32 {
-    offset(&Source::new(&analysis.text), position)
+    offset(&analysis.source(), position)
 }
 
 fn location(target: &Target) -> Option<Location> {

@@ -28,7 +28,7 @@ use lsp_types::{Diagnostic, Url};
 use super::events::Event;
 use super::server_state::{Server, ServerError};
 use crate::analysis::oaths::Deps;
-use crate::analysis::{Analysis, PlanContext, plan_documents, reuses};
+use crate::analysis::{Analysis, PlanContext, plan_documents_with, reuses};
 use crate::handlers::diagnostics::{
     Latest, holds_earlier, located_diagnostics, oath_diagnostics, recorded_failures,
     standing_diagnostic,
@@ -119,6 +119,7 @@ impl Server {
         }
         let p = &self.projects[project];
         let (index, lock, oaths) = (p.index.clone(), p.lock.clone(), p.oaths.clone());
+        let memo = std::sync::Arc::clone(&p.memo);
         let epoch = p.epoch;
         let events = self.events.clone();
         self.planning.entry(project).or_default().in_flight =
@@ -130,10 +131,11 @@ impl Server {
                 oaths: &oaths,
             };
             let paths: Vec<&str> = stale.iter().map(|(_, p)| p.as_str()).collect();
-            let mut analyses: HashMap<String, Analysis> = plan_documents(&context, &paths)
-                .into_iter()
-                .map(|a| (a.oath_path.clone(), a))
-                .collect();
+            let mut analyses: HashMap<String, Analysis> =
+                plan_documents_with(&context, &paths, &memo)
+                    .into_iter()
+                    .map(|a| (a.oath_path.clone(), a))
+                    .collect();
             let planned = stale
                 .iter()
                 .map(|(uri, path)| {
@@ -175,7 +177,9 @@ impl Server {
                 }
                 self.plan_deps.insert(uri.clone(), deps);
                 if let Some(analysis) = analysis {
-                    self.analyses.insert(uri.clone(), analysis);
+                    if let Some(old) = self.analyses.insert(uri.clone(), analysis) {
+                        drop_off_the_loop(old);
+                    }
                     replanned.insert(uri);
                 }
             }
@@ -237,7 +241,7 @@ impl Server {
             lock: p.lock.as_ref(),
             oaths: &p.oaths,
         };
-        for analysis in plan_documents(&context, &stale) {
+        for analysis in plan_documents_with(&context, &stale, &p.memo) {
             self.closed
                 .insert((project, analysis.oath_path.clone()), analysis);
         }
@@ -279,10 +283,21 @@ impl Server {
         let mut changed = HashSet::new();
         for (uri, reuses) in computed {
             if let Some(analysis) = self.analyses.get_mut(&uri) {
-                let before: Vec<_> = analysis.all_steps().into_iter().cloned().collect();
+                // Only the spliced steps and the own steps' `reused_by`
+                // can change (not a copy of every step of a 5 MB oath,
+                // twice, on each keystroke: issue 39), and the steps are
+                // the same exactly when those are.
+                let reused_by = |a: &Analysis| -> Vec<(usize, Vec<String>)> {
+                    a.steps
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, s)| !s.reused_by.is_empty())
+                        .map(|(i, s)| (i, s.reused_by.clone()))
+                        .collect()
+                };
+                let before = (reused_by(analysis), analysis.reuses.steps.clone());
                 analysis.set_reuses(reuses);
-                let after: Vec<_> = analysis.all_steps().into_iter().cloned().collect();
-                if before != after {
+                if before != (reused_by(analysis), analysis.reuses.steps.clone()) {
                     changed.insert(uri);
                 }
             }
@@ -425,4 +440,15 @@ impl Server {
         }
         out
     }
+}
+
+/// Free a replaced plan on a thread of its own: a 5 MB oath's takes
+/// milliseconds to free (issue 39), which the diagnostics and the tokens of
+/// the new one need not wait for.
+fn drop_off_the_loop(old: Analysis) {
+    let spawned = std::thread::Builder::new()
+        .name("varar-drop".to_owned())
+        .spawn(move || drop(old));
+    // No thread to be had: it is freed here when the error drops.
+    drop(spawned);
 }

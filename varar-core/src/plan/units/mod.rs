@@ -5,7 +5,7 @@ use std::sync::{Arc, OnceLock};
 
 use regex::Regex;
 
-use super::matching::{BlockHit, BlockMatch, Matcher, SentenceRef, match_block};
+use super::matching::{BlockHit, BlockMatch, Matcher, SentenceRef, TextMatch};
 use super::model::{
     Diagnostic, DiagnosticCode, Expectation, Notice, PlannedArg, PlannedDocString, PlannedExample,
     PlannedStep, RowBinding, RowCheck,
@@ -43,20 +43,20 @@ pub(crate) struct MatchedUnit<'d> {
     pub unmatched: Vec<Span>,
 }
 
-/// Plan one candidate; its diagnostics are appended to `diagnostics` in
-/// order (ambiguities, then the error fence), and the quirks it meets to
-/// `notices` (issue 37).
+/// Plan one candidate whose `sentences` matched as `matched`; its
+/// diagnostics are appended to `diagnostics` in order (ambiguities, then
+/// the error fence), and the quirks it meets to `notices` (issue 37).
 pub(crate) fn plan_candidate<'d>(
     candidate: &'d Candidate,
     sentences: &[SentenceRef<'_>],
+    matched: &BlockMatch,
     source: &Source<'_>,
     matcher: &dyn Matcher,
     diagnostics: &mut Vec<Diagnostic>,
     notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
     let block = &candidate.body.text;
-    let matched = match_block(sentences, matcher);
-    push_ambiguities(&matched, block, source, matcher, diagnostics);
+    push_ambiguities(matched, block, source, matcher, diagnostics);
     let mut steps: Vec<PlannedStep> = matched
         .hits
         .iter()
@@ -96,7 +96,7 @@ pub(crate) fn plan_candidate<'d>(
     if let Some(last) = steps.last_mut() {
         match candidate.body.attachments.first() {
             Some(Attachment::Table(t)) => {
-                notices::attached_elsewhere(sentences, &matched, last, block, source, notices);
+                notices::attached_elsewhere(sentences, matched, last, block, source, notices);
                 last.data_table = Some(Box::new(t.clone()));
             }
             Some(Attachment::Fence(f)) if !f.is_error() => {
@@ -116,7 +116,7 @@ pub(crate) fn plan_candidate<'d>(
         candidate,
         steps,
         expected: error_fence.map_or(Expectation::Pass, expectation_of),
-        unmatched: unmatched_sentences(sentences, &matched, block, source),
+        unmatched: unmatched_sentences(sentences, matched, block, source),
     })
 }
 
@@ -322,15 +322,36 @@ pub(crate) fn plan_one<'d>(
     diagnostics: &mut Vec<Diagnostic>,
     notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
-    let sentences = split(&candidate.body.text.text);
-    let refs: Vec<SentenceRef<'_>> = sentences
-        .iter()
-        .map(|(text, start)| SentenceRef {
-            text: text.as_str(),
-            start: *start,
-        })
-        .collect();
-    plan_candidate(candidate, &refs, source, matcher, diagnostics, notices)
+    plan_one_matched(candidate, source, matcher, split, diagnostics, notices).0
+}
+
+/// [`plan_one`], with what matching the candidate's block gave.
+pub(crate) fn plan_one_matched<'d>(
+    candidate: &'d Candidate,
+    source: &Source<'_>,
+    matcher: &dyn Matcher,
+    split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    diagnostics: &mut Vec<Diagnostic>,
+    notices: &mut Vec<Notice>,
+) -> (Unit<'d>, Arc<TextMatch>) {
+    let text = &candidate.body.text.text;
+    // A block matches the same whatever it stands in: a matcher that
+    // keeps what it matched answers an unchanged block from that.
+    let found = matcher.remembered(text).unwrap_or_else(|| {
+        let found = Arc::new(TextMatch::of(text, matcher, split));
+        matcher.remember(text, &found);
+        found
+    });
+    let unit = plan_candidate(
+        candidate,
+        &found.refs(),
+        &found.matched,
+        source,
+        matcher,
+        diagnostics,
+        notices,
+    );
+    (unit, found)
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@
 //! sections are unchanged.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use varar_core::workspace::{Document, Workspace};
 
@@ -28,7 +29,9 @@ pub struct Link {
 
 #[derive(Clone, Debug)]
 struct Entry {
-    text: String,
+    /// Shared: the server hands a copy of the oaths to each planning
+    /// thread, which then costs no copy of the texts (issue 39).
+    text: Arc<str>,
     /// Increases with every change of any entry; a removed and re-added
     /// oath never gets an old version back.
     version: u64,
@@ -115,7 +118,7 @@ impl Oaths {
     }
 
     fn put(&mut self, path: &str, text: &str) -> bool {
-        if self.entries.get(path).is_some_and(|e| e.text == text) {
+        if self.entries.get(path).is_some_and(|e| &*e.text == text) {
             return false;
         }
         self.version += 1;
@@ -123,7 +126,7 @@ impl Oaths {
         self.entries.insert(
             path.to_string(),
             Entry {
-                text: text.to_string(),
+                text: Arc::from(text),
                 version: self.version,
                 links: links_of(path, text),
                 open,
@@ -140,7 +143,13 @@ impl Oaths {
 
     /// The text of an oath.
     pub fn text(&self, path: &str) -> Option<&str> {
-        self.entries.get(path).map(|e| e.text.as_str())
+        self.entries.get(path).map(|e| &*e.text)
+    }
+
+    /// The text of `path`, shared rather than copied (what an analysis
+    /// keeps of the text it planned).
+    pub fn shared_text(&self, path: &str) -> Option<Arc<str>> {
+        self.entries.get(path).map(|e| Arc::clone(&e.text))
     }
 
     /// Whether the oath is open in the editor.
@@ -240,17 +249,13 @@ impl Oaths {
             needed
                 .into_iter()
                 .filter_map(|p| self.entries.get_key_value(&p))
-                .map(|(p, e)| (p.clone(), e.text.as_str())),
+                .map(|(p, e)| (p.clone(), &*e.text)),
         )
     }
 
     /// The engine's workspace of every oath.
     pub fn whole_workspace(&self) -> Workspace<'_> {
-        Workspace::build(
-            self.entries
-                .iter()
-                .map(|(p, e)| (p.clone(), e.text.as_str())),
-        )
+        Workspace::build(self.entries.iter().map(|(p, e)| (p.clone(), &*e.text)))
     }
 }
 

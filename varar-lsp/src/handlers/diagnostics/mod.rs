@@ -129,7 +129,7 @@ pub fn oath_diagnostics(analysis: &Analysis, recorded: &[RecordedFailure]) -> Ve
             .map(|d| diagnostic(range(&d.span), "drift", d.harness_message())),
     );
     out.extend(analysis.notices.iter().map(notice_diagnostic));
-    let source = Source::new(&analysis.text);
+    let source = analysis.source();
     for r in recorded {
         out.extend(failure_diagnostics(&source, r));
     }

@@ -4,7 +4,7 @@ use regex::Regex;
 
 use super::*;
 use crate::doc::{CandidateBody, SegmentOffset, TableRow, TextKind};
-use crate::plan::matching::{RawHit, RawParam};
+use crate::plan::matching::{RawHit, RawParam, match_block};
 use varar_expression::ArgValue;
 
 mod header_bound;
@@ -192,7 +192,8 @@ fn run<'d>(c: &'d Candidate, src: &Source<'_>, steps: &RegexSteps) -> (Unit<'d>,
         .map(|(t, s)| SentenceRef { text: t, start: *s })
         .collect();
     let mut diags = Vec::new();
-    let unit = plan_candidate(c, &refs, src, steps, &mut diags, &mut Vec::new());
+    let matched = match_block(&refs, steps);
+    let unit = plan_candidate(c, &refs, &matched, src, steps, &mut diags, &mut Vec::new());
     (unit, diags)
 }
 
