@@ -213,6 +213,23 @@ impl Prefilter {
         self.needed.len()
     }
 
+    /// Whether any sentence of `text` (each a part of it) may match a step:
+    /// false only when no step is without a literal and `text` holds none
+    /// of the trigrams every step's longest literal starts with, so its
+    /// sentences need not be split out to be turned away one by one (a
+    /// paragraph of prose is read once).
+    pub(crate) fn may_match_in(&self, text: &str) -> bool {
+        if !self.always.is_empty() {
+            return true;
+        }
+        match &self.signatures {
+            Some(bits) => may_hold_literal(bits, text),
+            // No step at all: nothing can match.
+            None if self.needed.is_empty() => false,
+            None => true,
+        }
+    }
+
     /// The steps that may match `sentence`, ascending (registry order),
     /// written into `out`: those whose every literal occurs in it, and
     /// those without one.

@@ -322,7 +322,13 @@ pub(crate) fn plan_one<'d>(
     diagnostics: &mut Vec<Diagnostic>,
     notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
-    let sentences = split(&candidate.body.text.text);
+    let text = &candidate.body.text.text;
+    if !matcher.may_match_in(text) {
+        // No sentence of it can hold a step (prose, most often): it plans
+        // as its sentences would, each without a hit, unsplit.
+        return plan_candidate(candidate, &[], source, matcher, diagnostics, notices);
+    }
+    let sentences = split(text);
     let refs: Vec<SentenceRef<'_>> = sentences
         .iter()
         .map(|(text, start)| SentenceRef {
