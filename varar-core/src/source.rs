@@ -78,7 +78,7 @@ impl<'a> Source<'a> {
     /// Index `text` for position conversions.
     pub fn new(text: &'a str) -> Self {
         let mut line_starts = vec![0];
-        let ascii = text.is_ascii();
+        let ascii = crate::text::is_ascii(text);
         let mut byte_to_u16 = Vec::new();
         let mut starts = Vec::new();
         let mut u: u32 = 0;
@@ -228,9 +228,8 @@ impl<'a> Source<'a> {
 
 /// Length of a string in UTF-16 code units.
 pub fn utf16_len(s: &str) -> u32 {
-    // ASCII (most text) is one unit per byte; `is_ascii` is std's
-    // word-at-a-time check, fast even in an unoptimised build.
-    if s.is_ascii() {
+    // ASCII (most text) is one unit per byte.
+    if crate::text::is_ascii(s) {
         return s.len() as u32;
     }
     s.chars().map(|c| c.len_utf16() as u32).sum()

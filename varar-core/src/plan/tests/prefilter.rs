@@ -283,11 +283,25 @@ fn a_paragraph_without_a_literal_s_trigram_is_turned_away_whole() {
     .unwrap_or_else(|| panic!("does not compile"));
     assert!(!r.may_match_in("Tellers like tidy books. So do auditors!"));
     assert!(r.may_match_in("Tellers like tidy books. Ada deposits 5."));
-    // A trigram across two sentences keeps the paragraph to be split.
-    assert!(r.may_match_in("A dep. Osits"));
+    // Where a literal's trigrams are, the paragraph is split.
+    assert!(r.may_match_in("Ada deposits. 5"));
     let text = "# Oath\n\nTellers like tidy books.\n\n```error\nno\n```\n\nAda deposits 5. So the balance is 5.\n";
     assert_eq!(planned(text, &r), planned(text, &Unfiltered(&r)));
     // A step without a literal may match anything.
     let any = registry(&["{int}".to_owned()]).unwrap_or_else(|| panic!("does not compile"));
     assert!(any.may_match_in("Tellers like tidy books."));
+}
+
+#[test]
+fn a_literal_is_found_whole_at_every_offset_of_a_paragraph() {
+    // Only every stride-th trigram is read: each offset must still find it.
+    let prefilter = Prefilter::new([vec![" deposits "], vec!["the balance is "]]);
+    for pad in 0..20 {
+        for literal in ["deposits ", "the balance is "] {
+            let text = format!("{}{literal}{}", "x".repeat(pad), "y".repeat(pad % 3));
+            assert!(prefilter.may_match_in(&text), "{text:?}");
+        }
+        let text = format!("{}Tellers like tidy books.", "x".repeat(pad));
+        assert!(!prefilter.may_match_in(&text), "{text:?}");
+    }
 }
