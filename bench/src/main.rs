@@ -155,7 +155,8 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
                        series (--prose-mb 1,2,5,10) and the one-line series
                        (--one-line 22500,45000,90000,180000)
   --prose-mb M[,M...]  one oath of the 200 x 25 corpus's 5 000 examples and
-                       prose, M MB in all
+                       prose, M MB in all, beside pulldown-cmark's own pass
+                       over it in the same build (the floor)
   --one-line K[,K...]  one oath of K one-line examples
   --nextest NxM[,...]  cargo nextest run of these corpora next to the floor
                        (thousands of processes: slow)

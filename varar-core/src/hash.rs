@@ -18,7 +18,7 @@ const PRIME: u32 = 0x0100_0193;
 /// assert_eq!(varar_core::hash::source_hash("hello"), "fnv1a:4f9f2cab");
 /// ```
 pub fn source_hash(text: &str) -> String {
-    let hash = if text.is_ascii() {
+    let hash = if crate::text::is_ascii(text) {
         // Each byte is one UTF-16 unit; an index loop stays cheap in
         // unoptimised builds, where iterator adapters are not.
         let bytes = text.as_bytes();

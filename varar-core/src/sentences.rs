@@ -36,7 +36,7 @@ pub fn split_sentences(text: &str) -> Vec<Sentence> {
     // ASCII text (the common case) is its own index: a char is a byte and
     // a UTF-16 unit. Indexing it into vectors first, a byte at a time, was
     // a tenth of planning a 10 MB prose oath in an unoptimised build.
-    if text.is_ascii() {
+    if crate::text::is_ascii(text) {
         split_with(text, &Ascii(text.as_bytes()))
     } else {
         split_with(text, &Indexed::new(text))

@@ -18,7 +18,7 @@ pub(super) static WORD: LazyLock<Regex> =
 /// Call `f` with every token of `s` (with repeats), in text order.
 pub(super) fn for_each_token(s: &str, mut f: impl FnMut(&str)) {
     let lower = s.to_lowercase();
-    if !lower.is_ascii() {
+    if !crate::text::is_ascii(&lower) {
         WORD.find_iter(&lower).for_each(|m| f(m.as_str()));
         return;
     }

@@ -27,6 +27,9 @@ use super::lines::{Lines, bom_len};
 use crate::doc::{Fence, Heading, Table, TextBlock};
 use crate::source::Source;
 
+/// What pulldown-cmark is asked to read: CommonMark and GFM tables.
+pub(super) const OPTIONS: Options = Options::ENABLE_TABLES;
+
 /// One block of the flat list (spec 10 §3), in source order.
 #[derive(Debug)]
 pub(crate) enum Block {
@@ -102,7 +105,7 @@ pub(crate) fn scan(source: &Source<'_>, lines: &Lines) -> Vec<Block> {
         mergeable: None,
         blocks: Vec::new(),
     };
-    for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
+    for (event, range) in Parser::new_ext(body, OPTIONS).into_offset_iter() {
         walker.event(event, (range.start + bom)..(range.end + bom));
     }
     walker.flush_implicit();

@@ -26,6 +26,11 @@ mod tests;
 use crate::doc::Doc;
 use crate::source::Source;
 
+/// The bits of the `pulldown_cmark::Options` the block scanner parses with
+/// (CommonMark and GFM tables): what a measure of pulldown-cmark's own pass
+/// gives it to be the pass this parser makes (varar-bench's Markdown floor).
+pub const PULLDOWN_CMARK_OPTIONS: u32 = blocks::OPTIONS.bits();
+
 /// Parse an oath into its document model. Infallible: any text parses.
 ///
 /// `path` is stored as given (the conformance harness passes `"example.md"`).

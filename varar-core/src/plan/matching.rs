@@ -20,6 +20,13 @@ pub(crate) trait Matcher {
         out.clear();
         out.extend(0..self.step_count());
     }
+    /// Whether any part of `text` may hold a hit: false promises that no
+    /// sentence cut from it has one (so it need not be split). True unless
+    /// the matcher has a prefilter.
+    fn may_match_in(&self, text: &str) -> bool {
+        let _ = text;
+        true
+    }
     /// The raw hits of step `step` in `sentence` (§20.6 steps 1–2), with
     /// byte offsets into `sentence`.
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit>;

@@ -22,7 +22,8 @@ use crate::registry::Registry;
 /// same registry** (a caller whose steps change starts a new one, or
 /// forgets): then a plan made with it is exactly the plan made without.
 /// It may forget anything at any time (that is how it stays bounded).
-pub trait MatchMemo {
+/// It is shared by the threads that plan one long oath's halves.
+pub trait MatchMemo: Sync {
     /// What was kept for `text`, if anything.
     fn get(&self, text: &str) -> Option<Arc<TextMatch>>;
     /// Keep (or not) what matching `text` gave.
@@ -41,6 +42,9 @@ impl Matcher for Memoised<'_> {
     }
     fn steps_for(&self, sentence: &str, out: &mut Vec<usize>) {
         Matcher::steps_for(self.registry, sentence, out);
+    }
+    fn may_match_in(&self, text: &str) -> bool {
+        Matcher::may_match_in(self.registry, text)
     }
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit> {
         Matcher::scan(self.registry, step, sentence)
@@ -64,9 +68,8 @@ impl Matcher for Memoised<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::cell::RefCell;
     use std::collections::HashMap;
-    use std::sync::Arc;
+    use std::sync::{Arc, Mutex};
 
     use super::{MatchMemo, TextMatch};
     use crate::planned::{Against, plan_with_drift, plan_with_drift_memo};
@@ -77,19 +80,20 @@ mod tests {
     /// Keeps everything, and counts what it was asked for and answered.
     #[derive(Default)]
     struct Everything {
-        kept: RefCell<HashMap<String, Arc<TextMatch>>>,
-        answered: RefCell<usize>,
+        kept: Mutex<HashMap<String, Arc<TextMatch>>>,
+        answered: Mutex<usize>,
     }
 
     impl MatchMemo for Everything {
         fn get(&self, text: &str) -> Option<Arc<TextMatch>> {
-            let found = self.kept.borrow().get(text).cloned();
-            *self.answered.borrow_mut() += usize::from(found.is_some());
+            let found = self.kept.lock().unwrap().get(text).cloned();
+            *self.answered.lock().unwrap() += usize::from(found.is_some());
             found
         }
         fn put(&self, text: &str, found: &Arc<TextMatch>) {
             self.kept
-                .borrow_mut()
+                .lock()
+                .unwrap()
                 .insert(text.to_owned(), Arc::clone(found));
         }
     }
@@ -141,6 +145,6 @@ mod tests {
             );
         }
         // The third text is the second: every block was answered.
-        assert!(*memo.answered.borrow() >= 4);
+        assert!(*memo.answered.lock().unwrap() >= 4);
     }
 }

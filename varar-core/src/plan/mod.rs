@@ -68,6 +68,12 @@ impl Matcher for Registry {
         }
     }
 
+    fn may_match_in(&self, text: &str) -> bool {
+        let prefilter = self.prefilter();
+        // An index of other steps than these promises nothing.
+        prefilter.step_count() != self.steps.len() || prefilter.may_match_in(text)
+    }
+
     fn scan(&self, step: usize, sentence: &str) -> Vec<RawHit> {
         let Some(registered) = self.steps.get(step) else {
             return Vec::new();

@@ -12,7 +12,7 @@ use super::grouping;
 use super::matching::Matcher;
 use super::matching::TextMatch;
 use super::memo::{MatchMemo, Memoised};
-use super::model::{Diagnostic, DiagnosticCode, Plan};
+use super::model::{Diagnostic, DiagnosticCode, Notice, Plan};
 use super::resolve::{Resolver, cycle_message};
 use super::split::{SplitSentence, split};
 use super::units::{ReferenceUnit, Unit, plan_one, plan_one_matched};
@@ -85,8 +85,8 @@ pub(crate) fn plan_document_with(
 pub(crate) fn plan_alone(
     doc: &Doc,
     source: &Source<'_>,
-    matcher: &dyn Matcher,
-    split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    matcher: &(dyn Matcher + Sync),
+    split: &(dyn Fn(&str) -> Vec<SplitSentence> + Sync),
 ) -> Plan {
     let references = recognise_all(doc);
     let slugs = OnceLock::new();
@@ -110,8 +110,8 @@ pub type Matched = Vec<Option<Arc<TextMatch>>>;
 pub(crate) fn plan_view<'d>(
     workspace: &'d Workspace<'_>,
     oath: View<'d>,
-    matcher: &dyn Matcher,
-    split: &dyn Fn(&str) -> Vec<SplitSentence>,
+    matcher: &(dyn Matcher + Sync),
+    split: &(dyn Fn(&str) -> Vec<SplitSentence> + Sync),
     mut matched: Option<&mut Matched>,
 ) -> Plan {
     let consumed = consumed(workspace, &oath);
@@ -122,12 +122,31 @@ pub(crate) fn plan_view<'d>(
         matched.clear();
         matched.resize(oath.doc.examples.len(), None);
     }
+    let is_consumed = |index: usize| consumed.get(index).copied().unwrap_or(false);
+    // Each ordinary candidate (neither consumed nor a reference block) is
+    // planned on its own: those of a long oath on two threads, before the
+    // units are put in order.
+    let ordinary = |index: usize| !is_consumed(index) && oath.reference(index).is_none();
+    let keep_matched = matched.is_some();
+    let mut planned = plan_ordinary(&oath, matcher, split, &ordinary, keep_matched).into_iter();
     let mut diagnostics = Vec::new();
     let mut notices = Vec::new();
     let mut units = Vec::with_capacity(oath.doc.examples.len());
     for (index, candidate) in oath.doc.examples.iter().enumerate() {
+        if ordinary(index) {
+            if let Some(Some(mut one)) = planned.next() {
+                diagnostics.append(&mut one.diagnostics);
+                notices.append(&mut one.notices);
+                units.push(one.unit);
+                if let Some(slot) = matched.as_deref_mut().and_then(|m| m.get_mut(index)) {
+                    *slot = one.found;
+                }
+            }
+            continue;
+        }
+        planned.next();
         let reference = oath.reference(index);
-        if consumed.get(index).copied().unwrap_or(false) {
+        if is_consumed(index) {
             // A link inside the very section it names can never run: say so
             // rather than plan nothing in silence (spec 70 §70.6.8).
             if let Some(r) = reference
@@ -143,28 +162,14 @@ pub(crate) fn plan_view<'d>(
             }
             continue;
         }
-        units.push(match reference {
-            // Never matched, never prose; attachments (an `error` fence
-            // included) are ignored.
-            Some(reference) => Unit::Reference(ReferenceUnit {
+        // Never matched, never prose; attachments (an `error` fence
+        // included) are ignored.
+        if let Some(reference) = reference {
+            units.push(Unit::Reference(ReferenceUnit {
                 candidate,
                 reference,
-            }),
-            None => {
-                let (unit, found) = plan_one_matched(
-                    candidate,
-                    oath.source,
-                    matcher,
-                    split,
-                    &mut diagnostics,
-                    &mut notices,
-                );
-                if let Some(slot) = matched.as_deref_mut().and_then(|m| m.get_mut(index)) {
-                    *slot = Some(found);
-                }
-                unit
-            }
-        });
+            }));
+        }
     }
     let mut resolver = Resolver {
         workspace,
@@ -180,6 +185,75 @@ pub(crate) fn plan_view<'d>(
         diagnostics,
         notices,
     }
+}
+
+/// One ordinary candidate planned: its unit, and the diagnostics and
+/// notices planning it appended.
+struct PlannedOne<'d> {
+    unit: Unit<'d>,
+    diagnostics: Vec<Diagnostic>,
+    notices: Vec<Notice>,
+    /// What matching its block gave, when the caller keeps it.
+    found: Option<Arc<TextMatch>>,
+}
+
+/// How many candidates an oath has before its ordinary ones are planned
+/// on two threads (a thread costs what a few candidates cost to plan).
+const TWO_THREADS_FROM: usize = 2048;
+
+/// Each candidate of `oath` planned alone when it is `ordinary` (`None`
+/// for the others), in order: on two threads, each a half of the oath,
+/// when the oath is long (the harness plans one long oath on one thread,
+/// and the plan is the same either way).
+fn plan_ordinary<'d>(
+    oath: &View<'d>,
+    matcher: &(dyn Matcher + Sync),
+    split: &(dyn Fn(&str) -> Vec<SplitSentence> + Sync),
+    ordinary: &(dyn Fn(usize) -> bool + Sync),
+    keep_matched: bool,
+) -> Vec<Option<PlannedOne<'d>>> {
+    let candidates = &oath.doc.examples;
+    let source = oath.source;
+    let range = |from: usize, to: usize| -> Vec<Option<PlannedOne<'d>>> {
+        (from..to)
+            .map(|index| {
+                if !ordinary(index) {
+                    return None;
+                }
+                let mut one = PlannedOne {
+                    unit: Unit::Unmatched,
+                    diagnostics: Vec::new(),
+                    notices: Vec::new(),
+                    found: None,
+                };
+                let candidate = &candidates[index];
+                let (diagnostics, notices) = (&mut one.diagnostics, &mut one.notices);
+                if keep_matched {
+                    let (unit, found) =
+                        plan_one_matched(candidate, source, matcher, split, diagnostics, notices);
+                    (one.unit, one.found) = (unit, Some(found));
+                } else {
+                    one.unit = plan_one(candidate, source, matcher, split, diagnostics, notices);
+                }
+                Some(one)
+            })
+            .collect()
+    };
+    if candidates.len() < TWO_THREADS_FROM {
+        return range(0, candidates.len());
+    }
+    let half = candidates.len() / 2;
+    std::thread::scope(|scope| {
+        let second = scope.spawn(|| range(half, candidates.len()));
+        let mut first = range(0, half);
+        match second.join() {
+            Ok(second) => first.extend(second),
+            // Planning does not panic on any input; if it ever did, the
+            // panic goes on as it would have on this thread.
+            Err(panic) => std::panic::resume_unwind(panic),
+        }
+        first
+    })
 }
 
 /// Whether candidate `index` of the oath `oath_path`, planned alone, has a

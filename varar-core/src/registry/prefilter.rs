@@ -13,9 +13,12 @@
 //! literal) turns away the sentences, most prose, that no step can match.
 //!
 //! The automaton is built only once [`AUTOMATON_AFTER`] sentences have
-//! asked: before that each literal is looked for on its own. Building it
-//! costs, unoptimised, what a few hundred sentences cost to look through
-//! literal by literal, and a `cargo nextest` process plans one oath.
+//! asked: before that the literals are looked for by the pair of bytes
+//! each starts with. Building it costs what a few hundred sentences cost
+//! to look through so, and a `cargo nextest` process plans one oath.
+//! Unoptimised (the dev profile), it is never built: there the automaton
+//! costs a few hundred instructions a byte, more than the pairs at any
+//! length of run.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -23,8 +26,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-/// How many sentences are looked through literal by literal before the
-/// automaton is built.
+/// How many sentences are looked through by pairs before the automaton is
+/// built (optimised builds only).
 pub(crate) const AUTOMATON_AFTER: usize = 256;
 
 /// The literal index of a registry's steps.
@@ -46,11 +49,93 @@ pub(crate) struct Prefilter {
     needed: Vec<usize>,
     /// Steps without a literal: scanned in every sentence.
     always: Vec<usize>,
-    /// A bit per hashed trigram: the first three bytes (after leading
-    /// spaces) of each step's longest literal. A sentence holding none of
-    /// them holds no step's every literal, and the automaton is not run
-    /// over it. `None` when such a literal is shorter than that.
-    signatures: Option<Vec<u64>>,
+    /// The first three bytes (after leading spaces) of each step's longest
+    /// literal. A sentence holding none of them holds no step's every
+    /// literal, and the automaton is not run over it. `None` when such a
+    /// literal is shorter than that.
+    signatures: Option<Signatures>,
+    /// The distinct literals by their first two bytes, what a sentence is
+    /// looked through with before the automaton is built.
+    pairs: PairIndex,
+}
+
+/// The distinct literals by the pair of bytes each starts with: a
+/// sentence is read a pair at a time, and only the literals starting with
+/// that pair are compared there. Exactly `str::contains` of each literal,
+/// without setting a searcher up for each (dear in an unoptimised build,
+/// where the automaton costs a few hundred instructions a byte too).
+#[derive(Clone, Debug)]
+struct PairIndex {
+    /// `first << 8 | second` → 1 + the index in `lists` of the literals
+    /// starting so; 0 when none does.
+    slots: Vec<u32>,
+    /// Literal ids, by starting pair.
+    lists: Vec<Vec<usize>>,
+    /// The literals of one byte: that byte, and the id.
+    single: Vec<(u8, usize)>,
+}
+
+impl PairIndex {
+    fn new(literals: &[&str]) -> PairIndex {
+        let mut index = PairIndex {
+            slots: Vec::new(),
+            lists: Vec::new(),
+            single: Vec::new(),
+        };
+        for (id, literal) in literals.iter().enumerate() {
+            match *literal.as_bytes() {
+                [] => {}
+                [byte] => index.single.push((byte, id)),
+                [a, b, ..] => {
+                    if index.slots.is_empty() {
+                        index.slots = vec![0; 1 << 16];
+                    }
+                    let slot = &mut index.slots[usize::from(a) << 8 | usize::from(b)];
+                    if *slot == 0 {
+                        index.lists.push(Vec::new());
+                        *slot = index.lists.len() as u32;
+                    }
+                    index.lists[*slot as usize - 1].push(id);
+                }
+            }
+        }
+        index
+    }
+
+    /// Set `seen[id]` for each of `literals` (by id) that occurs in
+    /// `sentence`.
+    fn mark(&self, literals: &[String], sentence: &str, seen: &mut [bool]) {
+        let b = sentence.as_bytes();
+        for &(byte, id) in &self.single {
+            seen[id] = b.contains(&byte);
+        }
+        // Slices, not vectors: indexing a `Vec` is a call unoptimised.
+        let slots: &[u32] = &self.slots;
+        if slots.is_empty() {
+            return;
+        }
+        let mut i = 0;
+        while i + 1 < b.len() {
+            let slot = slots[(b[i] as usize) << 8 | b[i + 1] as usize];
+            if slot != 0 {
+                for &id in &self.lists[slot as usize - 1] {
+                    if !seen[id] && b[i..].starts_with(literals[id].as_bytes()) {
+                        seen[id] = true;
+                    }
+                }
+            }
+            i += 1;
+        }
+    }
+}
+
+/// The trigrams every step's longest literal starts with: a flag per pair
+/// of their first two bytes, read first, and a bit per hashed trigram.
+#[derive(Clone, Debug)]
+struct Signatures {
+    /// Indexed by `first << 8 | second`.
+    pairs: Vec<bool>,
+    bits: Vec<u64>,
 }
 
 impl Clone for Prefilter {
@@ -64,6 +149,7 @@ impl Clone for Prefilter {
             needed: self.needed.clone(),
             always: self.always.clone(),
             signatures: self.signatures.clone(),
+            pairs: self.pairs.clone(),
         }
     }
 }
@@ -78,30 +164,44 @@ fn trigram(a: u8, b: u8, c: u8) -> usize {
 
 /// The signature table of `literals` (one per step with a literal), or
 /// `None` when one of them has no trigram after its leading spaces.
-fn signatures(literals: &[&str]) -> Option<Vec<u64>> {
+fn signatures(literals: &[&str]) -> Option<Signatures> {
+    let mut pairs = vec![false; 1 << 16];
     let mut bits = vec![0u64; SIGNATURE_BITS / 64];
     for literal in literals {
         let b = literal.trim_start_matches(' ').as_bytes();
         if b.len() < 3 {
             return None;
         }
+        pairs[usize::from(b[0]) << 8 | usize::from(b[1])] = true;
         let slot = trigram(b[0], b[1], b[2]);
         bits[slot / 64] |= 1 << (slot % 64);
     }
-    Some(bits)
+    Some(Signatures { pairs, bits })
 }
 
-/// Whether `sentence` holds a trigram of `bits`: false means it holds none
+/// Whether `sentence` holds a signed trigram: false means it holds none
 /// of the literals. A plain index loop, quick even unoptimised (where the
-/// automaton costs a few hundred instructions a byte).
-fn may_hold_literal(bits: &[u64], sentence: &str) -> bool {
+/// automaton costs a few hundred instructions a byte): a byte read and one
+/// look at the pair it ends for most bytes (`as`, not `usize::from`,
+/// which would be a call each), the trigram's hash only after a signed
+/// pair.
+fn may_hold_literal(signatures: &Signatures, sentence: &str) -> bool {
+    // Slices, not vectors: indexing a `Vec` is a call (two) unoptimised.
+    let (pairs, bits): (&[bool], &[u64]) = (&signatures.pairs, &signatures.bits);
     let b = sentence.as_bytes();
-    let mut i = 0;
-    while i + 2 < b.len() {
-        let slot = (usize::from(b[i]) * 961 + usize::from(b[i + 1]) * 31 + usize::from(b[i + 2]))
-            % SIGNATURE_BITS;
-        if bits[slot / 64] & (1 << (slot % 64)) != 0 {
-            return true;
+    if b.len() < 3 {
+        return false;
+    }
+    let mut pair = b[0] as usize;
+    let mut i = 1;
+    while i + 1 < b.len() {
+        pair = (pair << 8 & 0xff00) | b[i] as usize;
+        if pairs[pair] {
+            let slot =
+                ((pair >> 8) * 961 + (pair & 0xff) * 31 + b[i + 1] as usize) % SIGNATURE_BITS;
+            if bits[slot / 64] & (1 << (slot % 64)) != 0 {
+                return true;
+            }
         }
         i += 1;
     }
@@ -115,7 +215,15 @@ impl Prefilter {
     where
         L: IntoIterator<Item = &'a str>,
     {
-        Prefilter::building_after(literals, AUTOMATON_AFTER)
+        // Unoptimised (where debug assertions are on, as in the dev
+        // profile), the pairs are quicker than the automaton at any length
+        // of run: it is never built.
+        let after = if cfg!(debug_assertions) {
+            usize::MAX
+        } else {
+            AUTOMATON_AFTER
+        };
+        Prefilter::building_after(literals, after)
     }
 
     /// [`Prefilter::new`] whose automaton is built once `after` sentences
@@ -163,6 +271,7 @@ impl Prefilter {
             signatures(&longest)
         };
         Prefilter {
+            pairs: PairIndex::new(&distinct),
             literals: distinct.iter().map(|l| (*l).to_owned()).collect(),
             automaton: OnceLock::new(),
             asked: AtomicUsize::new(0),
@@ -213,6 +322,23 @@ impl Prefilter {
         self.needed.len()
     }
 
+    /// Whether any sentence of `text` (each a part of it) may match a step:
+    /// false only when no step is without a literal and `text` holds none
+    /// of the trigrams every step's longest literal starts with, so its
+    /// sentences need not be split out to be turned away one by one (a
+    /// paragraph of prose is read once).
+    pub(crate) fn may_match_in(&self, text: &str) -> bool {
+        if !self.always.is_empty() {
+            return true;
+        }
+        match &self.signatures {
+            Some(signatures) => may_hold_literal(signatures, text),
+            // No step at all: nothing can match.
+            None if self.needed.is_empty() => false,
+            None => true,
+        }
+    }
+
     /// The steps that may match `sentence`, ascending (registry order),
     /// written into `out`: those whose every literal occurs in it, and
     /// those without one.
@@ -225,16 +351,14 @@ impl Prefilter {
         if self
             .signatures
             .as_ref()
-            .is_some_and(|bits| !may_hold_literal(bits, sentence))
+            .is_some_and(|signatures| !may_hold_literal(signatures, sentence))
         {
             out.extend_from_slice(&self.always);
             return;
         }
         let mut seen = vec![false; self.literals.len()];
         if self.asked.fetch_add(1, Ordering::Relaxed) < self.after {
-            for (id, literal) in self.literals.iter().enumerate() {
-                seen[id] = sentence.contains(literal.as_str());
-            }
+            self.pairs.mark(&self.literals, sentence, &mut seen);
         } else {
             let Some(automaton) = self.automaton() else {
                 out.extend(0..self.needed.len());
@@ -258,5 +382,23 @@ impl Prefilter {
             }
         }
         out.sort_unstable();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pairs_find_each_literal_as_contains_does() {
+        let literals = ["a", "aa", "aab", " deposits ", "de", "é", "😀x", "b"];
+        let owned: Vec<String> = literals.iter().map(|l| (*l).to_owned()).collect();
+        let index = PairIndex::new(&literals);
+        for sentence in ["", "a", "aaab", "Ada deposits 5", "dé😀x", "bb", "d"] {
+            let mut seen = vec![false; literals.len()];
+            index.mark(&owned, sentence, &mut seen);
+            let want: Vec<bool> = literals.iter().map(|l| sentence.contains(l)).collect();
+            assert_eq!(seen, want, "{sentence:?}");
+        }
     }
 }

@@ -42,11 +42,21 @@ pub fn example_result(
 /// adds nothing (spec 70 §70.4.3, §70.6.3).
 fn example_lines(example: &PlannedExample) -> Vec<u32> {
     let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
-    // Linear in the steps, however many an example has.
-    let mut seen = std::collections::HashSet::new();
-    for step in example.steps.iter().filter(|s| s.doc_path.is_none()) {
+    // Linear in the steps, however many an example has; a few (most
+    // examples) are compared with those kept, without a hash set (dear
+    // to make in an unoptimised build, once an example).
+    const FEW: usize = 16;
+    let mut seen = (example.steps.len() > FEW).then(std::collections::HashSet::new);
+    for step in &example.steps {
+        if step.doc_path.is_some() {
+            continue;
+        }
         let line = step.match_span.start_line;
-        if seen.insert(line) {
+        let new = match &mut seen {
+            Some(seen) => seen.insert(line),
+            None => !lines.contains(&line),
+        };
+        if new {
             lines.push(line);
         }
     }

@@ -224,3 +224,84 @@ fn the_automaton_is_built_only_past_the_first_sentences() {
         assert_eq!(prefilter.has_automaton(), want, "sentence {i}");
     }
 }
+
+/// Paragraphs of `WORDS` and sentence ends, in an oath with an `error`
+/// fence after one of them.
+fn oath_of(paragraphs: &[Vec<&str>]) -> String {
+    let mut text = String::from("# Oath\n\n");
+    for (i, words) in paragraphs.iter().enumerate() {
+        text.push_str(&words.concat());
+        text.push_str("\n\n");
+        if i == 0 {
+            text.push_str("```error\nno\n```\n\n");
+        }
+    }
+    text
+}
+
+/// Plan `text` with `matcher` and the real splitter.
+fn planned(text: &str, matcher: &dyn Matcher) -> super::Plan {
+    let source = crate::source::Source::new(text);
+    let doc = crate::parse::parse("p.md", &source);
+    super::plan_with(&doc, &source, matcher, &super::split::split)
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 300, ..Config::default() })]
+
+    /// A paragraph turned away whole, unsplit, plans as its sentences
+    /// each scanned by every step would: same examples, diagnostics and
+    /// notices.
+    #[test]
+    fn paragraphs_turned_away_unsplit_plan_as_the_full_scan(
+        expressions in prop::collection::vec(
+            prop::collection::vec(prop::sample::select(PIECES), 1..5).prop_map(|p| p.concat()),
+            1..4,
+        ),
+        paragraphs in prop::collection::vec(
+            prop::collection::vec(
+                prop::sample::select([WORDS, &[". ", "! ", "?\n", "\n", "`", "\""]].concat()),
+                0..14,
+            ),
+            1..4,
+        ),
+    ) {
+        let Some(registry) = registry(&expressions) else {
+            return Ok(());
+        };
+        let text = oath_of(&paragraphs);
+        prop_assert_eq!(planned(&text, &registry), planned(&text, &Unfiltered(&registry)));
+    }
+}
+
+#[test]
+fn a_paragraph_without_a_literal_s_trigram_is_turned_away_whole() {
+    let r = registry(&[
+        "{word} deposits {int}".to_owned(),
+        "the balance is {int}".to_owned(),
+    ])
+    .unwrap_or_else(|| panic!("does not compile"));
+    assert!(!r.may_match_in("Tellers like tidy books. So do auditors!"));
+    assert!(r.may_match_in("Tellers like tidy books. Ada deposits 5."));
+    // Where a literal's trigrams are, the paragraph is split.
+    assert!(r.may_match_in("Ada deposits. 5"));
+    let text = "# Oath\n\nTellers like tidy books.\n\n```error\nno\n```\n\nAda deposits 5. So the balance is 5.\n";
+    assert_eq!(planned(text, &r), planned(text, &Unfiltered(&r)));
+    // A step without a literal may match anything.
+    let any = registry(&["{int}".to_owned()]).unwrap_or_else(|| panic!("does not compile"));
+    assert!(any.may_match_in("Tellers like tidy books."));
+}
+
+#[test]
+fn a_literal_is_found_whole_at_every_offset_of_a_paragraph() {
+    // Only every stride-th trigram is read: each offset must still find it.
+    let prefilter = Prefilter::new([vec![" deposits "], vec!["the balance is "]]);
+    for pad in 0..20 {
+        for literal in ["deposits ", "the balance is "] {
+            let text = format!("{}{literal}{}", "x".repeat(pad), "y".repeat(pad % 3));
+            assert!(prefilter.may_match_in(&text), "{text:?}");
+        }
+        let text = format!("{}Tellers like tidy books.", "x".repeat(pad));
+        assert!(!prefilter.may_match_in(&text), "{text:?}");
+    }
+}

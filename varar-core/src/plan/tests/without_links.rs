@@ -84,3 +84,28 @@ proptest! {
         prop_assert_eq!(in_workspace, Some(today));
     }
 }
+
+/// A long oath's candidates are planned on two threads: the plan is the
+/// one planning them in turn makes (diagnostics and notices in order).
+#[test]
+fn a_long_oath_plans_on_two_threads_as_in_turn() {
+    let gaps = ["\n", "\n\n", "\n\n\n"];
+    let mut text = String::new();
+    // Enough blocks for more than `TWO_THREADS_FROM` candidates, every
+    // kind of line in ever-changing neighbourhoods.
+    for i in 0..9_000usize {
+        text.push_str(LINES[(i * 7 + i / LINES.len()) % LINES.len()]);
+        text.push_str(gaps[(i * 5) % gaps.len()]);
+    }
+    let registry = tied_steps();
+    let source = Source::new(&text);
+    let doc = crate::parse::parse("varar/doc.md", &source);
+    assert!(doc.examples.len() > 2 * 2048, "{}", doc.examples.len());
+    let in_turn = plan_with(&doc, &source, &registry, &split);
+    assert!(
+        !in_turn.diagnostics.is_empty(),
+        "{} notices",
+        in_turn.notices.len()
+    );
+    assert_eq!(plan(&doc, &source, &registry), in_turn);
+}

@@ -322,6 +322,21 @@ pub(crate) fn plan_one<'d>(
     diagnostics: &mut Vec<Diagnostic>,
     notices: &mut Vec<Notice>,
 ) -> Unit<'d> {
+    let text = &candidate.body.text.text;
+    if !matcher.may_match_in(text) {
+        // No sentence of it can hold a step (prose, most often): it plans
+        // as its sentences would, each without a hit, unsplit.
+        let nothing = BlockMatch::default();
+        return plan_candidate(
+            candidate,
+            &[],
+            &nothing,
+            source,
+            matcher,
+            diagnostics,
+            notices,
+        );
+    }
     plan_one_matched(candidate, source, matcher, split, diagnostics, notices).0
 }
 

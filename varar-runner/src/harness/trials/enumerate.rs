@@ -210,9 +210,8 @@ fn plan_selected<'a>(
         .filter(|o| matches!(inputs.texts.get(&o.oath_path), Some(Ok(_))))
         .map(|o| o.oath_path.as_str())
         .collect();
-    let mut plans = plan_in_parallel(&readable, |path| {
+    let plan_one = |path: &str| {
         let text = inputs.texts.text(path)?;
-        let hash = inputs.texts.source_hash(path)?.to_owned();
         let against = Against {
             entry: inputs.baseline.entry(path),
             update: inputs.update,
@@ -226,17 +225,38 @@ fn plan_selected<'a>(
         {
             let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
+            let hash = inputs.texts.source_hash(path)?.to_owned();
             return Some(Planned::new(path, hash, oath, tables));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
-        workspace.with_document(path, |document| {
+        let (oath, tables) = workspace.with_document(path, |document| {
             let oath = plan_with_drift(workspace, document, registry, against);
             if let Some((cache, entry)) = entry {
                 cache.store(entry, &oath.plan, &oath.candidates);
             }
-            Planned::new(path, hash, oath, document.source().tables())
-        })
+            (oath, document.source().tables())
+        })?;
+        // Asked once planned: `hash_aside` may have it ready by then.
+        let hash = inputs.texts.source_hash(path)?.to_owned();
+        Some(Planned::new(path, hash, oath, tables))
+    };
+    let mut plans = std::thread::scope(|scope| {
+        if hash_aside(inputs, &readable) {
+            // The `sourceHash`es are read a byte at a time (20 ms a 10 MB
+            // oath in an unoptimised build, a third of pulldown-cmark's
+            // own pass over it): on a thread of their own while the oaths
+            // are parsed and planned, each computed once whichever thread
+            // asks first.
+            let texts = inputs.texts;
+            let paths = &readable;
+            scope.spawn(move || {
+                for path in paths {
+                    let _ = texts.source_hash(path);
+                }
+            });
+        }
+        plan_in_parallel(&readable, plan_one)
     })
     .into_iter();
     let mut passes = Vec::with_capacity(inputs.oaths.len());
@@ -255,6 +275,21 @@ fn plan_selected<'a>(
         passes.push(Pass::Planned(oath, Box::new(planned)));
     }
     passes
+}
+
+/// Whether the `sourceHash`es of `paths` are worth a thread of their own:
+/// when their texts are long (a process of one small oath, as each of
+/// `cargo nextest run`'s, would spend more starting the thread).
+fn hash_aside(inputs: &Inputs<'_>, paths: &[&str]) -> bool {
+    const WORTH_A_THREAD: usize = 1 << 20;
+    let mut bytes = 0;
+    for path in paths {
+        bytes += inputs.texts.text(path).map_or(0, |t| t.len());
+        if bytes >= WORTH_A_THREAD {
+            return true;
+        }
+    }
+    false
 }
 
 /// `plan` of every path, in order, on as many threads as the machine has
