@@ -9,6 +9,8 @@
 use std::cell::Cell;
 use std::ops::Range;
 
+use crate::source::line_from_hint;
+
 /// Byte ranges of every line of a text.
 #[derive(Debug)]
 pub(crate) struct Lines {
@@ -23,9 +25,6 @@ pub(crate) struct Lines {
     /// hint: any value gives the same answers.
     hint: Cell<usize>,
 }
-
-/// How many lines past the hint [`Lines::line_of`] looks before it searches.
-const WALK: usize = 8;
 
 impl Lines {
     /// Index the lines of `text`.
@@ -76,25 +75,7 @@ impl Lines {
         // The last line whose start is at most `b` (starts rise strictly),
         // or line 0 for a byte of the BOM: walked to from the hint when it
         // lies at or after the hint's line, else searched.
-        let starts = &self.starts;
-        let hint = self.hint.get();
-        let mut found = None;
-        if starts.get(hint).is_some_and(|&s| s <= b) {
-            let mut i = hint;
-            for _ in 0..WALK {
-                match starts.get(i + 1) {
-                    Some(&next) if next <= b => i += 1,
-                    _ => {
-                        found = Some(i);
-                        break;
-                    }
-                }
-            }
-        }
-        let line = found.unwrap_or_else(|| match starts.binary_search(&b) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        });
+        let line = line_from_hint(&self.starts, b, self.hint.get());
         self.hint.set(line);
         line
     }

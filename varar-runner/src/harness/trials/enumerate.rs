@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::items::{Body, ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
+use super::parallel::{hash_aside, plan_in_parallel};
 use crate::harness::cache::plans::PlanCache;
 use crate::harness::read::documents::Texts;
 use crate::harness::run::trial::{RunShared, run_example};
@@ -242,7 +243,7 @@ fn plan_selected<'a>(
         Some(Planned::new(path, hash, oath, tables))
     };
     let mut plans = std::thread::scope(|scope| {
-        if hash_aside(inputs, &readable) {
+        if hash_aside(inputs.texts, &readable) {
             // The `sourceHash`es are read a byte at a time (20 ms a 10 MB
             // oath in an unoptimised build, a third of pulldown-cmark's
             // own pass over it): on a thread of their own while the oaths
@@ -275,68 +276,6 @@ fn plan_selected<'a>(
         passes.push(Pass::Planned(oath, Box::new(planned)));
     }
     passes
-}
-
-/// Whether the `sourceHash`es of `paths` are worth a thread of their own:
-/// when their texts are long (a process of one small oath, as each of
-/// `cargo nextest run`'s, would spend more starting the thread).
-fn hash_aside(inputs: &Inputs<'_>, paths: &[&str]) -> bool {
-    const WORTH_A_THREAD: usize = 1 << 20;
-    let mut bytes = 0;
-    for path in paths {
-        bytes += inputs.texts.text(path).map_or(0, |t| t.len());
-        if bytes >= WORTH_A_THREAD {
-            return true;
-        }
-    }
-    false
-}
-
-/// `plan` of every path, in order, on as many threads as the machine has
-/// (planning is pure, and the workspace parses each document once
-/// whichever thread asks first): the run's longest stretch on one thread
-/// otherwise. This thread plans too, so the plans live in one allocator
-/// arena fewer (about 2.5 MiB less resident for 5 000 examples).
-fn plan_in_parallel<T: Send>(paths: &[&str], plan: impl Fn(&str) -> T + Sync) -> Vec<T> {
-    // One path (a nextest process) needs no count of the processors,
-    // which reads the cgroup files.
-    let threads = match paths.len() {
-        0 | 1 => 1,
-        n => std::thread::available_parallelism().map_or(1, |t| usize::from(t).min(n)),
-    };
-    if threads < 2 {
-        return paths.iter().map(|p| plan(p)).collect();
-    }
-    let plan = &plan;
-    // Each thread takes the next unplanned path until none is left, so
-    // that they all finish together however long each oath is.
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let next = &next;
-    let share = move || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let Some(path) = paths.get(i) else {
-                return done;
-            };
-            done.push((i, plan(path)));
-        }
-    };
-    let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(share)).collect();
-        let mut done = share();
-        for worker in workers {
-            match worker.join() {
-                Ok(more) => done.extend(more),
-                // Planning does not panic on any input; if it ever did, the
-                // panic goes on as it would have on this thread.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        done
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, t)| t).collect()
 }
 
 /// What the items of one planned oath share: its result sink, its text
