@@ -385,4 +385,35 @@ mod tests {
         let found = ["a.md", "b.md"].map(|o| stored(&cut, o, "text").is_some());
         assert_eq!(found.iter().filter(|&&f| f).count(), 1, "{found:?}");
     }
+
+    /// Bodies are read from the pack a run opened, when each oath is
+    /// planned: a pack another run writes meanwhile (a new file in its
+    /// place) changes nothing this run reads or writes back.
+    #[test]
+    fn a_pack_replaced_after_it_was_opened_is_read_as_it_was() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let pack = dir.path().join(PACK);
+        let write = |plans: &[(&str, &str)]| {
+            let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
+            for &(oath, text) in plans {
+                cache.store(cache.entry(oath, &key("text")), &a_plan(text), &[]);
+            }
+            cache.finish();
+        };
+        write(&[("a.md", "old a"), ("b.md", "old b")]);
+        let mut reading = cache_for(dir.path(), "steps", Layout::Pack);
+        // Another run's pack takes its place.
+        std::fs::rename(&pack, dir.path().join("kept")).unwrap_or_else(|e| panic!("{e}"));
+        write(&[("a.md", "new a"), ("b.md", "new b")]);
+        assert_eq!(stored(&reading, "a.md", "text"), Some(a_plan("old a")));
+        // The other oath is planned anew: the pack is written again, with
+        // the first oath's body copied from the file this run opened.
+        let changed = reading.entry("b.md", &key("edited"));
+        reading.store(changed, &a_plan("b, edited"), &[]);
+        reading.planned();
+        reading.finish();
+        let next = cache_for(dir.path(), "steps", Layout::Pack);
+        assert_eq!(stored(&next, "a.md", "text"), Some(a_plan("old a")));
+        assert_eq!(stored(&next, "b.md", "edited"), Some(a_plan("b, edited")));
+    }
 }

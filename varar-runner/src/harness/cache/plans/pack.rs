@@ -1,6 +1,8 @@
 //! The pack: every oath's plan of a run of every oath, in one file
-//! (`.varar/.cache/plans.pack`). Such a run reads it whole at its start and
-//! writes it again only when a plan changed or an oath went. One file, not
+//! (`.varar/.cache/plans.pack`). Such a run reads its index at its start
+//! (each oath's line, the bodies skipped), then each oath's body when it
+//! is planned, from the file it opened; it writes the pack again only
+//! when a plan changed or an oath went. One file, not
 //! one per oath: a file system allocates an inode for each file created,
 //! and on one that has just deleted as many (a project's `.varar/` removed
 //! and made again), each allocation searches past the recently freed ones.
@@ -9,10 +11,12 @@
 //! length> <oathPath>` and the body (`varar_core::stored`).
 
 use std::collections::HashMap;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom};
 use std::ops::Range;
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, Sender, TryRecvError};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -41,11 +45,16 @@ pub(super) struct Packing {
     writer: Option<JoinHandle<()>>,
 }
 
-/// The pack as read: its bytes, and each oath's text digest and body.
+/// The pack as read: the file opened at the run's start, and each oath's
+/// text digest and where its body lies in it. Bodies are read one at a
+/// time, when wanted, from the file opened (issue 39: holding the whole
+/// pack kept its bytes beside every plan decoded from them, a second
+/// run's peak). A pack written meanwhile by another run is a new file:
+/// the one opened stays as it was.
 #[derive(Debug, Default)]
 struct Old {
-    bytes: Vec<u8>,
-    entries: HashMap<String, (String, Range<usize>)>,
+    file: Mutex<Option<File>>,
+    entries: HashMap<String, (String, Range<u64>)>,
 }
 
 /// One oath's plan for the next pack.
@@ -59,7 +68,7 @@ struct Kept {
 #[derive(Debug)]
 enum Body {
     /// The same as in the pack read.
-    Unchanged(Range<usize>),
+    Unchanged(Range<u64>),
     /// Planned now.
     Made(Vec<u8>),
 }
@@ -68,10 +77,7 @@ impl Packing {
     /// The pack at `path` for `steps`, and its writer.
     pub(super) fn open(path: PathBuf, steps: &str) -> Packing {
         let header = format!("{PACK_HEADER} {steps}");
-        let old = std::fs::read(&path)
-            .ok()
-            .and_then(|bytes| Old::read(bytes, &header))
-            .unwrap_or_default();
+        let old = Old::open(&path, &header).unwrap_or_default();
         let old = Arc::new(old);
         let (to_writer, kept) = mpsc::channel();
         let writer = std::thread::Builder::new()
@@ -101,7 +107,7 @@ impl Packing {
         if sha != text_sha {
             return None;
         }
-        let planned = stored::decode(self.old.bytes.get(range.clone())?)?;
+        let planned = stored::decode(&self.old.body(range)?)?;
         self.keep(oath_path, text_sha, Body::Unchanged(range.clone()));
         Some(planned)
     }
@@ -146,41 +152,82 @@ impl Packing {
 }
 
 impl Old {
-    /// The pack `bytes` hold under `header`; `None` for another format or
-    /// other steps. A damaged entry ends it (those before it stay).
-    fn read(bytes: Vec<u8>, header: &str) -> Option<Old> {
-        let line_end = |from: usize| {
-            let rest = bytes.get(from..)?;
-            rest.iter().position(|&b| b == b'\n').map(|n| from + n)
-        };
-        let first = line_end(0)?;
-        if bytes[..first] != *header.as_bytes() {
+    /// The index of the pack at `path` under `header`; `None` for another
+    /// format or other steps, or no file. A damaged entry ends it (those
+    /// before it stay).
+    fn open(path: &Path, header: &str) -> Option<Old> {
+        let file = File::open(path).ok()?;
+        let len = file.metadata().ok()?.len();
+        let mut reader = BufReader::new(file);
+        let mut line = Vec::new();
+        let mut at = read_line(&mut reader, &mut line)?;
+        if line != header.as_bytes() {
             return None;
         }
         let mut entries = HashMap::new();
-        let mut at = first + 1;
-        while let Some(end) = line_end(at) {
-            let Ok(line) = std::str::from_utf8(&bytes[at..end]) else {
+        while let Some(read) = read_line(&mut reader, &mut line) {
+            let Ok(text) = std::str::from_utf8(&line) else {
                 break;
             };
-            let mut fields = line.splitn(3, ' ');
-            let (Some(sha), Some(len), Some(oath_path)) =
+            let mut fields = text.splitn(3, ' ');
+            let (Some(sha), Some(body_len), Some(oath_path)) =
                 (fields.next(), fields.next(), fields.next())
             else {
                 break;
             };
-            let Ok(len) = len.parse::<usize>() else {
+            let Ok(body_len) = body_len.parse::<u64>() else {
                 break;
             };
-            let body = end + 1..(end + 1).saturating_add(len);
-            if body.end > bytes.len() {
+            let start = at + read;
+            let body = start..start.saturating_add(body_len);
+            if body.end > len {
+                break;
+            }
+            let Ok(skip) = i64::try_from(body_len) else {
+                break;
+            };
+            if reader.seek_relative(skip).is_err() {
                 break;
             }
             at = body.end;
             entries.insert(oath_path.to_owned(), (sha.to_owned(), body));
         }
-        Some(Old { bytes, entries })
+        Some(Old {
+            file: Mutex::new(Some(reader.into_inner())),
+            entries,
+        })
     }
+
+    /// The body at `range` of the file opened.
+    fn body(&self, range: &Range<u64>) -> Option<Vec<u8>> {
+        let len = usize::try_from(range.end - range.start).ok()?;
+        // A poisoned lock only means another reader panicked mid-read;
+        // every read seeks first.
+        let mut file = self.file.lock().unwrap_or_else(|e| e.into_inner());
+        let file = file.as_mut()?;
+        file.seek(SeekFrom::Start(range.start)).ok()?;
+        let mut body = vec![0; len];
+        file.read_exact(&mut body).ok()?;
+        Some(body)
+    }
+
+    /// Close the file opened: nothing more is read (and a system that
+    /// refuses to replace an open file may now replace it).
+    fn close(&self) {
+        drop(self.file.lock().unwrap_or_else(|e| e.into_inner()).take());
+    }
+}
+
+/// Read the next line of `reader` into `line` without its LF; how many
+/// bytes it took, LF included. `None` at the end, or for a last line
+/// without an LF (a pack cut short).
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Option<u64> {
+    line.clear();
+    let read = reader.read_until(b'\n', line).ok()?;
+    if line.pop() != Some(b'\n') {
+        return None;
+    }
+    u64::try_from(read).ok()
 }
 
 /// Write the next pack at `path` from what the run kept, streamed as it
@@ -211,8 +258,13 @@ fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Ke
                 continue;
             }
             let body = match &entry.body {
-                Body::Unchanged(range) => old.bytes.get(range.clone()).unwrap_or_default(),
-                Body::Made(bytes) => bytes,
+                // An unchanged body is copied from the pack read; one
+                // that cannot be read now is left out (planned next time).
+                Body::Unchanged(range) => match old.body(range) {
+                    Some(body) => std::borrow::Cow::Owned(body),
+                    None => continue,
+                },
+                Body::Made(bytes) => std::borrow::Cow::Borrowed(bytes.as_slice()),
             };
             writeln!(
                 sink,
@@ -221,8 +273,10 @@ fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Ke
                 body.len(),
                 entry.oath_path
             )?;
-            sink.write_all(body)?;
+            sink.write_all(&body)?;
         }
+        // Every unchanged body is copied: the pack read is replaced next.
+        old.close();
         Ok(())
     });
 }
