@@ -5,10 +5,17 @@
 use crate::harness::read::documents::Texts;
 
 /// Whether the `sourceHash`es of `paths` are worth a thread of their own:
-/// when their texts are long (a process of one small oath, as each of
-/// `cargo nextest run`'s, would spend more starting the thread).
+/// only unoptimised (where they are read a byte at a time slowly) and for
+/// long texts. Measured with `farm-bench` on first runs of 200 oaths shaped
+/// like documentation (1.5 MB): in a release build the thread made the run a
+/// tenth slower (1.14x wall, median of 15 pairs; without it 1.00x the run
+/// before it existed); in a debug build it gained nothing (1.01x); for one
+/// 10 MB oath (debug) it took the hash's 22 ms off the run's longest path.
 pub(super) fn hash_aside(texts: &Texts, paths: &[&str]) -> bool {
-    const WORTH_A_THREAD: usize = 1 << 20;
+    const WORTH_A_THREAD: usize = 4 << 20;
+    if !cfg!(debug_assertions) {
+        return false;
+    }
     let mut bytes = 0;
     for path in paths {
         bytes += texts.text(path).map_or(0, |t| t.len());
