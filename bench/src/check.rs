@@ -50,9 +50,7 @@ pub fn measure(corpora: &[(&str, &Corpus)], work: &Path, runs: usize) -> Result<
     let mut measured = Vec::new();
     for (k, &(shape, corpus)) in corpora.iter().enumerate() {
         let dir = work.join(format!("check-project-{k}"));
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        }
+        crate::paths::fresh_generated_dir(&dir)?;
         write_project(&dir, "varar-bench-check", STEPS, Extra::default())?;
         write(
             &dir.join("varar.config.json"),

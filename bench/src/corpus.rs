@@ -31,16 +31,17 @@ pub fn generate(dir: &Path, oaths: usize, examples: usize, seed: u64) -> Result<
     let script = crate::paths::workspace_root()
         .join("bench")
         .join("gen_corpus.py");
-    if dir.exists() {
-        fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    crate::paths::fresh_generated_dir(dir)?;
+    // `--out=<dir>`: a path is never read as an option, whatever it starts
+    // with.
+    let mut out = std::ffi::OsString::from("--out=");
+    out.push(dir);
     let output = Command::new("python3")
         .arg(&script)
         .args(["--oaths", &oaths.to_string()])
         .args(["--examples", &examples.to_string()])
         .args(["--seed", &seed.to_string()])
-        .arg("--out")
-        .arg(dir)
+        .arg(out)
         .output()
         .map_err(|e| format!("cannot run python3 {}: {e}", script.display()))?;
     if !output.status.success() {

@@ -14,7 +14,6 @@
 //! Deterministic: the same seed gives the same bytes.
 
 use std::fmt::Write as _;
-use std::fs;
 use std::path::Path;
 
 use crate::corpus::{self, Corpus};
@@ -157,9 +156,7 @@ impl Layout {
 /// Generate `oaths` × `examples` into `dir` (replacing what was there) and
 /// read it back.
 pub fn generate(dir: &Path, oaths: usize, examples: usize, seed: u64) -> Result<Corpus, String> {
-    if dir.exists() {
-        fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    }
+    crate::paths::fresh_generated_dir(dir)?;
     let total = oaths * examples;
     let failing = planted(total, seed);
     for i in 0..oaths {

@@ -50,9 +50,8 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
             o.build_runs.max(1)
         );
         for target in [&ours_target, &theirs_target] {
-            if target.exists() {
-                fs::remove_dir_all(target).map_err(|e| format!("{}: {e}", target.display()))?;
-            }
+            // Cargo's own mark says it is a target directory.
+            crate::paths::remove_generated(target, "CACHEDIR.TAG")?;
         }
         let a = build(&ours_dir, &ours_target, "oaths")?;
         let b = build(&theirs_dir, &theirs_target, "ledger")?;
