@@ -1,8 +1,6 @@
 //! Writing the lock byte for byte as the reference does (spec 40 §4.3), so a
 //! clean re-run leaves no git diff.
 
-use std::fmt::Write as _;
-
 use crate::json::{cmp_utf16, write_string};
 
 use super::model::Lock;
@@ -35,8 +33,10 @@ pub fn serialize_lock(lock: &Lock) -> String {
                 out.push_str(if j == 0 { "\n" } else { ",\n" });
                 out.push_str("        {\n          \"name\": ");
                 write_string(&mut out, &ex.name);
-                // Writing into a String cannot fail.
-                let _ = write!(out, ",\n          \"line\": {}\n        }}", ex.line);
+                // A line without the formatting machinery, slow unoptimised.
+                out.push_str(",\n          \"line\": ");
+                out.push_str(itoa::Buffer::new().format(ex.line));
+                out.push_str("\n        }");
             }
             out.push_str("\n      ]");
         }

@@ -2,9 +2,10 @@
 //! headings and text, the names of the items that are not examples, what a
 //! name says read back, and the `[n]` that keeps every name unique.
 
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use crate::fast_hash::{FastMap, FastSet};
+use crate::fast_hash::{Fast, FastMap, FastSet};
 use crate::plan::DiagnosticCode;
 use crate::text::{collapse_whitespace, push_collapsed};
 
@@ -227,8 +228,44 @@ impl<'a> ExampleItems<'a> {
 /// thousands of items holds each name once, not once per user of it.
 #[derive(Debug, Default)]
 pub struct UniqueNames {
-    taken: FastSet<Arc<str>>,
-    counters: FastMap<String, usize>,
+    taken: FastSet<Hashed>,
+    /// The last counter given to each base that was repeated.
+    counters: FastMap<Hashed, usize>,
+}
+
+/// A name and the hash of its bytes, computed once: a repeated name is
+/// looked up several times (in `taken`, its counter, its candidates), and
+/// each lookup then costs a word's hash, not the name's (a base used 180
+/// times in a long oath is no rarity).
+#[derive(Clone, Debug)]
+struct Hashed {
+    hash: u64,
+    name: Arc<str>,
+}
+
+impl Hashed {
+    fn new(name: Arc<str>) -> Hashed {
+        let mut hasher = Fast::default();
+        hasher.write(name.as_bytes());
+        Hashed {
+            hash: hasher.finish(),
+            name,
+        }
+    }
+}
+
+impl PartialEq for Hashed {
+    fn eq(&self, other: &Hashed) -> bool {
+        self.hash == other.hash && self.name == other.name
+    }
+}
+
+impl Eq for Hashed {}
+
+impl Hash for Hashed {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        state.write_u64(self.hash);
+    }
 }
 
 impl UniqueNames {
@@ -242,21 +279,23 @@ impl UniqueNames {
     /// A unique name for `base`: itself when it is new, so a name made
     /// shared (`Arc<str>`) ahead, on another thread, is kept as it is.
     pub fn claim(&mut self, base: impl Into<Arc<str>>) -> Arc<str> {
-        // Inserted at once: a name is hashed once when it is new (nearly
-        // every name is).
-        let name: Arc<str> = base.into();
-        if self.taken.insert(Arc::clone(&name)) {
-            return name;
+        // Inserted at once: a name is looked up once when it is new
+        // (nearly every name is).
+        let base = Hashed::new(base.into());
+        if self.taken.insert(base.clone()) {
+            return base.name;
         }
-        let base = name.to_string();
         let counter = self.counters.entry(base.clone()).or_insert(0);
         loop {
             *counter += 1;
-            let candidate = format!("{base}[{counter}]");
-            if !self.taken.contains(candidate.as_str()) {
-                let name: Arc<str> = Arc::from(candidate);
-                self.taken.insert(Arc::clone(&name));
-                return name;
+            let mut candidate = String::with_capacity(base.name.len() + 8);
+            candidate.push_str(&base.name);
+            candidate.push('[');
+            candidate.push_str(itoa::Buffer::new().format(*counter));
+            candidate.push(']');
+            let candidate = Hashed::new(Arc::from(candidate));
+            if self.taken.insert(candidate.clone()) {
+                return candidate.name;
             }
         }
     }

@@ -342,9 +342,7 @@ impl ProcessRecord {
         }
         self.manifest.write(w);
         w.array(Some("items"));
-        for item in &self.items {
-            item.write(w);
-        }
+        w.elements(&self.items, |w, item| item.write(w));
         w.end_array();
         if !self.unselected.is_empty() {
             w.strings(

@@ -339,13 +339,18 @@ fn the_writer_writes_what_serde_json_pretty_writes() {
 
 #[test]
 fn a_streamed_record_is_the_same_bytes_in_chunks() {
-    // Enough items for many of the writer's chunks.
-    let items = (0..2_000)
+    // Enough items for many of the writer's chunks, and for its batches
+    // written on two threads (4 096 items each; the last one short).
+    let items = (0..10_000)
         .map(|i| item(&format!("a.md::example {i}"), 1, Some(Outcome::Passed)))
         .collect();
     let r = record("run-1", "p1", "2026-12-01T07:00:00.000Z", items);
     let text = r.to_text().unwrap_or_else(|e| panic!("{e}"));
-    assert!(text.len() > 200_000, "{}", text.len());
+    assert!(text.len() > 1_000_000, "{}", text.len());
+    assert_eq!(
+        text,
+        serde_json::to_string_pretty(&r).unwrap_or_default() + "\n"
+    );
     struct Chunks(Vec<u8>, usize);
     impl std::io::Write for Chunks {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {

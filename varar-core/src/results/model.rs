@@ -133,9 +133,7 @@ impl OathResults {
             w.end_array();
         }
         w.array(Some("examples"));
-        for example in &self.examples {
-            example.write(&mut w);
-        }
+        w.elements(&self.examples, |w, example| example.write(w));
         w.end_array();
         w.end_object();
         Ok(w.finish())

@@ -109,6 +109,9 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         codec::decode(&bytes),
         Some((plan.clone(), candidates.clone()))
     );
+    // Encoded on two threads, the bytes are the same.
+    assert!(plan.examples.len() >= 2, "{plan:#?}");
+    assert_eq!(codec::encode_split(&plan, &candidates, true), bytes);
     // Examples under one heading share one scope again.
     let (decoded, _) = codec::decode(&bytes).unwrap_or_default();
     let shared = decoded

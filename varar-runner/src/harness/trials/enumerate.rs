@@ -101,13 +101,47 @@ struct Planned {
     names: ExampleNames,
 }
 
+/// How many examples an oath has before its plan is stored on a thread of
+/// its own while its names are made (a thread costs what encoding a few
+/// examples does; encoding 180 000 took half a second, unoptimised).
+const STORE_ASIDE_FROM: usize = 2048;
+
 impl Planned {
     /// The oath at `path`, whose text has the `sourceHash` `hash`, planned
-    /// as `oath`, with what its items need beside it.
-    fn new(path: &str, hash: String, oath: PlannedOath, tables: Arc<Tables>) -> Planned {
+    /// as `oath`, with what its items need beside it; `store` (the plan
+    /// cache's, when there is one) is given the oath meanwhile.
+    fn new(
+        path: &str,
+        hash: String,
+        oath: PlannedOath,
+        tables: Arc<Tables>,
+        store: Option<impl FnOnce(&PlannedOath) + Send>,
+    ) -> Planned {
+        let parts = |oath: &PlannedOath| {
+            let keys = oath.plan.examples.iter().map(ExampleKey::of).collect();
+            (keys, ExampleNames::of(path, &oath.plan))
+        };
+        let (keys, names) = match store {
+            Some(store) if oath.plan.examples.len() >= STORE_ASIDE_FROM => {
+                std::thread::scope(|scope| {
+                    let oath = &oath;
+                    let stored = scope.spawn(move || store(oath));
+                    let parts = parts(oath);
+                    if let Err(panic) = stored.join() {
+                        std::panic::resume_unwind(panic);
+                    }
+                    parts
+                })
+            }
+            Some(store) => {
+                store(&oath);
+                parts(&oath)
+            }
+            None => parts(&oath),
+        };
         Planned {
-            keys: oath.plan.examples.iter().map(ExampleKey::of).collect(),
-            names: ExampleNames::of(path, &oath.plan),
+            keys,
+            names,
             hash,
             tables,
             oath,
@@ -227,20 +261,20 @@ fn plan_selected<'a>(
             let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
             let hash = inputs.texts.source_hash(path)?.to_owned();
-            return Some(Planned::new(path, hash, oath, tables));
+            return Some(Planned::new(path, hash, oath, tables, NO_STORE));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
         let (oath, tables) = workspace.with_document(path, |document| {
             let oath = plan_with_drift(workspace, document, registry, against);
-            if let Some((cache, entry)) = entry {
-                cache.store(entry, &oath.plan, &oath.candidates);
-            }
             (oath, document.source().tables())
         })?;
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
-        Some(Planned::new(path, hash, oath, tables))
+        let store = entry.map(|(cache, entry)| {
+            move |oath: &PlannedOath| cache.store(entry, &oath.plan, &oath.candidates)
+        });
+        Some(Planned::new(path, hash, oath, tables, store))
     };
     let mut plans = std::thread::scope(|scope| {
         if hash_aside(inputs.texts, &readable) {
@@ -277,6 +311,9 @@ fn plan_selected<'a>(
     }
     passes
 }
+
+/// No plan cache to store a plan in.
+const NO_STORE: Option<fn(&PlannedOath)> = None;
 
 /// What the items of one planned oath share: its result sink, its text
 /// (for the excerpts of its failing items) and its examples, each moved

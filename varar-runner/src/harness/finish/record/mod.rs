@@ -135,7 +135,12 @@ impl<'a> Recording<'a> {
             documents,
             removed,
         } = start;
-        let chosen: BTreeSet<usize> = selected.iter().copied().collect();
+        let mut chosen = vec![false; meta.len()];
+        for &i in &selected {
+            if let Some(chosen) = chosen.get_mut(i) {
+                *chosen = true;
+            }
+        }
         let lock_stamp = Stamp::of_file(&store::lock_path(root));
         let mut items = Vec::with_capacity(selected.len());
         items.extend(selected.iter().filter_map(|&i| meta.get(i)).map(|m| Item {
@@ -151,7 +156,7 @@ impl<'a> Recording<'a> {
         let unselected = meta
             .iter()
             .enumerate()
-            .filter(|(i, _)| !chosen.contains(i))
+            .filter(|&(i, _)| !chosen[i])
             .map(|(_, m)| m.name.to_string())
             .collect();
         let record = ProcessRecord {
@@ -228,8 +233,9 @@ impl<'a> Recording<'a> {
         lock: Option<LockSave>,
         unwritten: Vec<String>,
     ) -> Finished {
+        let mut finished_items = log.take();
         for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
-            if let Some(finished) = log.get(index) {
+            if let Some(finished) = finished_items.remove(&index) {
                 item.outcome = Some(finished.outcome);
                 item.duration_ms = Some(finished.duration_ms);
                 item.message = match finished.outcome {

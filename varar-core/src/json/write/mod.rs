@@ -274,6 +274,71 @@ impl<'s> Pretty<'s> {
         }
     }
 
+    /// Each of `items` as an element of the innermost open array, written
+    /// by `write`, in order. A long list is written on two threads, batch
+    /// by batch: this thread writes the first half of a batch (streaming it
+    /// as usual) while another writes the second half apart, appended
+    /// after; the text is the same as one thread's. The record of a run of
+    /// 180 000 items spent half a second of a run writing them, twice.
+    pub fn elements<T: Sync>(&mut self, items: &[T], write: impl Fn(&mut Pretty<'_>, &T) + Sync) {
+        const BATCH: usize = 4096;
+        let two =
+            items.len() >= BATCH && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        self.elements_in(items, &write, if two { BATCH } else { 0 });
+    }
+
+    /// [`Pretty::elements`], in batches of `batch` (`0`: on this thread).
+    fn elements_in<T: Sync>(
+        &mut self,
+        items: &[T],
+        write: &(dyn Fn(&mut Pretty<'_>, &T) + Sync),
+        batch: usize,
+    ) {
+        if batch < 2 {
+            for item in items {
+                write(self, item);
+            }
+            return;
+        }
+        for chunk in items.chunks(batch) {
+            let (here, apart) = chunk.split_at(chunk.len().div_ceil(2));
+            // The part written apart continues the array after `here`
+            // (never empty), so its first element follows a comma.
+            let mut open = self.open.clone();
+            if let Some(first) = open.last_mut() {
+                *first = false;
+            }
+            let after = std::thread::scope(|scope| {
+                let other = scope.spawn(move || {
+                    let mut w = Pretty {
+                        out: String::with_capacity(CHUNK),
+                        open,
+                        sink: None,
+                    };
+                    for item in apart {
+                        write(&mut w, item);
+                    }
+                    w.out
+                });
+                for item in here {
+                    write(self, item);
+                }
+                other.join()
+            });
+            match after {
+                Ok(after) => {
+                    if let Some(first) = self.open.last_mut() {
+                        *first = false;
+                    }
+                    self.out.push_str(&after);
+                }
+                // Writing JSON does not panic; if it ever did, the panic
+                // goes on as it would have on this thread.
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    }
+
     /// An array of strings.
     pub fn strings<'a>(&mut self, key: Option<&str>, values: impl IntoIterator<Item = &'a str>) {
         self.array(key);
@@ -379,120 +444,4 @@ fn write_value(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn esc(s: &str) -> String {
-        let mut out = String::new();
-        write_string(&mut out, s);
-        out
-    }
-
-    #[test]
-    fn escapes_like_json_stringify() {
-        let cases: &[(&str, &str)] = &[
-            ("plain", "\"plain\""),
-            ("a\"b\\c", "\"a\\\"b\\\\c\""),
-            ("\u{8}\t\n\u{c}\r", "\"\\b\\t\\n\\f\\r\""),
-            ("\u{1}\u{1f}\u{0}", "\"\\u0001\\u001f\\u0000\""),
-            (
-                "\u{7f}\u{2028}\u{2029}/<>&",
-                "\"\u{7f}\u{2028}\u{2029}/<>&\"",
-            ),
-            ("é £ 😀 —", "\"é £ 😀 —\""),
-        ];
-        for (input, want) in cases {
-            assert_eq!(esc(input), *want, "input {input:?}");
-        }
-    }
-
-    #[test]
-    fn every_byte_at_every_place_of_a_word_is_escaped_as_serde_json_does() {
-        // Each ASCII character at each of the 16 places of two words
-        // amid clean text, and a character of two to four bytes.
-        for c in (0u8..0x80).map(char::from).chain(['é', '€', '😀']) {
-            for at in 0..16 {
-                let s: String = (0..20).map(|i| if i == at { c } else { 'a' }).collect();
-                assert_eq!(
-                    esc(&s),
-                    serde_json::to_string(&s).unwrap_or_default(),
-                    "{c:?} at {at}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_byte_and_a_word_at_a_time_find_the_same_first_escape() {
-        // Each byte at each of 20 places of clean text, and two of them
-        // side by side: both ways (only one runs in a given build).
-        for c in 0u8..=0xff {
-            for at in 0..20 {
-                let mut s: Vec<u8> = (0..20).map(|i| if i == at { c } else { b'a' }).collect();
-                let one = s.clone();
-                assert_eq!(
-                    first_escape_bytewise(&one),
-                    first_escape_wordwise(&one),
-                    "{c} at {at}"
-                );
-                s[(at + 1) % 20] = b'"';
-                assert_eq!(
-                    first_escape_bytewise(&s),
-                    first_escape_wordwise(&s),
-                    "{c} at {at}"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn escapes_side_by_side_and_in_a_short_tail_are_each_escaped() {
-        for (a, b) in [('"', '\\'), ('\n', '"'), ('\u{1}', '\u{1f}')] {
-            for first in 0..12 {
-                for second in first..12 {
-                    let s: String = (0..12)
-                        .map(|i| match i {
-                            _ if i == first => a,
-                            _ if i == second => b,
-                            _ => 'a',
-                        })
-                        .collect();
-                    assert_eq!(
-                        esc(&s),
-                        serde_json::to_string(&s).unwrap_or_default(),
-                        "{s:?}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn escaping_agrees_with_serde_json() {
-        let s = "é £ 😀 \" \\ \u{1} \u{1f} \u{7f} \u{2028} / < > & \u{b}";
-        assert_eq!(esc(s), serde_json::to_string(s).unwrap_or_default());
-    }
-
-    #[test]
-    fn utf16_order_differs_from_byte_order_above_the_bmp() {
-        // U+FF61 is one unit 0xFF61; U+1F600 starts with the surrogate 0xD83D.
-        assert_eq!(cmp_utf16("\u{1F600}", "\u{FF61}"), Ordering::Less);
-        assert_eq!("\u{1F600}".cmp("\u{FF61}"), Ordering::Greater);
-    }
-
-    #[test]
-    fn pretty_printer_matches_serde_json_pretty_for_sorted_keys() {
-        let v: Value =
-            serde_json::json!({"b": [1, {"x": []}, "s"], "a": {}, "c": [], "d": null, "e": true});
-        let ours = to_pretty_string(&v, &cmp_utf16);
-        let theirs = serde_json::to_string_pretty(&v).unwrap_or_default() + "\n";
-        assert_eq!(ours, theirs);
-    }
-
-    #[test]
-    fn key_order_is_the_callers() {
-        let v: Value = serde_json::json!({"a": 1, "b": 2});
-        let reversed = to_pretty_string(&v, &|a: &str, b: &str| b.cmp(a));
-        assert_eq!(reversed, "{\n  \"b\": 2,\n  \"a\": 1\n}\n");
-    }
-}
+mod tests;
