@@ -340,7 +340,8 @@ fn the_writer_writes_what_serde_json_pretty_writes() {
 #[test]
 fn a_streamed_record_is_the_same_bytes_in_chunks() {
     // Enough items for many of the writer's chunks, and for its batches
-    // written on two threads (4 096 items each; the last one short).
+    // written on two threads (from 4 096 items, 1 024 each; the last one
+    // short).
     let items = (0..10_000)
         .map(|i| item(&format!("a.md::example {i}"), 1, Some(Outcome::Passed)))
         .collect();
