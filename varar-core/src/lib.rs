@@ -114,6 +114,7 @@ pub mod source;
 pub mod stored;
 pub mod tags;
 pub mod text;
+pub mod threads;
 pub mod time;
 #[cfg(feature = "serde")]
 pub mod trace;

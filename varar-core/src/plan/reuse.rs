@@ -243,17 +243,10 @@ fn plan_ordinary<'d>(
         return range(0, candidates.len());
     }
     let half = candidates.len() / 2;
-    std::thread::scope(|scope| {
-        let second = scope.spawn(|| range(half, candidates.len()));
-        let mut first = range(0, half);
-        match second.join() {
-            Ok(second) => first.extend(second),
-            // Planning does not panic on any input; if it ever did, the
-            // panic goes on as it would have on this thread.
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-        first
-    })
+    let (mut first, second) =
+        crate::threads::side_by_side(|| range(0, half), &|| range(half, candidates.len()));
+    first.extend(second);
+    first
 }
 
 /// Whether candidate `index` of the oath `oath_path`, planned alone, has a

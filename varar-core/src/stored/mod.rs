@@ -60,26 +60,21 @@ fn encode_split(plan: &Plan, candidates: &[CandidateInfo], two: bool) -> Vec<u8>
     }
     // The other thread also writes the candidates, which are shorter.
     let (here, apart) = plan.examples.split_at(plan.examples.len() * 4 / 7);
-    let rest = std::thread::scope(|scope| {
-        let other = scope.spawn(|| {
-            let mut rest = Writer(Vec::with_capacity(4096));
-            for example in apart {
-                rest.example(example);
-            }
-            encode_rest(&mut rest, plan, candidates);
-            rest.0
-        });
+    let rest = || {
+        let mut rest = Writer(Vec::with_capacity(4096));
+        for example in apart {
+            rest.example(example);
+        }
+        encode_rest(&mut rest, plan, candidates);
+        rest.0
+    };
+    let here = || {
         for example in here {
             w.example(example);
         }
-        other.join()
-    });
-    match rest {
-        Ok(rest) => w.0.extend_from_slice(&rest),
-        // Encoding does not panic; if it ever did, the panic goes on as it
-        // would have on this thread.
-        Err(panic) => std::panic::resume_unwind(panic),
-    }
+    };
+    let ((), rest) = crate::threads::side_by_side(here, &rest);
+    w.0.extend_from_slice(&rest);
     w.0
 }
 

@@ -313,34 +313,28 @@ impl<'s> Pretty<'s> {
             if let Some(first) = open.last_mut() {
                 *first = false;
             }
-            let after = std::thread::scope(|scope| {
-                let other = scope.spawn(move || {
-                    let mut w = Pretty {
-                        out: String::with_capacity(CHUNK),
-                        open,
-                        sink: None,
-                    };
-                    for item in apart {
-                        write(&mut w, item);
-                    }
-                    w.out
-                });
+            let open = &open;
+            let apart = || {
+                let mut w = Pretty {
+                    out: String::with_capacity(CHUNK),
+                    open: open.clone(),
+                    sink: None,
+                };
+                for item in apart {
+                    write(&mut w, item);
+                }
+                w.out
+            };
+            let here = || {
                 for item in here {
                     write(self, item);
                 }
-                other.join()
-            });
-            match after {
-                Ok(after) => {
-                    if let Some(first) = self.open.last_mut() {
-                        *first = false;
-                    }
-                    self.out.push_str(&after);
-                }
-                // Writing JSON does not panic; if it ever did, the panic
-                // goes on as it would have on this thread.
-                Err(panic) => std::panic::resume_unwind(panic),
+            };
+            let ((), after) = crate::threads::side_by_side(here, &apart);
+            if let Some(first) = self.open.last_mut() {
+                *first = false;
             }
+            self.out.push_str(&after);
         }
     }
 

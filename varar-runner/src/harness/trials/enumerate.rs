@@ -26,6 +26,7 @@ use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
 use varar_core::results::{ExampleKey, example_result};
 use varar_core::source::{Source, Tables};
+use varar_core::threads::side_by_side;
 use varar_core::workspace::Workspace;
 use varar_project::discovery::OathFile;
 
@@ -115,7 +116,7 @@ impl Planned {
         hash: String,
         oath: PlannedOath,
         tables: Arc<Tables>,
-        store: Option<impl FnOnce(&PlannedOath) + Send>,
+        store: Option<impl Fn(&PlannedOath) + Sync>,
     ) -> Planned {
         let parts = |oath: &PlannedOath| {
             let keys = oath.plan.examples.iter().map(ExampleKey::of).collect();
@@ -123,15 +124,7 @@ impl Planned {
         };
         let (keys, names) = match store {
             Some(store) if oath.plan.examples.len() >= STORE_ASIDE_FROM => {
-                std::thread::scope(|scope| {
-                    let oath = &oath;
-                    let stored = scope.spawn(move || store(oath));
-                    let parts = parts(oath);
-                    if let Err(panic) = stored.join() {
-                        std::panic::resume_unwind(panic);
-                    }
-                    parts
-                })
+                side_by_side(|| parts(&oath), &|| store(&oath)).0
             }
             Some(store) => {
                 store(&oath);
@@ -272,7 +265,7 @@ fn plan_selected<'a>(
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
         let store = entry.map(|(cache, entry)| {
-            move |oath: &PlannedOath| cache.store(entry, &oath.plan, &oath.candidates)
+            move |oath: &PlannedOath| cache.store(&entry, &oath.plan, &oath.candidates)
         });
         Some(Planned::new(path, hash, oath, tables, store))
     };
@@ -283,9 +276,10 @@ fn plan_selected<'a>(
             // own pass over it): on a thread of their own while the oaths
             // are parsed and planned, each computed once whichever thread
             // asks first.
+            // Without a thread to spare, each is computed when asked.
             let texts = inputs.texts;
             let paths = &readable;
-            scope.spawn(move || {
+            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
                 for path in paths {
                     let _ = texts.source_hash(path);
                 }

@@ -57,7 +57,7 @@ pub(super) fn plan_in_parallel<T: Send>(paths: &[&str], plan: impl Fn(&str) -> T
         }
     };
     let mut done: Vec<(usize, T)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(share)).collect();
+        let workers = varar_core::threads::spawn_up_to(scope, threads - 1, &share);
         let mut done = share();
         for worker in workers {
             match worker.join() {

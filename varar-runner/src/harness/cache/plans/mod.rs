@@ -152,7 +152,7 @@ impl PlanCache {
     /// stored is made again next time.
     pub(in crate::harness) fn store(
         &self,
-        entry: Entry,
+        entry: &Entry,
         plan: &Plan,
         candidates: &[CandidateInfo],
     ) {
@@ -166,7 +166,7 @@ impl PlanCache {
                     }
                     made.store(true, Ordering::Relaxed);
                 }
-                let mut file = self.header(&entry).into_bytes();
+                let mut file = self.header(entry).into_bytes();
                 file.push(b'\n');
                 file.extend_from_slice(&body);
                 let _ = store::write_disposable(&self.file(&entry.oath_path), &file);
@@ -284,7 +284,7 @@ mod tests {
             let mut cache = cache_for(dir.path(), &steps, layout);
             let plan = a_plan("I deposit 5");
             assert_eq!(stored(&cache, "varar/a.md", "text"), None, "nothing yet");
-            cache.store(cache.entry("varar/a.md", &key("text")), &plan, &[]);
+            cache.store(&cache.entry("varar/a.md", &key("text")), &plan, &[]);
             cache.finish();
             let cache = cache_for(dir.path(), &steps, layout);
             assert_eq!(stored(&cache, "varar/a.md", "text"), Some(plan.clone()));
@@ -306,7 +306,7 @@ mod tests {
             for &(oath, text) in oaths {
                 let entry = cache.entry(oath, &key(text));
                 if cache.load(&entry).is_none() {
-                    cache.store(entry, &a_plan(text), &[]);
+                    cache.store(&entry, &a_plan(text), &[]);
                 }
             }
             // As a run does: the pack read is let go once all is planned,
@@ -343,7 +343,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let cache = cache_for(dir.path(), "steps", Layout::PerOath);
         for oath in ["varar/a.md", "varar/gone.md"] {
-            cache.store(cache.entry(oath, &key("text")), &a_plan("x"), &[]);
+            cache.store(&cache.entry(oath, &key("text")), &a_plan("x"), &[]);
         }
         let pending = cache.dir.join(format!("{}1", store::TEMP_PREFIX));
         std::fs::write(&pending, "being written").unwrap_or_else(|e| panic!("{e}"));
@@ -365,7 +365,7 @@ mod tests {
     fn a_damaged_file_is_a_miss() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let cache = cache_for(dir.path(), "steps", Layout::PerOath);
-        cache.store(cache.entry("varar/a.md", &key("text")), &a_plan("x"), &[]);
+        cache.store(&cache.entry("varar/a.md", &key("text")), &a_plan("x"), &[]);
         let file = cache.file("varar/a.md");
         let whole = std::fs::read(&file).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(&file, &whole[..whole.len() - 3]).unwrap_or_else(|e| panic!("{e}"));
@@ -375,7 +375,7 @@ mod tests {
         // A pack cut short keeps the entries before the cut.
         let mut packed = cache_for(dir.path(), "steps", Layout::Pack);
         for oath in ["a.md", "b.md"] {
-            packed.store(packed.entry(oath, &key("text")), &a_plan(oath), &[]);
+            packed.store(&packed.entry(oath, &key("text")), &a_plan(oath), &[]);
         }
         packed.finish();
         let pack = dir.path().join(PACK);
@@ -396,7 +396,7 @@ mod tests {
         let write = |plans: &[(&str, &str)]| {
             let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
             for &(oath, text) in plans {
-                cache.store(cache.entry(oath, &key("text")), &a_plan(text), &[]);
+                cache.store(&cache.entry(oath, &key("text")), &a_plan(text), &[]);
             }
             cache.finish();
         };
@@ -409,7 +409,7 @@ mod tests {
         // The other oath is planned anew: the pack is written again, with
         // the first oath's body copied from the file this run opened.
         let changed = reading.entry("b.md", &key("edited"));
-        reading.store(changed, &a_plan("b, edited"), &[]);
+        reading.store(&changed, &a_plan("b, edited"), &[]);
         reading.planned();
         reading.finish();
         let next = cache_for(dir.path(), "steps", Layout::Pack);
