@@ -108,7 +108,11 @@ fn encode_rest(w: &mut Writer, plan: &Plan, candidates: &[CandidateInfo]) {
 /// The plan and candidates `bytes` hold, if they are exactly what
 /// [`encode`] wrote.
 pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader {
+        bytes,
+        at: 0,
+        shared: Vec::new(),
+    };
     // Examples under one heading share their scope, as planning shares it.
     let mut scope: Option<Arc<[String]>> = None;
     let examples = r.many(|r| r.example(&mut scope))?;
@@ -342,12 +346,28 @@ impl Writer {
 struct Reader<'t> {
     bytes: &'t [u8],
     at: usize,
+    /// The expressions and parameter types read so far, each kept once:
+    /// thousands of steps share a few of them, as they share the
+    /// registry's when planned (one allocation a step otherwise, and as
+    /// many copies held).
+    shared: Vec<Arc<str>>,
 }
+
+/// How many distinct expressions and types a reader shares at most (a
+/// crafted file of thousands would otherwise make each look-up long).
+const SHARED_MAX: usize = 64;
 
 impl<'t> Reader<'t> {
     /// A number. (A plain loop over bytes: numbers are most of the bytes,
     /// and this runs in unoptimised builds too.)
     fn num(&mut self) -> Option<u64> {
+        // Most numbers are one byte: read without the loop (each `?` and
+        // `get` is a call in an unoptimised build, where decoding 180 000
+        // examples took a second).
+        if self.at < self.bytes.len() && self.bytes[self.at] < 0x80 {
+            self.at += 1;
+            return Some(u64::from(self.bytes[self.at - 1]));
+        }
         let mut n: u64 = 0;
         let mut shift = 0;
         loop {
@@ -368,7 +388,23 @@ impl<'t> Reader<'t> {
     }
 
     fn u32(&mut self) -> Option<u32> {
-        u32::try_from(self.num()?).ok()
+        match self.num() {
+            Some(n) if n <= u64::from(u32::MAX) => Some(n as u32),
+            _ => None,
+        }
+    }
+
+    /// A string shared with the other steps that hold it (see `shared`).
+    fn shared_str(&mut self) -> Option<Arc<str>> {
+        let s = self.str()?;
+        if let Some(kept) = self.shared.iter().find(|k| ***k == *s) {
+            return Some(Arc::clone(kept));
+        }
+        let fresh: Arc<str> = Arc::from(s);
+        if self.shared.len() < SHARED_MAX {
+            self.shared.push(Arc::clone(&fresh));
+        }
+        Some(fresh)
     }
 
     /// A count of things that follow, each at least a byte long: never
@@ -408,14 +444,26 @@ impl<'t> Reader<'t> {
     }
 
     fn span(&mut self) -> Option<Span> {
-        Some(Span {
-            start_offset: self.u32()?,
-            end_offset: self.u32()?,
-            start_line: self.u32()?,
-            start_col: self.u32()?,
-            end_line: self.u32()?,
-            end_col: self.u32()?,
-        })
+        // Read in turn, checked once (a `?` is a call unoptimised).
+        let numbers = (
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+        );
+        match numbers {
+            (Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)) => Some(Span {
+                start_offset: a,
+                end_offset: b,
+                start_line: c,
+                start_col: d,
+                end_line: e,
+                end_col: f,
+            }),
+            _ => None,
+        }
     }
 
     /// A count, then that many things `one` reads.
@@ -483,11 +531,11 @@ impl<'t> Reader<'t> {
         let param_spans = self.spans()?;
         let inner_spans = self.spans()?;
         let step = usize::try_from(self.num()?).ok()?;
-        let matched_expression = Arc::from(self.str()?);
+        let matched_expression = self.shared_str()?;
         let args = self.many(|r| {
             Some(PlannedArg {
                 raw: r.string()?,
-                parameter_type: Arc::from(r.str()?),
+                parameter_type: r.shared_str()?,
                 value: r.value()?,
             })
         })?;

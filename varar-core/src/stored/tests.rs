@@ -119,6 +119,28 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         .windows(2)
         .any(|w| Arc::ptr_eq(&w[0].scope_stack, &w[1].scope_stack));
     assert!(shared, "{decoded:#?}");
+    // So do the steps of one expression, and the arguments of one type.
+    let steps: Vec<&PlannedStep> = decoded.examples.iter().flat_map(|e| &e.steps).collect();
+    let pairs = steps.iter().enumerate().flat_map(|(i, a)| {
+        steps[i + 1..]
+            .iter()
+            .filter(move |b| a.matched_expression == b.matched_expression)
+            .map(move |b| (*a, *b))
+    });
+    let mut seen = 0;
+    for (a, b) in pairs {
+        assert!(Arc::ptr_eq(&a.matched_expression, &b.matched_expression));
+        seen += 1;
+    }
+    assert!(seen > 0, "{decoded:#?}");
+    let types: Vec<&Arc<str>> = steps
+        .iter()
+        .flat_map(|s| &s.args)
+        .map(|a| &a.parameter_type)
+        .filter(|t| &***t == "money")
+        .collect();
+    assert!(types.len() >= 2, "{decoded:#?}");
+    assert!(types.windows(2).all(|w| Arc::ptr_eq(w[0], w[1])));
 }
 
 #[test]
