@@ -1,0 +1,276 @@
+//! Reading the bytes back (see the module's documentation): strict, a
+//! count never larger than the bytes left, `None` at the first thing out
+//! of place.
+
+use std::sync::Arc;
+
+use crate::doc::{Table, TableRow};
+use crate::expression::ArgValue;
+use crate::plan::{
+    Expectation, PlannedArg, PlannedDocString, PlannedExample, PlannedStep, RowBinding, RowCheck,
+};
+use crate::source::Span;
+
+/// A cursor over bytes [`super::encode`] wrote.
+pub(super) struct Reader<'t> {
+    bytes: &'t [u8],
+    pub(super) at: usize,
+    /// The expressions and parameter types read so far, each kept once:
+    /// thousands of steps share a few of them, as they share the
+    /// registry's when planned (one allocation a step otherwise, and as
+    /// many copies held).
+    shared: Vec<Arc<str>>,
+}
+
+/// How many distinct expressions and types a reader shares at most (a
+/// crafted file of thousands would otherwise make each look-up long).
+const SHARED_MAX: usize = 64;
+
+impl<'t> Reader<'t> {
+    pub(super) fn new(bytes: &'t [u8]) -> Reader<'t> {
+        Reader {
+            bytes,
+            at: 0,
+            shared: Vec::new(),
+        }
+    }
+
+    /// A number. (A plain loop over bytes: numbers are most of the bytes,
+    /// and this runs in unoptimised builds too.)
+    pub(super) fn num(&mut self) -> Option<u64> {
+        // Most numbers are one byte: read without the loop (each `?` and
+        // `get` is a call in an unoptimised build, where decoding 180 000
+        // examples took a second).
+        if self.at < self.bytes.len() && self.bytes[self.at] < 0x80 {
+            self.at += 1;
+            return Some(u64::from(self.bytes[self.at - 1]));
+        }
+        let mut n: u64 = 0;
+        let mut shift = 0;
+        loop {
+            let b = *self.bytes.get(self.at)?;
+            self.at += 1;
+            if shift == 63 && b > 1 {
+                return None;
+            }
+            n |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return Some(n);
+            }
+            shift += 7;
+            if shift > 63 {
+                return None;
+            }
+        }
+    }
+
+    pub(super) fn u32(&mut self) -> Option<u32> {
+        match self.num() {
+            Some(n) if n <= u64::from(u32::MAX) => Some(n as u32),
+            _ => None,
+        }
+    }
+
+    /// A string shared with the other steps that hold it (see `shared`).
+    pub(super) fn shared_str(&mut self) -> Option<Arc<str>> {
+        let s = self.str()?;
+        if let Some(kept) = self.shared.iter().find(|k| ***k == *s) {
+            return Some(Arc::clone(kept));
+        }
+        let fresh: Arc<str> = Arc::from(s);
+        if self.shared.len() < SHARED_MAX {
+            self.shared.push(Arc::clone(&fresh));
+        }
+        Some(fresh)
+    }
+
+    /// A count of things that follow, each at least a byte long: never
+    /// more than the bytes left, so no allocation is ever larger.
+    pub(super) fn len(&mut self) -> Option<usize> {
+        let n = usize::try_from(self.num()?).ok()?;
+        (n <= self.bytes.len() - self.at).then_some(n)
+    }
+
+    pub(super) fn flag(&mut self) -> Option<bool> {
+        let b = *self.bytes.get(self.at)?;
+        self.at += 1;
+        match b {
+            0 => Some(false),
+            1 => Some(true),
+            _ => None,
+        }
+    }
+
+    pub(super) fn str(&mut self) -> Option<&'t str> {
+        let n = self.len()?;
+        let s = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        std::str::from_utf8(s).ok()
+    }
+
+    pub(super) fn string(&mut self) -> Option<String> {
+        self.str().map(str::to_owned)
+    }
+
+    pub(super) fn opt_string(&mut self) -> Option<Option<String>> {
+        Some(if self.flag()? {
+            Some(self.string()?)
+        } else {
+            None
+        })
+    }
+
+    pub(super) fn span(&mut self) -> Option<Span> {
+        // Read in turn, checked once (a `?` is a call unoptimised).
+        let numbers = (
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+            self.u32(),
+        );
+        match numbers {
+            (Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)) => Some(Span {
+                start_offset: a,
+                end_offset: b,
+                start_line: c,
+                start_col: d,
+                end_line: e,
+                end_col: f,
+            }),
+            _ => None,
+        }
+    }
+
+    /// A count, then that many things `one` reads.
+    pub(super) fn many<T>(
+        &mut self,
+        mut one: impl FnMut(&mut Self) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let n = self.len()?;
+        let mut all = Vec::with_capacity(n);
+        for _ in 0..n {
+            all.push(one(self)?);
+        }
+        Some(all)
+    }
+
+    pub(super) fn spans(&mut self) -> Option<Vec<Span>> {
+        self.many(Self::span)
+    }
+
+    pub(super) fn example(&mut self, scope: &mut Option<Arc<[String]>>) -> Option<PlannedExample> {
+        let name = self.string()?;
+        let headings = self.many(Self::str)?;
+        let scope_stack = match scope {
+            Some(same) if same.iter().map(String::as_str).eq(headings.iter().copied()) => {
+                Arc::clone(same)
+            }
+            _ => {
+                let fresh: Arc<[String]> = headings.iter().map(|h| (*h).to_owned()).collect();
+                *scope = Some(Arc::clone(&fresh));
+                fresh
+            }
+        };
+        let span = self.span()?;
+        let expected = match self.num()? {
+            0 => Expectation::Pass,
+            1 => Expectation::Fail {
+                message: self.opt_string()?,
+            },
+            _ => return None,
+        };
+        let steps = self.many(Self::step)?;
+        let row = if self.flag()? {
+            let checks = self.many(|r| {
+                Some(RowCheck {
+                    column: Arc::from(r.str()?),
+                    value: r.string()?,
+                    span: r.span()?,
+                })
+            })?;
+            Some(RowBinding { checks })
+        } else {
+            None
+        };
+        Some(PlannedExample {
+            name,
+            scope_stack,
+            span,
+            expected,
+            steps,
+            row,
+            unmatched: self.spans()?,
+        })
+    }
+
+    pub(super) fn step(&mut self) -> Option<PlannedStep> {
+        let text = self.string()?;
+        let match_span = self.span()?;
+        let param_spans = self.spans()?;
+        let inner_spans = self.spans()?;
+        let step = usize::try_from(self.num()?).ok()?;
+        let matched_expression = self.shared_str()?;
+        let args = self.many(|r| {
+            Some(PlannedArg {
+                raw: r.string()?,
+                parameter_type: r.shared_str()?,
+                value: r.value()?,
+            })
+        })?;
+        let data_table = if self.flag()? {
+            let span = self.span()?;
+            let header = self.row()?;
+            let rows = self.many(Self::row)?;
+            Some(Box::new(Table { span, header, rows }))
+        } else {
+            None
+        };
+        let doc_string = if self.flag()? {
+            Some(Box::new(PlannedDocString {
+                content: self.string()?,
+                content_type: self.string()?,
+                span: self.span()?,
+                fence_line: self.u32()?,
+                closed: self.flag()?,
+            }))
+        } else {
+            None
+        };
+        Some(PlannedStep {
+            text,
+            match_span,
+            param_spans,
+            inner_spans,
+            step,
+            matched_expression,
+            args,
+            data_table,
+            doc_string,
+            doc_path: self.opt_string()?,
+        })
+    }
+
+    pub(super) fn row(&mut self) -> Option<TableRow> {
+        Some(TableRow {
+            cells: self.many(Self::string)?,
+            cell_spans: self.spans()?,
+            span: self.span()?,
+        })
+    }
+
+    pub(super) fn value(&mut self) -> Option<ArgValue> {
+        Some(match self.num()? {
+            0 => ArgValue::Int(self.string()?),
+            1 => ArgValue::Float(self.string()?),
+            2 => ArgValue::Text(self.string()?),
+            3 => {
+                let name = self.string()?;
+                let groups = self.many(Self::opt_string)?;
+                ArgValue::Custom { name, groups }
+            }
+            _ => return None,
+        })
+    }
+}
