@@ -37,7 +37,11 @@ pub fn remove_generated(dir: &Path, marker: &str) -> Result<(), String> {
     match fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Err(e) => Err(format!("{}: {e}", dir.display())),
-        Ok(meta) if meta.is_dir() && dir.join(marker).is_file() => {
+        // The mark itself a regular file, not a link to one elsewhere.
+        Ok(meta)
+            if meta.is_dir()
+                && fs::symlink_metadata(dir.join(marker)).is_ok_and(|m| m.is_file()) =>
+        {
             fs::remove_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))
         }
         Ok(_) => Err(format!(
@@ -87,5 +91,19 @@ mod tests {
             real.join("kept.md").is_file(),
             "the link's target is left alone"
         );
+    }
+
+    #[test]
+    fn a_mark_that_is_a_link_is_no_mark() {
+        let tmp = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let theirs = tmp.path().join("theirs");
+        fs::create_dir(&theirs).unwrap_or_else(|e| panic!("{e}"));
+        fs::write(theirs.join("kept.md"), "x").unwrap_or_else(|e| panic!("{e}"));
+        let elsewhere = tmp.path().join("mark-elsewhere");
+        fs::write(&elsewhere, "x").unwrap_or_else(|e| panic!("{e}"));
+        std::os::unix::fs::symlink(&elsewhere, theirs.join(GENERATED_MARKER))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(fresh_generated_dir(&theirs).is_err());
+        assert!(theirs.join("kept.md").is_file(), "their directory stays");
     }
 }
