@@ -30,7 +30,7 @@ use varar_core::history::{
 use varar_core::owned::{EntryKind, is_temporary, temporary_prefix};
 use varar_core::record::{ProcessRecord, RECORD_EXTENSION, RecordHeader, parse_record_header};
 
-use super::atomic::{create_dir_noting_new, write_disposable_with};
+use super::atomic::{create_dir_noting_new, exchange, write_disposable_with};
 use super::errors::{StoreError, write_err};
 use super::removal::{Orphans, is_real_dir, kind_of, millis, remove_run_dir};
 use super::runs::{RecordFileError, file_name_of, modified_at, read_records_under};
@@ -343,6 +343,12 @@ fn link_into(source: &Path, temporary: &Path, target: &Path) -> bool {
     };
     if !linked {
         return false;
+    }
+    // The link replaces the one an earlier write of this process made
+    // (the record at its start) without a rename over it: see `exchange`.
+    if exchange(temporary, target) {
+        let _ = std::fs::remove_file(temporary);
+        return true;
     }
     if std::fs::rename(temporary, target).is_err() {
         let _ = std::fs::remove_file(temporary);
