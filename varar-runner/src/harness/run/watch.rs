@@ -10,7 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use crate::execute::Progress;
@@ -193,18 +193,29 @@ pub(crate) fn slow_line(threshold: Duration, name: &str, step: &str) -> String {
     format!("SLOW [> {secs} s] {name} (in step \"{step}\")")
 }
 
-/// The watchdog thread; stops when dropped.
+/// The watchdog thread; silent from the moment it is dropped.
+///
+/// Dropping it is not waiting for it: the thread is told to stop and left
+/// to end on its own (or with the process). Waiting, which is waking the
+/// thread and seeing it end, took about 0.1 ms at the end of every run:
+/// a noticeable part of a nextest process of one example (issue 39). What
+/// joining guaranteed, no `SLOW` line after the run's own last line, the
+/// `quiet` flag does: the thread prints only while it holds it unset, and
+/// dropping sets it, after any line being printed.
 pub(crate) struct Watchdog {
     stop: Option<Sender<()>>,
-    thread: Option<JoinHandle<()>>,
+    quiet: Arc<Mutex<bool>>,
 }
 
 impl Watchdog {
     /// Print a `SLOW` line for each example running longer than `threshold`.
     pub(crate) fn start(watch: Arc<Watch>, threshold: Duration, print: fn(&str)) -> Watchdog {
         let (stop, stopped) = mpsc::channel::<()>();
+        let quiet = Arc::new(Mutex::new(false));
+        let silenced = Arc::clone(&quiet);
         let tick = (threshold / 4).clamp(Duration::from_millis(10), Duration::from_secs(1));
-        let thread = thread::Builder::new()
+        // Without a thread (the system gives none), nothing is printed.
+        let _ = thread::Builder::new()
             .name("varar-watchdog".to_string())
             .spawn(move || {
                 loop {
@@ -212,25 +223,27 @@ impl Watchdog {
                         Err(RecvTimeoutError::Timeout) => {}
                         _ => return,
                     }
-                    for line in watch.slow_lines(threshold, Instant::now()) {
+                    let lines = watch.slow_lines(threshold, Instant::now());
+                    let quiet = silenced.lock().unwrap_or_else(|e| e.into_inner());
+                    if *quiet {
+                        return;
+                    }
+                    for line in lines {
                         print(&line);
                     }
                 }
-            })
-            .ok();
+            });
         Watchdog {
             stop: Some(stop),
-            thread,
+            quiet,
         }
     }
 }
 
 impl Drop for Watchdog {
     fn drop(&mut self) {
+        *self.quiet.lock().unwrap_or_else(|e| e.into_inner()) = true;
         drop(self.stop.take());
-        if let Some(t) = self.thread.take() {
-            let _ = t.join();
-        }
     }
 }
 
@@ -275,5 +288,39 @@ mod tests {
         );
         p.finish();
         assert!(watch.never_returned().is_empty());
+    }
+
+    /// What the watchdog printed, in order (its printer is a plain `fn`).
+    static PRINTED: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    fn printed() -> Vec<String> {
+        PRINTED.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    #[test]
+    fn the_watchdog_prints_while_it_runs_and_never_once_dropped() {
+        let watch = Watch::new();
+        let threshold = Duration::from_millis(20);
+        let dog = Watchdog::start(Arc::clone(&watch), threshold, |line| {
+            PRINTED
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(line.to_owned());
+        });
+        let steps: Arc<dyn StepTexts> = Arc::new(vec!["I wait".to_owned()]);
+        let first = watch.add(&Arc::from("first"), Arc::clone(&steps));
+        first.begin();
+        let waited = Instant::now();
+        while printed().is_empty() && waited.elapsed() < Duration::from_secs(30) {
+            thread::sleep(Duration::from_millis(5));
+        }
+        let expected = slow_line(threshold, "first", "I wait");
+        assert_eq!(printed(), std::slice::from_ref(&expected));
+        // Dropped, it says nothing more, however long an example runs.
+        drop(dog);
+        let second = watch.add(&Arc::from("second"), steps);
+        second.begin();
+        thread::sleep(threshold * 5);
+        assert_eq!(printed(), [expected]);
     }
 }
