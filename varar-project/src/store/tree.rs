@@ -170,7 +170,13 @@ pub fn update_run_result(
     let Some(bytes) = update(stored.as_deref()) else {
         return Ok(false);
     };
-    if let Some(parent) = path.parent()
+    // Under the lock the file holds what was read: unchanged bytes are not
+    // read a second time to be compared, and a file read has its directory.
+    if stored.as_deref() == Some(bytes.as_slice()) {
+        return Ok(false);
+    }
+    if stored.is_none()
+        && let Some(parent) = path.parent()
         && !parent.is_dir()
     {
         std::fs::create_dir_all(parent).map_err(write_err(parent))?;
