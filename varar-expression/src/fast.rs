@@ -57,8 +57,25 @@ pub(crate) struct Program {
     ops: Vec<Op>,
     params: usize,
     /// The literal every match starts with, if any: where a match can
-    /// start is found with a substring search, built once.
-    prefix: Option<memchr::memmem::Finder<'static>>,
+    /// start is found with a substring search, built on the first search
+    /// (a run whose plans all come from its cache searches nothing).
+    prefix: Option<Prefix>,
+}
+
+/// A program's leading text and its searcher, built when first needed.
+#[derive(Clone, Debug)]
+struct Prefix {
+    text: String,
+    finder: std::sync::OnceLock<memchr::memmem::Finder<'static>>,
+}
+
+impl Prefix {
+    /// Where the text first occurs in `hay`.
+    fn find(&self, hay: &[u8]) -> Option<usize> {
+        self.finder
+            .get_or_init(|| memchr::memmem::Finder::new(self.text.as_bytes()).into_owned())
+            .find(hay)
+    }
 }
 
 /// Where a parameter matched: the whole match and its inner span (the
@@ -102,7 +119,10 @@ impl Program {
             return None;
         }
         let prefix = match ops.first() {
-            Some(Op::Text(text)) => Some(memchr::memmem::Finder::new(text.as_bytes()).into_owned()),
+            Some(Op::Text(text)) => Some(Prefix {
+                text: text.clone(),
+                finder: std::sync::OnceLock::new(),
+            }),
             _ => None,
         };
         Some(Program {
@@ -456,5 +476,23 @@ mod tests {
                 assert_eq!(run_len(text, stop), want, "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_leading_texts_searcher_is_built_by_the_first_search() {
+        let source = "I deposit {int}";
+        let tokens = crate::tokens::tokenize(source).unwrap_or_else(|e| panic!("{e:?}"));
+        let nodes = crate::ast::parse(source, &tokens).unwrap_or_else(|e| panic!("{e:?}"));
+        let program = Program::of(&nodes, &ParameterTypes::new())
+            .unwrap_or_else(|| panic!("the backtracker takes it"));
+        let built = |p: &Program| p.prefix.as_ref().map(|p| p.finder.get().is_some());
+        assert_eq!(built(&program), Some(false), "compiled, not searched");
+        assert_eq!(
+            program
+                .find_at("so I deposit 5", 0)
+                .map(|m| m.map(|(s, e, _)| (s, e))),
+            Ok(Some((3, 14)))
+        );
+        assert_eq!(built(&program), Some(true));
     }
 }
