@@ -239,6 +239,10 @@ type Ended = Result<(), Option<String>>;
 /// A finished item: its name and how it ended (`None`: ignored).
 type Finished = (Arc<str>, Option<Ended>);
 
+/// The thread count an item run alone is given: any but one (see
+/// [`run_fast`]).
+const ALONE: usize = 2;
+
 /// The run, as libtest-mimic's `run` does it in the pretty format.
 fn run_fast(
     args: &Arguments,
@@ -322,10 +326,15 @@ fn run_fast(
         }
         None => conclusion.num_ignored += 1,
     };
-    let threads = args
-        .test_threads
-        .or_else(|| std::thread::available_parallelism().ok().map(Into::into))
-        .unwrap_or(1);
+    // One item is run alone, as the parallel mode runs one, unless
+    // `--test-threads=1` asks for the sequential line: the processors are
+    // not counted for it (counting reads the cgroup files, in every
+    // nextest process).
+    let threads = match (args.test_threads, items.len()) {
+        (Some(threads), _) => threads,
+        (None, 1) => ALONE,
+        (None, _) => std::thread::available_parallelism().map_or(1, Into::into),
+    };
     if threads == 1 {
         for item in items {
             // The line's start before the item runs, as libtest-mimic does.

@@ -145,8 +145,16 @@ fn one_item_on_several_threads_prints_what_libtest_mimic_prints() {
         "b.md::Panics",
         "b.md::Colour::stripped",
     ] {
-        for quiet in [false, true] {
-            let mut extra = vec!["--test-threads", "2", "--exact", name];
+        // Without `--test-threads` (a nextest process), one item is run
+        // alone without counting the processors, and prints the same.
+        for (quiet, threads) in [(false, true), (true, true), (false, false), (true, false)] {
+            let mut extra = vec!["--exact", name];
+            extra.extend(
+                threads
+                    .then_some(["--test-threads", "2"])
+                    .into_iter()
+                    .flatten(),
+            );
             extra.extend(quiet.then_some("-q"));
             for (mode, color) in [(Mode::Plain, "never"), (Mode::Ansi, "always")] {
                 let (text, conclusion) = ours(&extra, mode);
