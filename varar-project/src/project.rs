@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use varar_core::lock::Baseline;
 
-use crate::config::{Config, ConfigError, load_config};
+use crate::config::{Config, ConfigError, load_config_digested};
 use crate::discovery::{Discovered, DiscoveryError, OathFile, discover, discover_all, read_oath};
 use crate::store::{StoreError, read_lock, read_lock_for};
 
@@ -33,6 +33,9 @@ pub struct Project {
     /// Its config (the empty config, [`Config::missing`], when there is no
     /// file).
     pub config: Config,
+    /// The SHA-256 of the config's bytes as read, `None` without a file:
+    /// what a run record names as the config the run used.
+    pub config_sha256: Option<String>,
 }
 
 /// A project loaded whole ([`Project::load`]).
@@ -89,9 +92,11 @@ impl Project {
 
     /// The first stage: read `<root>/varar.config.json`.
     pub fn open(root: &Path) -> Result<Project, ConfigError> {
+        let (config, config_sha256) = load_config_digested(root)?;
         Ok(Project {
             root: root.to_path_buf(),
-            config: load_config(root)?,
+            config,
+            config_sha256,
         })
     }
 

@@ -132,6 +132,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 selected,
                 documents: read.texts.digests(used),
                 removed: removed_examples(&prepared.changes),
+                config_sha256: setup.project.config_sha256.clone(),
             },
             claim.is_some_and(Claim::keep),
         )

@@ -1,7 +1,8 @@
 //! The digests a run record's manifest names its inputs by (seed 002,
-//! issue 19): the config, the lock before and after, every document read
-//! and the test binary, each hashed as it is on disk (large files a chunk
-//! at a time).
+//! issue 19): the lock before and after, every document read and the test
+//! binary, each hashed as it is on disk (large files a chunk at a time).
+//! The config's is taken from the bytes the run read
+//! (`varar_project::Project::config_sha256`).
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -13,14 +14,6 @@ use varar_core::record::FileDigest;
 use super::stamp::Stamp;
 use varar_core::lock::LOCK_FILE_NAME;
 use varar_project::store;
-
-/// The digest of `<root>/<name>`, if it exists and can be read.
-pub(in crate::harness) fn file_digest(root: &Path, name: &str) -> Option<FileDigest> {
-    Some(FileDigest {
-        path: name.to_owned(),
-        sha256: sha256_of_file(&root.join(name))?,
-    })
-}
 
 /// The SHA-256 of the file at `path`, read a chunk at a time: a test
 /// binary of tens of megabytes is never held whole.

@@ -19,7 +19,7 @@ use varar_core::time::rfc3339_millis;
 
 use super::history::HistoryWriter;
 use super::lock_save::LockSave;
-use crate::harness::cache::digests::{binary_digest, file_digest, lock_digest};
+use crate::harness::cache::digests::{binary_digest, lock_digest};
 use crate::harness::cache::stamp::Stamp;
 use crate::harness::print;
 use crate::harness::trials::items::{ItemMeta, RunLog};
@@ -119,6 +119,8 @@ pub(crate) struct Start<'a> {
     pub documents: Vec<DocumentDigest>,
     /// The lock's examples no paragraph re-identifies any more (issue 37).
     pub removed: Vec<RemovedExample>,
+    /// The SHA-256 of the config as the run read it (`None`: no config).
+    pub config_sha256: Option<String>,
 }
 
 impl<'a> Recording<'a> {
@@ -134,6 +136,7 @@ impl<'a> Recording<'a> {
             selected,
             documents,
             removed,
+            config_sha256,
         } = start;
         let mut chosen = vec![false; meta.len()];
         for &i in &selected {
@@ -177,7 +180,10 @@ impl<'a> Recording<'a> {
                 group: r.group.clone(),
             }),
             manifest: Manifest {
-                config: file_digest(root, CONFIG_FILE_NAME),
+                config: config_sha256.map(|sha256| FileDigest {
+                    path: CONFIG_FILE_NAME.to_owned(),
+                    sha256,
+                }),
                 lock_before: lock_digest(root),
                 lock_after: None,
                 documents,
