@@ -269,21 +269,20 @@ fn plan_selected<'a>(
         });
         Some(Planned::new(path, hash, oath, tables, store))
     };
+    let hash_all = || {
+        for path in &readable {
+            let _ = inputs.texts.source_hash(path);
+        }
+    };
     let mut plans = std::thread::scope(|scope| {
         if hash_aside(inputs.texts, &readable) {
             // The `sourceHash`es are read a byte at a time (20 ms a 10 MB
             // oath in an unoptimised build, a third of pulldown-cmark's
             // own pass over it): on a thread of their own while the oaths
             // are parsed and planned, each computed once whichever thread
-            // asks first.
-            // Without a thread to spare, each is computed when asked.
-            let texts = inputs.texts;
-            let paths = &readable;
-            let _ = std::thread::Builder::new().spawn_scoped(scope, move || {
-                for path in paths {
-                    let _ = texts.source_hash(path);
-                }
-            });
+            // asks first. Without a thread to spare, each is computed
+            // when asked.
+            varar_core::threads::spawn_up_to(scope, 1, &hash_all);
         }
         plan_in_parallel(&readable, plan_one)
     })
