@@ -169,7 +169,8 @@ SCALING TABLE (issue 9; off unless --scale or one of its options is given):
   --skip-lsp           skip the language server measurement
   --skip-check         skip the cargo varar check measurement
   --lsp-scale          only the language server on one open oath of 0.25, 1,
-                       2 and 5 MB, and a keystroke in the 5 MB one (issue 21)
+                       2 and 5 MB (median of up to 3 opens), and --runs
+                       keystrokes in the 5 MB one (their median; issue 21)
   -h, --help           this text
 
 VS CUCUMBER-RS (off unless --vs-cucumber or one of its options is given;

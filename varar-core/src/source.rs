@@ -96,10 +96,19 @@ pub(crate) fn line_from_hint<T: Copy + Ord>(starts: &[T], x: T, hint: usize) -> 
             }
         }
     }
-    match starts.binary_search(&x) {
-        Ok(i) => i,
-        Err(i) => i.saturating_sub(1),
+    // A plain index loop: `binary_search` is a chain of closures and
+    // calls in an unoptimised build (a user's test build), where a span of
+    // every step of 180 000 examples spent a twentieth of the run in it.
+    let (mut lo, mut hi) = (0, starts.len());
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if starts[mid] <= x {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
     }
+    lo
 }
 
 /// The position tables of one text (see [`Source::tables`]).
@@ -239,10 +248,11 @@ impl<'a> Source<'a> {
     /// The full [`Span`] of a UTF-16 range.
     pub fn span(&self, from: u32, to: u32) -> Span {
         let starts = &self.tables.line_starts;
-        let first = line_index(starts, from, 0);
+        let first = line_from_hint(starts, from, self.hint.load(Ordering::Relaxed) as usize);
         // The end is looked for from the start's line on (most spans end
         // on it).
-        let last = line_index(starts, to, if to >= from { first } else { 0 });
+        let last = line_from_hint(starts, to, first);
+        self.hint.store(first as u32, Ordering::Relaxed);
         let (start_line, start_col) = (first as u32 + 1, from - starts[first] + 1);
         let (end_line, end_col) = (last as u32 + 1, to - starts[last] + 1);
         Span {
@@ -277,28 +287,6 @@ impl<'a> Source<'a> {
     pub fn line_count(&self) -> u32 {
         self.tables.line_starts.len() as u32
     }
-}
-
-/// The index of the last of `starts` (ascending, `starts[0] == 0`) at or
-/// before `u`, looked for from index `from` on (`starts[from] <= u`). A
-/// plain index loop: `binary_search` is a chain of closures and calls in
-/// an unoptimised build, where a span of every step of 180 000 examples
-/// spent a twentieth of the run in it.
-fn line_index(starts: &[u32], u: u32, from: usize) -> usize {
-    let (mut lo, mut hi) = (from, starts.len());
-    // The next line's start decides most spans at once.
-    if lo + 1 < hi && starts[lo + 1] > u {
-        return lo;
-    }
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
-        if starts[mid] <= u {
-            lo = mid;
-        } else {
-            hi = mid;
-        }
-    }
-    lo
 }
 
 /// Length of a string in UTF-16 code units.

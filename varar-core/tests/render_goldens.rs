@@ -56,9 +56,7 @@ fn example(name: &str, steps: Vec<Span>, expected: Expectation) -> PlannedExampl
             .into_iter()
             .enumerate()
             .map(|(i, span)| PlannedStep {
-                text: src()
-                    .slice_utf16(span.start_offset, span.end_offset)
-                    .to_string(),
+                text: src().slice_utf16(span.start_offset, span.end_offset).into(),
                 match_span: span,
                 param_spans: Vec::new(),
                 inner_spans: Vec::new(),

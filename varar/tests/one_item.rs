@@ -287,7 +287,7 @@ fn forge(file: &Path, header: &str, plan: &varar_core::plan::Plan) -> Vec<u8> {
 fn expecting_three(plan: &varar_core::plan::Plan) -> varar_core::plan::Plan {
     let mut forged = plan.clone();
     let sensor = forged.examples[1].steps.last_mut().expect("its sensor");
-    sensor.args[0].value = varar_core::expression::ArgValue::Int("3".into());
+    sensor.args[0].value = std::sync::Arc::new(varar_core::expression::ArgValue::Int("3".into()));
     forged
 }
 

@@ -65,7 +65,7 @@ fn the_plan_splices_the_section_and_keeps_its_steps_apart() {
     let texts: Vec<&str> = checkout.plan.examples[0]
         .steps
         .iter()
-        .map(|s| s.text.as_str())
+        .map(|s| &*s.text)
         .collect();
     assert_eq!(
         texts,
@@ -77,7 +77,7 @@ fn the_plan_splices_the_section_and_keeps_its_steps_apart() {
     );
     // Own steps carry spans in this text; the spliced one is kept apart,
     // with its document.
-    let own: Vec<&str> = checkout.steps.iter().map(|s| s.text.as_str()).collect();
+    let own: Vec<&str> = checkout.steps.iter().map(|s| &*s.text).collect();
     assert_eq!(
         own,
         [
@@ -95,13 +95,13 @@ fn the_plan_splices_the_section_and_keeps_its_steps_apart() {
         shared
             .steps
             .iter()
-            .all(|s| s.text != "I put 1 baguette in the basket")
+            .all(|s| &*s.text != "I put 1 baguette in the basket")
     );
     let reused: Vec<(&str, &[String])> = shared
         .reuses
         .steps
         .iter()
-        .map(|s| (s.text.as_str(), s.reused_by.as_slice()))
+        .map(|s| (&*s.text, s.reused_by.as_slice()))
         .collect();
     assert_eq!(
         reused,

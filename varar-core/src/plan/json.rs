@@ -55,7 +55,7 @@ fn example(e: &PlannedExample) -> Value {
 
 fn step(s: &PlannedStep) -> Value {
     let mut m = Map::new();
-    m.insert("text".into(), Value::from(s.text.clone()));
+    m.insert("text".into(), Value::from(&*s.text));
     m.insert("matchSpan".into(), span(&s.match_span));
     m.insert(
         "paramSpans".into(),
@@ -70,7 +70,7 @@ fn step(s: &PlannedStep) -> Value {
         Value::Array(
             s.args
                 .iter()
-                .map(|a| json!({"value": a.raw, "parameterType": &*a.parameter_type}))
+                .map(|a| json!({"value": &*a.raw, "parameterType": &*a.parameter_type}))
                 .collect(),
         ),
     );
@@ -128,7 +128,7 @@ mod tests {
             args: vec![PlannedArg {
                 raw: "\"world\"".into(),
                 parameter_type: "string".into(),
-                value: ArgValue::Text("world".into()),
+                value: ArgValue::Text("world".into()).into(),
             }],
             data_table: None,
             doc_string: None,

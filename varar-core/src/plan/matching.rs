@@ -3,6 +3,8 @@
 //! greedily) and moved from byte offsets in the sentence to UTF-16 offsets in
 //! the block text.
 
+use std::sync::Arc;
+
 use super::split::SplitSentence;
 use crate::source::utf16_len;
 use varar_expression::ArgValue;
@@ -82,8 +84,8 @@ pub(crate) struct SentenceRef<'a> {
 pub(crate) struct BlockHit {
     /// Index of the step definition.
     pub step: usize,
-    /// The matched text.
-    pub text: String,
+    /// The matched text (shared with the planned steps lifted from it).
+    pub text: Arc<str>,
     /// Match start in the block text.
     pub start: u32,
     /// Match end in the block text.
@@ -104,9 +106,12 @@ pub(crate) struct BlockParam {
     /// Highlighted part end.
     pub inner_end: u32,
     /// The parameter type name.
-    pub type_name: std::sync::Arc<str>,
-    /// The transformed value.
-    pub value: ArgValue,
+    pub type_name: Arc<str>,
+    /// The block text under `start..end`: a planned step's raw text when
+    /// its source reads the same there (shared, not copied per plan).
+    pub raw: Arc<str>,
+    /// The transformed value (shared with the planned steps).
+    pub value: Arc<ArgValue>,
 }
 
 /// A text block matched: its sentences as planning cuts them and the hits
@@ -297,7 +302,7 @@ pub(crate) fn match_block(sentences: &[SentenceRef<'_>], matcher: &dyn Matcher) 
 fn to_block_hit(sentence: &SentenceRef<'_>, hit: RawHit) -> BlockHit {
     BlockHit {
         step: hit.step,
-        text: slice(sentence.text, hit.start, hit.end).to_string(),
+        text: Arc::from(slice(sentence.text, hit.start, hit.end)),
         start: shift(sentence, hit.start),
         end: shift(sentence, hit.end),
         params: hit.params.map(|ps| {
@@ -308,7 +313,8 @@ fn to_block_hit(sentence: &SentenceRef<'_>, hit: RawHit) -> BlockHit {
                     inner_start: shift(sentence, p.inner_start),
                     inner_end: shift(sentence, p.inner_end),
                     type_name: p.type_name,
-                    value: p.value,
+                    raw: Arc::from(slice(sentence.text, p.start, p.end)),
+                    value: Arc::new(p.value),
                 })
                 .collect()
         }),
@@ -461,7 +467,7 @@ pub(crate) mod tests {
         };
         let h = to_block_hit(&sentence, raw);
         assert_eq!((h.start, h.end), (0, 17));
-        assert_eq!(h.text, "I greet \"😀wörld\"");
+        assert_eq!(&*h.text, "I greet \"😀wörld\"");
         let p = &h.params.as_ref().unwrap()[0];
         assert_eq!((p.start, p.end, p.inner_start, p.inner_end), (8, 17, 9, 16));
     }

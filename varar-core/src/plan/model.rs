@@ -218,8 +218,10 @@ pub struct RowCheck {
 /// One matched step of an example.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlannedStep {
-    /// The matched block text.
-    pub text: String,
+    /// The matched block text (shared: a plan's steps are cloned into
+    /// the editor's analyses and kept by the memo of what each block
+    /// matched, issue 39).
+    pub text: Arc<str>,
     /// The match lifted to the source (rows: the row span).
     pub match_span: Span,
     /// Whole notation of each parameter (quotes and markers included).
@@ -247,13 +249,15 @@ pub struct PlannedStep {
 /// One captured parameter of a planned step.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PlannedArg {
-    /// The source text under the param span.
-    pub raw: String,
+    /// The source text under the param span (shared, like the value: an
+    /// argument is cloned wherever a step is, and a clone of it
+    /// allocates nothing).
+    pub raw: Arc<str>,
     /// The parameter type name (`""` for `{}`), shared with the
     /// registry.
     pub parameter_type: Arc<str>,
     /// The transformed value.
-    pub value: ArgValue,
+    pub value: Arc<ArgValue>,
 }
 
 /// A doc string attached to a step.

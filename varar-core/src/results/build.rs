@@ -84,7 +84,7 @@ fn result_failure(
             let cut: String = step.text.chars().take(LABEL_CHARS).collect();
             format!("{cut}…")
         } else {
-            step.text.clone()
+            step.text.to_string()
         };
         frame = format!(
             "    at {label} ({frame_path}:{}:{})",

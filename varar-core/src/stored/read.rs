@@ -214,9 +214,9 @@ impl<'t> Reader<'t> {
         let matched_expression = self.shared_str()?;
         let args = self.many(|r| {
             Some(PlannedArg {
-                raw: r.string()?,
+                raw: Arc::from(r.string()?),
                 parameter_type: r.shared_str()?,
-                value: r.value()?,
+                value: Arc::new(r.value()?),
             })
         })?;
         let data_table = if self.flag()? {
@@ -239,7 +239,7 @@ impl<'t> Reader<'t> {
             None
         };
         Some(PlannedStep {
-            text,
+            text: Arc::from(text),
             match_span,
             param_spans,
             inner_spans,

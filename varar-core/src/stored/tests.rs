@@ -80,7 +80,7 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         steps
             .iter()
             .flat_map(|s| &s.args)
-            .any(|a| matches!(&a.value, ArgValue::Custom { groups, .. } if groups.len() == 2)),
+            .any(|a| matches!(&*a.value, ArgValue::Custom { groups, .. } if groups.len() == 2)),
         "{plan:#?}"
     );
     assert!(

@@ -91,7 +91,7 @@ fn decision_70_6_4_a_spliced_parameter_keeps_its_own_documents_text() {
     let plan = plan_in(&files, "varar/checkout.md");
     let total = &plan.examples[0].steps[1];
     assert_eq!(total.doc_path.as_deref(), Some("varar/shared.md"));
-    assert_eq!(total.args[0].raw, "99");
+    assert_eq!(&*total.args[0].raw, "99");
     let (from, to) = (
         total.param_spans[0].start_offset,
         total.param_spans[0].end_offset,
@@ -237,5 +237,5 @@ fn decision_70_6_8_slugs_follow_the_reference_not_github() {
         &[("varar/shared.md", shared), ("varar/checkout.md", ours)],
         "varar/checkout.md",
     );
-    assert_eq!(plan.examples[0].steps[0].text, "I add 2");
+    assert_eq!(&*plan.examples[0].steps[0].text, "I add 2");
 }

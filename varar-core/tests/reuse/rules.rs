@@ -48,11 +48,7 @@ fn header_bound_tables_in_a_section_are_skipped() {
     let codes: Vec<&str> = plan.diagnostics.iter().map(|d| d.code.as_str()).collect();
     assert_eq!(codes, ["reference-empty"]);
     assert_eq!(plan.examples.len(), 1);
-    let texts: Vec<&str> = plan.examples[0]
-        .steps
-        .iter()
-        .map(|s| s.text.as_str())
-        .collect();
+    let texts: Vec<&str> = plan.examples[0].steps.iter().map(|s| &*s.text).collect();
     assert_eq!(texts, ["I add 5"]);
     // Planned alone, the same sections do give row examples.
     let alone = alone("varar/shared.md", &shared);
@@ -65,11 +61,7 @@ fn a_whole_file_reference_takes_everything_before_the_first_heading_too() {
     let checkout = "# Pay\n\n[Everything](shared.md)\n\nThen the total is 6.\n";
     let files = [("varar/shared.md", shared), ("varar/checkout.md", checkout)];
     let plan = plan_in(&files, "varar/checkout.md");
-    let texts: Vec<&str> = plan.examples[0]
-        .steps
-        .iter()
-        .map(|s| s.text.as_str())
-        .collect();
+    let texts: Vec<&str> = plan.examples[0].steps.iter().map(|s| &*s.text).collect();
     assert_eq!(texts, ["I add 1", "I add 2", "I add 3", "the total is 6"]);
     assert_eq!(plan_in(&files, "varar/shared.md"), Plan::default());
 }

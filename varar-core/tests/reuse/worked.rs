@@ -268,7 +268,7 @@ fn worked_07_failing_spliced_steps_keep_their_own_spans_and_text() {
     // The failure's anchor and expected text come from shared.md: `99` at
     // [85,87), line 7, column 19.
     let total = &plan.examples[0].steps[1];
-    assert_eq!(total.args[0].raw, "99");
+    assert_eq!(&*total.args[0].raw, "99");
     assert_eq!(at(&total.param_spans[0]), "[85,87) 7:19-7:21");
 }
 
@@ -328,7 +328,7 @@ fn worked_12_nested_steps_carry_their_true_documents() {
         )]
     );
     // The expected text of the failing sensor is lib.md's `999`.
-    assert_eq!(plan.examples[0].steps[3].args[0].raw, "999");
+    assert_eq!(&*plan.examples[0].steps[3].args[0].raw, "999");
     let json = plan.to_json();
     let docs: Vec<Option<&str>> = json["examples"][0]["steps"]
         .as_array()

@@ -25,7 +25,7 @@ pub fn span(from: u32, to: u32, line: u32) -> Span {
 pub fn step(index: usize, text: &str, from: u32, line: u32) -> PlannedStep {
     let to = from + text.len() as u32;
     PlannedStep {
-        text: text.to_string(),
+        text: text.into(),
         match_span: span(from, to, line),
         param_spans: Vec::new(),
         inner_spans: Vec::new(),

@@ -77,7 +77,7 @@ pub fn contribution(context: &PlanContext<'_>, oath_path: &str, link: &LinkUse) 
         steps
             .iter()
             .map(|s| SplicedStep {
-                text: s.text.clone(),
+                text: s.text.to_string(),
                 // The probe is its own document: every step, the oath's
                 // own included, names the document it is written in.
                 doc_path: s.doc_path.clone().unwrap_or_else(|| oath_path.to_string()),

@@ -71,8 +71,8 @@ pub struct StepUse {
     /// The matched text's range (for a header-bound table: in the sentence
     /// above the table, not the row).
     pub span: Span,
-    /// The matched text.
-    pub text: String,
+    /// The matched text (shared with the plan).
+    pub text: Arc<str>,
     /// Its parameters, in order.
     pub params: Vec<ParamUse>,
     /// The other oaths whose plans run it (spliced by a reference block);
@@ -98,10 +98,10 @@ pub struct ParamUse {
     pub inner: Span,
     /// The parameter type name (`""` for `{}`).
     pub parameter_type: Arc<str>,
-    /// The source text under `span`.
-    pub raw: String,
-    /// The value the step function receives.
-    pub value: ArgValue,
+    /// The source text under `span` (shared with the plan).
+    pub raw: Arc<str>,
+    /// The value the step function receives (shared with the plan).
+    pub value: Arc<ArgValue>,
 }
 
 /// A reference block (spec 70 §70.1) of the analysed text.

@@ -9,7 +9,7 @@ fn matched_sentences_rows_and_prose() {
     let index = bakery();
     let a = plan(&index, SHELF);
     assert!(a.plan.diagnostics.is_empty());
-    let texts: Vec<&str> = a.steps.iter().map(|s| s.text.as_str()).collect();
+    let texts: Vec<&str> = a.steps.iter().map(|s| &*s.text).collect();
     assert_eq!(
         texts,
         [
@@ -27,7 +27,7 @@ fn matched_sentences_rows_and_prose() {
     assert_eq!(bound.span.start_line, 22);
     let put = &a.steps[0];
     assert_eq!(put.params.len(), 2);
-    assert_eq!(put.params[0].raw, "12");
+    assert_eq!(&*put.params[0].raw, "12");
     assert_eq!(&*put.params[0].parameter_type, "int");
     // Prose sentences are there and unmatched.
     let prose = a

@@ -74,7 +74,7 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
     StepUse {
         step: step.step,
         span,
-        text: step.text.clone(),
+        text: Arc::clone(&step.text),
         params: step
             .args
             .iter()
@@ -85,8 +85,8 @@ fn step_use(step: &PlannedStep, span: Span) -> StepUse {
                 // Shared with the plan: one type name per step, not a
                 // copy per sentence (issue 39).
                 parameter_type: Arc::clone(&arg.parameter_type),
-                raw: arg.raw.clone(),
-                value: arg.value.clone(),
+                raw: Arc::clone(&arg.raw),
+                value: Arc::clone(&arg.value),
             })
             .collect(),
         reused_by: Vec::new(),
@@ -105,7 +105,7 @@ fn sentence_of_row(doc: &Doc, row: Span, step: &PlannedStep, source: &Source<'_>
         .get(after.checked_sub(1)?)
         .filter(|c| row.end_offset <= c.span.end_offset)?;
     let block = &candidate.body.text;
-    let byte = block.text.rfind(&step.text)?;
+    let byte = block.text.rfind(&*step.text)?;
     let start = utf16_len(&block.text[..byte]);
     let end = start + utf16_len(&step.text);
     Some(source.span(block.lift(start), block.lift(end)))

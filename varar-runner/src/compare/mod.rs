@@ -98,7 +98,7 @@ fn compare_inline(step: &PlannedStep, slots: &[Slot<'_>]) -> Result<(), Problem>
         if !equal {
             cells.push(CellDiff {
                 column: format!("cell {}", i + 1),
-                expected: arg.raw.clone(),
+                expected: arg.raw.to_string(),
                 actual,
                 span: step.param_spans.get(i).copied().unwrap_or(step.match_span),
             });

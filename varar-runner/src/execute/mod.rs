@@ -171,7 +171,7 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
     world.enter_file(target.file);
     states::prepare(world, target.route, index, context)
         .map_err(|e| Problem::thrown(e.message(context.driver, &step.text)))?;
-    let args: Vec<ArgValue> = step.args.iter().map(|a| a.value.clone()).collect();
+    let args: Vec<ArgValue> = step.args.iter().map(|a| (*a.value).clone()).collect();
     let table = step.data_table.as_ref().map(|t| {
         let rows = std::iter::once(&t.header).chain(&t.rows);
         Table::new(rows.map(|r| r.cells.clone()).collect())

@@ -57,7 +57,7 @@ fn summary(plan: &Plan) -> Vec<(String, Vec<StepSummary>)> {
                 .map(|s| {
                     (
                         s.matched_expression.to_string(),
-                        s.text.clone(),
+                        s.text.to_string(),
                         s.match_span.start_offset,
                         s.match_span.end_offset,
                     )
@@ -152,7 +152,7 @@ fn an_expression_matching_empty_text_gives_an_empty_step() {
     let raws: Vec<_> = plan.examples[0].steps[1]
         .args
         .iter()
-        .map(|a| (a.raw.as_str(), &*a.parameter_type))
+        .map(|a| (&*a.raw, &*a.parameter_type))
         .collect();
     assert_eq!(raws, [("", "")]);
 }
@@ -171,7 +171,7 @@ fn blockquote_lines_lift_to_their_own_source_lines() {
                 m.start_col,
                 m.end_col,
                 p.start_col,
-                s.args[0].raw.clone(),
+                s.args[0].raw.to_string(),
             )
         })
         .collect();

@@ -198,16 +198,23 @@ fn lift_step(
     let args = params
         .iter()
         .zip(&param_spans)
-        .map(|(p, span)| PlannedArg {
-            raw: source
-                .slice_utf16(span.start_offset, span.end_offset)
-                .to_string(),
-            parameter_type: p.type_name.clone(),
-            value: p.value.clone(),
+        .map(|(p, span)| {
+            // The source under the span is most often the block's own text
+            // (a value broken across lines is not).
+            let raw = source.slice_utf16(span.start_offset, span.end_offset);
+            PlannedArg {
+                raw: if raw == &*p.raw {
+                    Arc::clone(&p.raw)
+                } else {
+                    Arc::from(raw)
+                },
+                parameter_type: Arc::clone(&p.type_name),
+                value: Arc::clone(&p.value),
+            }
         })
         .collect();
     PlannedStep {
-        text: hit.text.clone(),
+        text: Arc::clone(&hit.text),
         match_span: lift(block, source, hit.start, hit.end),
         inner_spans: params
             .iter()
@@ -231,7 +238,7 @@ fn row_examples(candidate: &Candidate, bound: &PlannedStep, table: &Table) -> Ve
         .scope_stack
         .iter()
         .cloned()
-        .chain(std::iter::once(bound.text.clone()))
+        .chain(std::iter::once(bound.text.to_string()))
         .collect();
     let columns: Vec<Arc<str>> = header.iter().map(|c| Arc::from(c.as_str())).collect();
     table

@@ -126,7 +126,7 @@ fn a_series_of_edits_plans_through_the_memo_as_afresh() {
     assert_ne!(renamed, steps);
     index.update(path.clone(), label.clone(), &renamed);
     let after = check(&oaths, &index, &memo, "a step's expression changed");
-    assert!(after.steps.iter().any(|s| s.text == "I sell 5 buns"));
+    assert!(after.steps.iter().any(|s| &*s.text == "I sell 5 buns"));
     index.update(path, label, &steps);
     check(&oaths, &index, &memo, "the expression changed back");
 }

@@ -245,7 +245,7 @@ fn param_hover(step: &StepUse, i: usize, index: &StepIndex) -> Option<String> {
         "**parameter** `{{{}}}` of `{}`\n\nvalue: `{}`",
         param.parameter_type,
         item.expression,
-        match &param.value {
+        match &*param.value {
             ArgValue::Custom { .. } => format!("{}` → `{}", param.raw, value_text(&param.value)),
             other => value_text(other),
         }

@@ -251,7 +251,7 @@ pub fn rename(world: &World<'_>, step: usize, new: &str) -> Result<Vec<Edit>, Re
         .of(step)
         .iter()
         .map(|u| {
-            let values: Vec<&str> = u.step.params.iter().map(|p| p.raw.as_str()).collect();
+            let values: Vec<&str> = u.step.params.iter().map(|p| &*p.raw).collect();
             Edit {
                 target: Target::Oath(u.doc_path.clone()),
                 span: u.step.span,
@@ -439,7 +439,7 @@ fn verify(
     }) {
         return Err(Refusal::Captures {
             expression: new.to_string(),
-            text: extra.step.text.clone(),
+            text: extra.step.text.to_string(),
             place: format!("{}:{}", extra.doc_path, extra.step.span.start_line),
         });
     }

@@ -110,7 +110,7 @@ pub fn step_tokens(analysis: &Analysis, index: &StepIndex) -> Vec<RawToken> {
         for param in &step.params {
             // A custom type's inner span is its first capture group
             // (`2` of `£2.40`): the whole value reads better.
-            let inner = match param.value {
+            let inner = match *param.value {
                 ArgValue::Custom { .. } => param.span,
                 _ => param.inner,
             };

@@ -154,7 +154,7 @@ pub(crate) fn span(from: u32, to: u32, line: u32) -> Span {
 pub(crate) fn step(index: usize, text: &str, from: u32, line: u32) -> PlannedStep {
     let to = from + text.len() as u32;
     PlannedStep {
-        text: text.to_string(),
+        text: text.into(),
         match_span: span(from, to, line),
         param_spans: Vec::new(),
         inner_spans: Vec::new(),
@@ -181,9 +181,9 @@ pub(crate) fn with_arg(
     step.inner_spans
         .push(span(from, from + raw.len() as u32, line));
     step.args.push(PlannedArg {
-        raw: raw.to_string(),
+        raw: raw.into(),
         parameter_type: ty.into(),
-        value,
+        value: value.into(),
     });
     step
 }

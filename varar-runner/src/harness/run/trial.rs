@@ -119,7 +119,7 @@ fn execute_here(
 
 /// The outcome of an example abandoned at step `at`.
 pub(crate) fn timed_out_run(example: &PlannedExample, at: usize, limit: &str) -> ExampleRun {
-    let text = example.steps.get(at).map(|s| s.text.as_str()).unwrap_or("");
+    let text = example.steps.get(at).map(|s| &*s.text).unwrap_or("");
     let span = example
         .steps
         .get(at)

@@ -28,7 +28,7 @@ pub(crate) trait StepTexts: Send + Sync {
 
 impl StepTexts for PlannedExample {
     fn step_text(&self, index: usize) -> Option<&str> {
-        self.steps.get(index).map(|s| s.text.as_str())
+        self.steps.get(index).map(|s| &*s.text)
     }
 }
 

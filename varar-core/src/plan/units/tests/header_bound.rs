@@ -77,7 +77,7 @@ fn header_bound_quirks() {
     for r in &rows {
         assert_eq!(r.expected, Expectation::Pass);
         assert_eq!(r.steps.len(), 1);
-        assert_eq!(r.steps[0].text, "beta");
+        assert_eq!(&*r.steps[0].text, "beta");
         assert_eq!(r.scope_stack.last().map(String::as_str), Some("beta"));
     }
     let first = rows[0].row.as_ref().map(|b| (b.get("x"), b.get("y")));

@@ -237,12 +237,12 @@ fn bundle_01_worked_offsets() {
     assert!(diags.is_empty());
     let steps = matched_steps(unit);
     assert_eq!(steps.len(), 2);
-    assert_eq!(steps[0].text, "I convert 1 to roman numerals");
+    assert_eq!(&*steps[0].text, "I convert 1 to roman numerals");
     assert_eq!(off(&steps[0].match_span), (35, 64, 5, 1, 5, 30));
     assert_eq!(off(&steps[0].param_spans[0]), (45, 46, 5, 11, 5, 12));
-    assert_eq!(steps[0].args[0].raw, "1");
+    assert_eq!(&*steps[0].args[0].raw, "1");
     assert_eq!(steps[0].args[0].parameter_type.as_ref(), "int");
-    assert_eq!(steps[1].text, "The result is I.");
+    assert_eq!(&*steps[1].text, "The result is I.");
     assert_eq!(off(&steps[1].match_span), (66, 82, 5, 32, 5, 48));
     assert_eq!(off(&steps[1].param_spans[0]), (80, 81, 5, 46, 5, 47));
     assert_eq!(
@@ -276,7 +276,7 @@ fn bundle_11_list_item_offsets_and_table_attachment() {
     assert_eq!(off(&steps[0].match_span), (49, 66, 5, 3, 5, 20));
     assert_eq!(off(&steps[0].param_spans[0]), (57, 66, 5, 11, 5, 20));
     assert_eq!(off(&steps[0].inner_spans[0]), (58, 65, 5, 12, 5, 19));
-    assert_eq!(steps[0].args[0].raw, "\"😀wörld\"");
+    assert_eq!(&*steps[0].args[0].raw, "\"😀wörld\"");
     let table = steps[0].data_table.as_ref().map(|t| t.header.cells.clone());
     assert_eq!(table, Some(vec!["Café".to_string(), "日本語".to_string()]));
 }
@@ -412,7 +412,7 @@ fn error_fence_sets_fail_with_trimmed_message_and_is_no_doc_string() {
     // body[1] is the error fence, and body[2] never attaches.
     assert_eq!(m.steps[0].doc_string, None);
     assert_eq!(m.steps[0].data_table, None);
-    let raws: Vec<_> = m.steps[0].args.iter().map(|a| a.raw.as_str()).collect();
+    let raws: Vec<_> = m.steps[0].args.iter().map(|a| &*a.raw).collect();
     assert_eq!(raws, ["1", "0"]);
 }
 
