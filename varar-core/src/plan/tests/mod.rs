@@ -11,6 +11,7 @@ use crate::plan::split::SplitSentence;
 use crate::plan::units::plan_one;
 use crate::registry::{Registry, StepSpec};
 use crate::registry::{Role, Trailing};
+use varar_expression::ArgValue;
 
 /// A registry of these expressions, in this order (`t.steps.rs`, line =
 /// position); shared with the reuse-by-link tests.
@@ -155,6 +156,28 @@ fn an_expression_matching_empty_text_gives_an_empty_step() {
         .map(|a| (&*a.raw, &*a.parameter_type))
         .collect();
     assert_eq!(raws, [("", "")]);
+}
+
+#[test]
+fn a_raw_text_is_the_source_under_its_span_even_where_the_block_reads_otherwise() {
+    // In a block quote, the second value is broken across lines: the
+    // block text (and the value) reads a line break where the source has a
+    // line break and the quote's marker, and the raw text is the source's.
+    // The first is the block's own text.
+    let text = "> I greet \"a b\". I greet \"c\n> d\".\n";
+    let plan = plan_text(text, &stimuli(&["I greet {string}"]));
+    let args: Vec<_> = plan.examples[0]
+        .steps
+        .iter()
+        .map(|s| (s.args[0].raw.to_string(), (*s.args[0].value).clone()))
+        .collect();
+    assert_eq!(
+        args,
+        [
+            ("\"a b\"".to_string(), ArgValue::Text("a b".into())),
+            ("\"c\n> d\"".to_string(), ArgValue::Text("c\nd".into())),
+        ]
+    );
 }
 
 #[test]
