@@ -213,8 +213,12 @@ fn plan_ordinary<'d>(
     keep_matched: bool,
 ) -> Vec<Option<PlannedOne<'d>>> {
     let candidates = &oath.doc.examples;
-    let source = oath.source;
     let range = |from: usize, to: usize| -> Vec<Option<PlannedOne<'d>>> {
+        // Each thread its own copy (the tables shared): a source remembers
+        // the line it was last asked for, and two threads asking in two
+        // halves of the oath would each undo the other's (a search for
+        // every span instead of a step on).
+        let source = &oath.source.clone();
         (from..to)
             .map(|index| {
                 if !ordinary(index) {

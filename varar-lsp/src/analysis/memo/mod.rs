@@ -15,7 +15,8 @@
 //! beyond it are matched afresh each time, as without a memo.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use varar_core::plan::{MatchMemo, TextMatch};
 
@@ -29,7 +30,10 @@ pub const BUDGET: usize = 64 << 20;
 #[derive(Debug)]
 pub struct BlockMemo {
     budget: usize,
-    inner: Mutex<Inner>,
+    /// Read by every look-up, written by a block kept: a plan on two
+    /// threads looks its blocks up side by side (a mutex made each wait
+    /// for the other's look-ups).
+    inner: RwLock<Inner>,
 }
 
 #[derive(Debug, Default)]
@@ -51,7 +55,8 @@ struct Inner {
 struct Kept {
     found: Arc<TextMatch>,
     weight: usize,
-    used: u64,
+    /// The last plan that used it: set under the read lock.
+    used: AtomicU64,
 }
 
 impl Default for BlockMemo {
@@ -65,14 +70,14 @@ impl BlockMemo {
     pub fn with_budget(budget: usize) -> BlockMemo {
         BlockMemo {
             budget,
-            inner: Mutex::default(),
+            inner: RwLock::default(),
         }
     }
 
     /// The memo for one plan against the registry of the step index's
     /// `generation`.
     pub fn plan(&self, generation: u64) -> PlanMemo<'_> {
-        let mut inner = self.lock();
+        let mut inner = self.write();
         if generation > inner.generation {
             inner.kept.clear();
             inner.weight = 0;
@@ -88,7 +93,7 @@ impl BlockMemo {
 
     /// How many blocks are kept.
     pub fn len(&self) -> usize {
-        self.lock().kept.len()
+        self.read().kept.len()
     }
 
     /// Whether nothing is kept.
@@ -98,13 +103,17 @@ impl BlockMemo {
 
     /// The weight of what is kept, in about bytes: never above the budget.
     pub fn weight(&self) -> usize {
-        self.lock().weight
+        self.read().weight
     }
 
-    fn lock(&self) -> MutexGuard<'_, Inner> {
-        // A panic while holding it leaves a consistent map (every change
-        // is one insert or one retain).
-        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    // A panic while holding the lock leaves a consistent map (every change
+    // is one insert or one retain).
+    fn read(&self) -> RwLockReadGuard<'_, Inner> {
+        self.inner.read().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn write(&self) -> RwLockWriteGuard<'_, Inner> {
+        self.inner.write().unwrap_or_else(PoisonError::into_inner)
     }
 }
 
@@ -118,12 +127,12 @@ pub struct PlanMemo<'m> {
 
 impl MatchMemo for PlanMemo<'_> {
     fn get(&self, text: &str) -> Option<Arc<TextMatch>> {
-        let mut inner = self.memo.lock();
+        let inner = self.memo.read();
         if inner.generation != self.generation {
             return None;
         }
-        let kept = inner.kept.get_mut(text)?;
-        kept.used = self.plan;
+        let kept = inner.kept.get(text)?;
+        kept.used.store(self.plan, Ordering::Relaxed);
         Some(Arc::clone(&kept.found))
     }
 
@@ -133,7 +142,7 @@ impl MatchMemo for PlanMemo<'_> {
         if weight > budget {
             return;
         }
-        let mut inner = self.memo.lock();
+        let mut inner = self.memo.write();
         if inner.generation != self.generation {
             return;
         }
@@ -143,7 +152,7 @@ impl MatchMemo for PlanMemo<'_> {
                 return;
             }
             inner.swept = plan;
-            inner.kept.retain(|_, k| k.used == plan);
+            inner.kept.retain(|_, k| *k.used.get_mut() == plan);
             inner.weight = inner.kept.values().map(|k| k.weight).sum();
             if inner.weight + weight > budget {
                 return;
@@ -152,7 +161,7 @@ impl MatchMemo for PlanMemo<'_> {
         let kept = Kept {
             found: Arc::clone(found),
             weight,
-            used: self.plan,
+            used: AtomicU64::new(self.plan),
         };
         if let Some(old) = inner.kept.insert(text.into(), kept) {
             inner.weight -= old.weight;
