@@ -13,9 +13,9 @@
 //! sections are unchanged.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use varar_core::workspace::{Document, Workspace, may_link};
+use varar_core::workspace::{Document, Workspace};
 
 /// A reference block's target: the oath and the section (`""`: the whole
 /// file).
@@ -35,11 +35,8 @@ struct Entry {
     /// Increases with every change of any entry; a removed and re-added
     /// oath never gets an old version back.
     version: u64,
-    /// Where its reference blocks point, each once, sorted: found when
-    /// first asked for, which for an edited oath is when it is planned, by
-    /// the parse the plan then uses (not a parse of its own on each
-    /// keystroke, issue 39).
-    links: OnceLock<Vec<Link>>,
+    /// Where its reference blocks point, each once, sorted.
+    links: Vec<Link>,
     /// Open in the editor: the file on disk does not count.
     open: bool,
 }
@@ -131,7 +128,7 @@ impl Oaths {
             Entry {
                 text: Arc::from(text),
                 version: self.version,
-                links: OnceLock::new(),
+                links: links_of(path, text),
                 open,
             },
         );
@@ -177,9 +174,7 @@ impl Oaths {
 
     /// Where the reference blocks of an oath point.
     pub fn links(&self, path: &str) -> &[Link] {
-        self.entries
-            .get_key_value(path)
-            .map_or(&[], |(p, e)| e.links(p))
+        self.entries.get(path).map_or(&[], |e| e.links.as_slice())
     }
 
     /// Every oath the links of `path` reach, directly or through the
@@ -199,7 +194,7 @@ impl Oaths {
     pub fn linking_to(&self, path: &str) -> Vec<String> {
         self.entries
             .iter()
-            .filter(|(p, e)| e.links(p).iter().any(|l| l.path == path))
+            .filter(|(_, e)| e.links.iter().any(|l| l.path == path))
             .map(|(p, _)| p.clone())
             .collect()
     }
@@ -227,8 +222,8 @@ impl Oaths {
         versions.dedup();
         let consumed = self
             .entries
-            .iter()
-            .flat_map(|(p, e)| e.links(p).iter())
+            .values()
+            .flat_map(|e| e.links.iter())
             .filter(|l| l.path == path)
             .map(|l| l.slug.clone())
             .collect();
@@ -244,32 +239,17 @@ impl Oaths {
     /// Plans of `paths` against it equal plans against the workspace of
     /// every oath (nothing else can be spliced into them or consume them).
     pub fn workspace(&self, paths: &[&str]) -> Workspace<'_> {
-        // An oath whose links are not known yet (it was edited) is parsed
-        // here once: for its links, then for its plan.
-        let parsed: Vec<Document<'_>> = paths
-            .iter()
-            .filter_map(|path| {
-                let (path, entry) = self.entries.get_key_value(*path)?;
-                if entry.links.get().is_some() || !may_link(&entry.text) {
-                    return None;
-                }
-                let document = Document::parse(path, &entry.text);
-                let _ = entry.links.set(links_in(&document));
-                Some(document)
-            })
-            .collect();
         let mut needed: BTreeSet<String> = BTreeSet::new();
         for path in paths {
             needed.insert((*path).to_string());
             needed.extend(self.reaches(path));
             needed.extend(self.linking_to(path));
         }
-        Workspace::build_parsed(
+        Workspace::build(
             needed
                 .into_iter()
                 .filter_map(|p| self.entries.get_key_value(&p))
                 .map(|(p, e)| (p.clone(), &*e.text)),
-            parsed,
         )
     }
 
@@ -279,21 +259,13 @@ impl Oaths {
     }
 }
 
-impl Entry {
-    /// Where its reference blocks point (see [`Entry::links`]).
-    fn links(&self, path: &str) -> &[Link] {
-        self.links.get_or_init(|| {
-            // Only a text with `](` can hold one, so only those are parsed.
-            if !may_link(&self.text) {
-                return Vec::new();
-            }
-            links_in(&Document::parse(path, &self.text))
-        })
+/// The targets of a text's reference blocks, each once. Only a text with
+/// `](` can hold one, so only those are parsed.
+fn links_of(path: &str, text: &str) -> Vec<Link> {
+    if !text.contains("](") {
+        return Vec::new();
     }
-}
-
-/// The targets of a document's reference blocks, each once, sorted.
-fn links_in(document: &Document<'_>) -> Vec<Link> {
+    let document = Document::parse(path, text);
     let links: BTreeSet<Link> = document
         .references()
         .map(|(_, r)| Link {

@@ -101,28 +101,3 @@ fn the_engine_workspace_holds_what_planning_needs_only() {
     assert!(ws.is_referenced("varar/shared.md#fill"));
     assert_eq!(oaths.whole_workspace().len(), 4);
 }
-
-#[test]
-fn an_edited_oath_is_parsed_once_for_its_links_and_its_plan() {
-    let mut oaths = project();
-    oaths.open("varar/checkout.md", CHECKOUT);
-    let edited = "# Pay\n\nI add 1.\n\n[More](lib/more.md#x)\n";
-    assert!(oaths.edit("varar/checkout.md", edited));
-    // The edited oath is parsed for its links and that parse is the
-    // workspace's: the workspace (the oath and lib/more.md, which has no
-    // link) parses nothing of its own.
-    let ws = oaths.workspace(&["varar/checkout.md"]);
-    assert!(ws.document("varar/checkout.md").is_some());
-    assert_eq!(ws.parsed_count(), 0, "the edited oath was parsed twice");
-    assert_eq!(
-        oaths.links("varar/checkout.md"),
-        [Link {
-            path: "varar/lib/more.md".to_string(),
-            slug: "x".to_string()
-        }]
-    );
-    assert!(ws.contains("varar/lib/more.md"));
-    // Not planned: its links are found when asked for.
-    assert!(oaths.edit("varar/checkout.md", CHECKOUT));
-    assert_eq!(oaths.links("varar/checkout.md")[0].slug, "fill");
-}
