@@ -74,6 +74,27 @@ impl<'t> Workspace<'t> {
     /// sections its reference blocks name (blocks inside referenced sections
     /// and links that resolve nowhere included, spec 70 §70.2.2).
     pub fn build<P: Into<String>>(documents: impl IntoIterator<Item = (P, &'t str)>) -> Self {
+        Workspace::build_parsed(documents, [])
+    }
+
+    /// [`Workspace::build`], with some of the documents already parsed
+    /// from the very texts given for their paths: those are not parsed
+    /// again (the editor parses an edited oath to find its links, then
+    /// plans it). A document parsed from another text than its path's, or
+    /// whose path is not given, is ignored.
+    ///
+    /// ```
+    /// use varar_core::workspace::{Document, Workspace};
+    /// let text = "# A\n\n[Fill](b.md)\n";
+    /// let parsed = Document::parse("varar/a.md", text);
+    /// let ws = Workspace::build_parsed([("varar/a.md", text)], [parsed]);
+    /// assert!(ws.document("varar/a.md").is_some());
+    /// assert_eq!(ws.parsed_count(), 0);
+    /// ```
+    pub fn build_parsed<P: Into<String>>(
+        documents: impl IntoIterator<Item = (P, &'t str)>,
+        parsed: impl IntoIterator<Item = Document<'t>>,
+    ) -> Self {
         let mut workspace = Workspace::empty();
         for (path, text) in documents {
             let slot = Slot {
@@ -81,6 +102,13 @@ impl<'t> Workspace<'t> {
                 parsed: OnceLock::new(),
             };
             workspace.slots.insert(path.into(), slot);
+        }
+        for document in parsed {
+            if let Some(slot) = workspace.slots.get(document.path())
+                && std::ptr::eq(slot.text, document.source().text())
+            {
+                let _ = slot.parsed.set(document);
+            }
         }
         let mut referenced: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         for (path, slot) in &workspace.slots {

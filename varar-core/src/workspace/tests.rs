@@ -196,3 +196,29 @@ fn only_a_closing_bracket_followed_by_a_parenthesis_may_link() {
     assert!(!may_link("( ] ["));
     assert!(!may_link(""));
 }
+
+#[test]
+fn a_document_parsed_from_another_text_is_not_taken() {
+    let text = "# A\n\n[Fill](b.md)\n";
+    let other = text.to_string();
+    let ws = Workspace::build_parsed(
+        [("varar/a.md", text), ("varar/b.md", "# B\n")],
+        [
+            Document::parse("varar/a.md", &other),
+            Document::parse("varar/c.md", "# C\n"),
+        ],
+    );
+    // a.md's text is not the one the document was parsed from: build
+    // parsed it again (it links), and c.md is not one of the documents.
+    assert_eq!(ws.parsed_count(), 1);
+    assert!(!ws.contains("varar/c.md"));
+    let taken = Workspace::build_parsed(
+        [("varar/a.md", text)],
+        [Document::parse("varar/a.md", text)],
+    );
+    assert_eq!(taken.parsed_count(), 0);
+    assert_eq!(
+        taken.document("varar/a.md").map(|d| d.doc().examples.len()),
+        Some(1)
+    );
+}

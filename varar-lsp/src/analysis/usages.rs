@@ -63,7 +63,7 @@ pub fn project_uses(
     let mut stale = Vec::new();
     for path in context.oaths.paths() {
         match previous.remove(path) {
-            Some(kept) if kept.deps == context.oaths.deps(path, generation) => {
+            Some(kept) if context.oaths.deps_hold(path, generation, &kept.deps) => {
                 out.insert(path.to_string(), kept);
             }
             _ => stale.push(path),

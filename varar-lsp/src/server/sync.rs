@@ -75,7 +75,7 @@ impl Server {
         let p = &self.projects[project];
         self.plan_deps
             .get(uri)
-            .is_some_and(|d| *d == p.oaths.deps(oath_path, p.index.generation()))
+            .is_some_and(|d| p.oaths.deps_hold(oath_path, p.index.generation(), d))
     }
 
     /// Whether an open oath of a project must be planned again.
@@ -170,7 +170,7 @@ impl Server {
             let generation = p.index.generation();
             for (uri, deps, analysis) in planned {
                 let holds = self.documents.get(&uri).is_some_and(|d| {
-                    d.project == project && p.oaths.deps(&d.oath_path, generation) == deps
+                    d.project == project && p.oaths.deps_hold(&d.oath_path, generation, &deps)
                 });
                 if !holds {
                     continue;
@@ -229,7 +229,7 @@ impl Server {
             .filter(|path| {
                 self.closed
                     .get(&(project, (*path).clone()))
-                    .is_none_or(|a| a.deps != p.oaths.deps(path, generation))
+                    .is_none_or(|a| !p.oaths.deps_hold(path, generation, &a.deps))
             })
             .map(String::as_str)
             .collect();

@@ -13,9 +13,9 @@
 //! sections are unchanged.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use varar_core::workspace::{Document, Workspace};
+use varar_core::workspace::{Document, Workspace, may_link};
 
 /// A reference block's target: the oath and the section (`""`: the whole
 /// file).
@@ -35,8 +35,12 @@ struct Entry {
     /// Increases with every change of any entry; a removed and re-added
     /// oath never gets an old version back.
     version: u64,
-    /// Where its reference blocks point, each once, sorted.
-    links: Vec<Link>,
+    /// Where its reference blocks point, each once, sorted: found when
+    /// first asked for, which for an edited oath is when it is planned, by
+    /// the parse the plan then uses (not a parse of its own on each
+    /// keystroke, issue 39). Shared by the copies of the oaths: the server
+    /// plans on a copy, and what the copy found is the server's too.
+    links: Arc<OnceLock<Vec<Link>>>,
     /// Open in the editor: the file on disk does not count.
     open: bool,
 }
@@ -128,7 +132,7 @@ impl Oaths {
             Entry {
                 text: Arc::from(text),
                 version: self.version,
-                links: links_of(path, text),
+                links: Arc::default(),
                 open,
             },
         );
@@ -174,7 +178,9 @@ impl Oaths {
 
     /// Where the reference blocks of an oath point.
     pub fn links(&self, path: &str) -> &[Link] {
-        self.entries.get(path).map_or(&[], |e| e.links.as_slice())
+        self.entries
+            .get_key_value(path)
+            .map_or(&[], |(p, e)| e.links(p))
     }
 
     /// Every oath the links of `path` reach, directly or through the
@@ -194,7 +200,7 @@ impl Oaths {
     pub fn linking_to(&self, path: &str) -> Vec<String> {
         self.entries
             .iter()
-            .filter(|(_, e)| e.links.iter().any(|l| l.path == path))
+            .filter(|(p, e)| e.links(p).iter().any(|l| l.path == path))
             .map(|(p, _)| p.clone())
             .collect()
     }
@@ -212,6 +218,16 @@ impl Oaths {
         seen
     }
 
+    /// Whether a plan of `path` made from `deps` still holds: `deps` is
+    /// what [`Oaths::deps`] says now. An oath edited since is known to
+    /// need a plan without its links being looked for (which would parse
+    /// it): the server asks on each keystroke, before it plans.
+    pub fn deps_hold(&self, path: &str, generation: u64, deps: &Deps) -> bool {
+        let version = self.entries.get(path).map(|e| e.version);
+        let was = deps.versions.iter().find(|(p, _)| p == path).map(|v| v.1);
+        deps.generation == generation && was == version && *deps == self.deps(path, generation)
+    }
+
     /// What a plan of `path` made now would be made from.
     pub fn deps(&self, path: &str, generation: u64) -> Deps {
         let mut versions: Vec<(String, u64)> = std::iter::once(path.to_string())
@@ -222,8 +238,8 @@ impl Oaths {
         versions.dedup();
         let consumed = self
             .entries
-            .values()
-            .flat_map(|e| e.links.iter())
+            .iter()
+            .flat_map(|(p, e)| e.links(p).iter())
             .filter(|l| l.path == path)
             .map(|l| l.slug.clone())
             .collect();
@@ -239,17 +255,32 @@ impl Oaths {
     /// Plans of `paths` against it equal plans against the workspace of
     /// every oath (nothing else can be spliced into them or consume them).
     pub fn workspace(&self, paths: &[&str]) -> Workspace<'_> {
+        // An oath whose links are not known yet (it was edited) is parsed
+        // here once: for its links, then for its plan.
+        let parsed: Vec<Document<'_>> = paths
+            .iter()
+            .filter_map(|path| {
+                let (path, entry) = self.entries.get_key_value(*path)?;
+                if entry.links.get().is_some() || !may_link(&entry.text) {
+                    return None;
+                }
+                let document = Document::parse(path, &entry.text);
+                let _ = entry.links.set(links_in(&document));
+                Some(document)
+            })
+            .collect();
         let mut needed: BTreeSet<String> = BTreeSet::new();
         for path in paths {
             needed.insert((*path).to_string());
             needed.extend(self.reaches(path));
             needed.extend(self.linking_to(path));
         }
-        Workspace::build(
+        Workspace::build_parsed(
             needed
                 .into_iter()
                 .filter_map(|p| self.entries.get_key_value(&p))
                 .map(|(p, e)| (p.clone(), &*e.text)),
+            parsed,
         )
     }
 
@@ -259,13 +290,28 @@ impl Oaths {
     }
 }
 
-/// The targets of a text's reference blocks, each once. Only a text with
-/// `](` can hold one, so only those are parsed.
-fn links_of(path: &str, text: &str) -> Vec<Link> {
-    if !text.contains("](") {
-        return Vec::new();
+impl Entry {
+    /// Whether its links were looked for (a test's window on the parses
+    /// that were not made).
+    #[cfg(test)]
+    fn links_known(&self) -> bool {
+        self.links.get().is_some()
     }
-    let document = Document::parse(path, text);
+
+    /// Where its reference blocks point (see [`Entry::links`]).
+    fn links(&self, path: &str) -> &[Link] {
+        self.links.get_or_init(|| {
+            // Only a text with `](` can hold one, so only those are parsed.
+            if !may_link(&self.text) {
+                return Vec::new();
+            }
+            links_in(&Document::parse(path, &self.text))
+        })
+    }
+}
+
+/// The targets of a document's reference blocks, each once, sorted.
+fn links_in(document: &Document<'_>) -> Vec<Link> {
     let links: BTreeSet<Link> = document
         .references()
         .map(|(_, r)| Link {

@@ -101,3 +101,54 @@ fn the_engine_workspace_holds_what_planning_needs_only() {
     assert!(ws.is_referenced("varar/shared.md#fill"));
     assert_eq!(oaths.whole_workspace().len(), 4);
 }
+
+#[test]
+fn an_edited_oath_is_parsed_once_for_its_links_and_its_plan() {
+    let mut oaths = project();
+    oaths.open("varar/checkout.md", CHECKOUT);
+    let edited = "# Pay\n\nI add 1.\n\n[More](lib/more.md#x)\n";
+    assert!(oaths.edit("varar/checkout.md", edited));
+    // The edited oath is parsed for its links and that parse is the
+    // workspace's: the workspace (the oath and lib/more.md, which has no
+    // link) parses nothing of its own.
+    let ws = oaths.workspace(&["varar/checkout.md"]);
+    assert!(ws.document("varar/checkout.md").is_some());
+    assert_eq!(ws.parsed_count(), 0, "the edited oath was parsed twice");
+    assert_eq!(
+        oaths.links("varar/checkout.md"),
+        [Link {
+            path: "varar/lib/more.md".to_string(),
+            slug: "x".to_string()
+        }]
+    );
+    assert!(ws.contains("varar/lib/more.md"));
+    // Not planned: its links are found when asked for.
+    assert!(oaths.edit("varar/checkout.md", CHECKOUT));
+    assert_eq!(oaths.links("varar/checkout.md")[0].slug, "fill");
+}
+
+#[test]
+fn a_copy_planning_an_edited_oath_finds_its_links_for_the_oaths_it_was_copied_from() {
+    let mut oaths = project();
+    oaths.open("varar/checkout.md", CHECKOUT);
+    let before = oaths.deps("varar/checkout.md", 1);
+    assert!(oaths.deps_hold("varar/checkout.md", 1, &before));
+    let edited = "# Pay\n\nI add 1.\n\n[More](lib/more.md#x)\n";
+    assert!(oaths.edit("varar/checkout.md", edited));
+    // The server asks whether the plan holds before it plans: the answer
+    // needs no parse of the edited oath.
+    assert!(!oaths.deps_hold("varar/checkout.md", 1, &before));
+    assert!(!oaths.entries["varar/checkout.md"].links_known());
+    // It plans on a copy: the links that copy's parse found are the
+    // server's too.
+    let copy = oaths.clone();
+    let _ = copy.workspace(&["varar/checkout.md"]);
+    assert!(oaths.entries["varar/checkout.md"].links_known());
+    assert_eq!(
+        oaths.links("varar/checkout.md")[0].path,
+        "varar/lib/more.md"
+    );
+    let now = copy.deps("varar/checkout.md", 1);
+    assert!(oaths.deps_hold("varar/checkout.md", 1, &now));
+    assert!(!oaths.deps_hold("varar/checkout.md", 2, &now));
+}
