@@ -10,6 +10,7 @@ use std::sync::Arc;
 use varar_core::doc::Doc;
 use varar_core::plan::Matched;
 use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
+use varar_core::threads::side_by_side;
 use varar_core::workspace::{Document, Workspace};
 
 use super::memo::{BlockMemo, PlanMemo};
@@ -57,7 +58,7 @@ fn plan_all(
         .filter(|p| context.oaths.text(p).is_some())
         .collect();
     let engine = context.oaths.workspace(&paths);
-    let mut analyses: Vec<(Analysis, Matched)> = paths
+    let mut analyses: Vec<Analysis> = paths
         .iter()
         .filter_map(|p| analyse(context, &engine, p, memo))
         .collect();
@@ -66,28 +67,29 @@ fn plan_all(
     // milliseconds a keystroke, issue 39).
     let mut documents = engine.into_documents();
     for i in 0..analyses.len() {
-        let doc = match documents.remove(&analyses[i].0.oath_path) {
+        let doc = match documents.remove(&analyses[i].oath_path) {
             Some(document) => document.into_doc(),
             // A path asked for twice: its model went to the first.
             None => match analyses[..i]
                 .iter()
-                .find(|(a, _)| a.oath_path == analyses[i].0.oath_path)
+                .find(|a| a.oath_path == analyses[i].oath_path)
             {
-                Some((first, _)) => first.doc.clone(),
+                Some(first) => first.doc.clone(),
                 // Planning parsed every document it planned: not reached,
                 // but the model would be the same parsed again.
                 None => {
-                    let analysis = &analyses[i].0;
+                    let analysis = &analyses[i];
                     Document::parse(&analysis.oath_path, &analysis.text).into_doc()
                 }
             },
         };
-        let (analysis, matched) = &mut analyses[i];
+        let analysis = &mut analyses[i];
         analysis.doc = doc;
-        let source = analysis.source();
-        analysis.sentences = uses::sentences(analysis, &source, matched);
+        let mut sentences = std::mem::take(&mut analysis.sentences);
+        uses::mark_matched(analysis, &mut sentences);
+        analysis.sentences = sentences;
     }
-    analyses.into_iter().map(|(a, _)| a).collect()
+    analyses
 }
 
 /// [`plan_documents`] for one oath.
@@ -95,15 +97,21 @@ pub fn plan_document(context: &PlanContext<'_>, oath_path: &str) -> Option<Analy
     plan_documents(context, &[oath_path]).pop()
 }
 
-/// The analysis of `path` but its model and sentences (see [`plan_all`]),
-/// with what matching its candidates gave when planned through a memo
-/// (else nothing: the sentences are split afresh).
+/// How many candidates an oath has before its step uses and its sentences
+/// are gathered on two threads (a thread costs what a few hundred
+/// candidates cost; both took 12 ms of a keystroke in a 5 MB oath, issue
+/// 39).
+pub(super) const SIDE_BY_SIDE_FROM: usize = 2048;
+
+/// The analysis of `path` but its model (see [`plan_all`]), its sentences
+/// not yet marked matched. Through a memo, the sentences are those
+/// matching gave; else they are split afresh.
 fn analyse(
     context: &PlanContext<'_>,
     engine: &Workspace<'_>,
     path: &str,
     memo: Option<&PlanMemo<'_>>,
-) -> Option<(Analysis, Matched)> {
+) -> Option<Analysis> {
     let document = engine.document(path)?;
     let source = document.source();
     let text = source.text();
@@ -126,8 +134,13 @@ fn analyse(
     let (plan, drifts, removed) = (planned.plan, planned.drifts, planned.removed);
     let consumed = engine.consumed(document);
     let doc = document.doc();
-    let (steps, spliced) = uses::step_uses(doc, &plan, source);
     let links = uses::links(document, &consumed);
+    let gather = || uses::sentences(doc, &links, &source.clone(), &matched);
+    let ((steps, spliced), sentences) = if doc.examples.len() >= SIDE_BY_SIDE_FROM {
+        side_by_side(|| uses::step_uses(doc, &plan, source), &gather)
+    } else {
+        (uses::step_uses(doc, &plan, source), gather())
+    };
     let analysis = Analysis {
         oath_path: path.to_string(),
         // The engine's document was parsed from the oaths' text: the
@@ -152,8 +165,8 @@ fn analyse(
         spliced,
         links,
         reuses: Reuses::default(),
-        sentences: Vec::new(),
+        sentences,
         deps: context.oaths.deps(path, context.index.generation()),
     };
-    Some((analysis, matched))
+    Some(analysis)
 }

@@ -86,3 +86,35 @@ fn issue34_spans_found_by_walking_the_lines_are_the_source_s() {
         assert_eq!(lines.span(from, to), source.span(from, to), "{from}..{to}");
     }
 }
+
+#[test]
+fn a_long_oath_gathers_its_sentences_beside_its_steps_as_a_short_one_does() {
+    // Past `SIDE_BY_SIDE_FROM` candidates, the step uses and the sentences
+    // are gathered on two threads: each paragraph's step, its two
+    // sentences (the first matched), in order, as in a one-example oath.
+    let index = bakery();
+    let paragraph = |n: usize| {
+        format!("In the morning the baker puts {n} buns on the shelf. Some prose about it.\n")
+    };
+    let one = plan(&index, &format!("# S\n\n{}", paragraph(1)));
+    let count = 2 * super::planning::SIDE_BY_SIDE_FROM;
+    let text: String = std::iter::once("# S\n".to_string())
+        .chain((0..count).map(|n| format!("\n{}", paragraph(n % 9 + 1))))
+        .collect();
+    let long = plan(&index, &text);
+    assert_eq!(long.doc.examples.len(), count);
+    assert_eq!(long.steps.len(), count);
+    assert_eq!(long.sentences.len(), 2 * count);
+    let shape = |s: &crate::analysis::SentenceInfo| (s.text.clone(), s.matched);
+    assert_eq!(
+        one.sentences.iter().map(shape).collect::<Vec<_>>(),
+        long.sentences[..2].iter().map(shape).collect::<Vec<_>>()
+    );
+    for (i, pair) in long.sentences.chunks(2).enumerate() {
+        assert!(pair[0].matched && !pair[1].matched, "paragraph {i}");
+        assert!(pair[0].span.start_offset < pair[1].span.start_offset);
+        let step = &long.steps[i];
+        assert!(step.span.start_offset >= pair[0].span.start_offset);
+        assert!(step.span.end_offset <= pair[0].span.end_offset);
+    }
+}

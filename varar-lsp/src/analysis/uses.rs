@@ -138,20 +138,19 @@ pub(super) fn links(document: &Document<'_>, consumed: &[bool]) -> Vec<LinkUse> 
 /// Every sentence of every text block but the reference blocks, with
 /// whether a step (of this plan, or of one that splices it) matched it.
 /// A candidate whose sentences planning hands over in `matched` (by
-/// candidate index) is not split again.
+/// candidate index) is not split again. None is marked matched yet: see
+/// [`mark_matched`], once the analysis has its steps (the sentences are
+/// gathered beside them, issue 39).
 pub(super) fn sentences(
-    analysis: &Analysis,
+    doc: &Doc,
+    links: &[LinkUse],
     source: &Source<'_>,
     matched: &Matched,
 ) -> Vec<SentenceInfo> {
-    let links: HashSet<u32> = analysis
-        .links
-        .iter()
-        .map(|l| l.block.start_offset)
-        .collect();
+    let links: HashSet<u32> = links.iter().map(|l| l.block.start_offset).collect();
     let mut out = Vec::with_capacity(matched.iter().flatten().map(|m| m.sentences().len()).sum());
     let mut lines = Lines::new(source);
-    for (i, candidate) in analysis.doc.examples.iter().enumerate() {
+    for (i, candidate) in doc.examples.iter().enumerate() {
         if links.contains(&candidate.span.start_offset) {
             continue;
         }
@@ -177,7 +176,6 @@ pub(super) fn sentences(
             }
         }
     }
-    mark_matched(analysis, &mut out);
     out
 }
 
