@@ -9,7 +9,9 @@ use crate::source::Span;
 /// Turn `blocks` (in source order) into the document.
 pub(crate) fn structure(path: &str, blocks: Vec<Block>) -> Doc {
     let mut scopes = ScopeStack::default();
-    let mut examples: Vec<Candidate> = Vec::new();
+    // At most one a block: made that large at once, not grown (and moved)
+    // one doubling after another through a long oath.
+    let mut examples: Vec<Candidate> = Vec::with_capacity(blocks.len());
     let mut orphan_attachments = Vec::new();
     let mut headings = Vec::new();
     // A table or fence attaches to the candidate before it unless a heading
