@@ -118,3 +118,39 @@ fn a_long_oath_gathers_its_sentences_beside_its_steps_as_a_short_one_does() {
         assert!(step.span.end_offset <= pair[0].span.end_offset);
     }
 }
+
+#[test]
+fn a_section_linked_twice_in_its_own_oath_has_its_steps_used_once() {
+    // The section is consumed and spliced where each link stands: its step
+    // is in the plan twice, at one span of this oath, and used once, in
+    // document order with the others.
+    let index = bakery();
+    let text = "# S\n\n## Fill\n\nIn the morning the baker puts 2 buns on the shelf.\n\n\
+                ## One\n\n[Fill](#fill)\n\nI sell 1 buns from the shelf.\n\n\
+                ## Two\n\n[Fill](#fill)\n\nI sell 1 buns from the shelf.\n";
+    let a = plan(&index, text);
+    assert!(a.plan.diagnostics.is_empty(), "{:?}", a.plan.diagnostics);
+    let put = at(text, "the baker puts", 0);
+    let last_sell = text.rfind("I sell").map_or(0, |b| b as u32);
+    let planned = a
+        .plan
+        .examples
+        .iter()
+        .flat_map(|e| &e.steps)
+        .filter(|s| s.match_span.start_offset == put)
+        .count();
+    assert_eq!(planned, 2);
+    let uses: Vec<(&str, u32)> = a
+        .steps
+        .iter()
+        .map(|s| (&*s.text, s.span.start_offset))
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            ("the baker puts 2 buns on the shelf", put),
+            ("I sell 1 buns from the shelf", at(text, "I sell", 0)),
+            ("I sell 1 buns from the shelf", last_sell),
+        ]
+    );
+}

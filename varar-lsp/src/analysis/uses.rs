@@ -29,7 +29,7 @@ pub(super) fn step_uses(
     let mut own: Vec<StepUse> = Vec::new();
     let mut spliced: Vec<Spliced> = Vec::new();
     let steps: usize = plan.examples.iter().map(|e| e.steps.len()).sum();
-    let mut own_spans: HashSet<(u32, u32)> = HashSet::with_capacity(steps);
+    own.reserve(steps);
     let mut spliced_spans: HashSet<(&str, u32, u32)> = HashSet::new();
     for example in &plan.examples {
         for step in &example.steps {
@@ -55,13 +55,23 @@ pub(super) fn step_uses(
             } else {
                 step.match_span
             };
-            if !own_spans.insert(key_of(&span)) {
+            // The rows of a table, one after another, share their sentence.
+            if own
+                .last()
+                .is_some_and(|last| key_of(&last.span) == key_of(&span))
+            {
                 continue;
             }
             own.push(step_use(step, span));
         }
     }
-    own.sort_by_key(|s| s.span.start_offset);
+    // Once per span, the first planned kept: a stable sort by span puts
+    // the uses of one span side by side in the order they were planned
+    // (rows share their sentence's; a section linked within its own oath
+    // is planned twice). Hashing every span cost more than the sort of
+    // uses already in order (issue 39).
+    own.sort_by_key(|s| key_of(&s.span));
+    own.dedup_by_key(|s| key_of(&s.span));
     (own, spliced)
 }
 
