@@ -45,6 +45,35 @@ fn side_by_side_if<H, A: Send>(
     })
 }
 
+/// `f` of each of `items`, in order: from `from` items on, each half on a
+/// thread of its own ([`side_by_side`]); below, on this thread.
+///
+/// ```
+/// use varar_core::threads::map_in_halves;
+///
+/// let squares = map_in_halves(&[1, 2, 3, 4, 5], 2, &|n: &i32| n * n);
+/// assert_eq!(squares, [1, 4, 9, 16, 25]);
+/// ```
+pub fn map_in_halves<I: Sync, T: Send>(
+    items: &[I],
+    from: usize,
+    f: &(impl Fn(&I) -> T + Sync),
+) -> Vec<T> {
+    // One vector for both halves: the second is appended, the first never
+    // moved.
+    let mut all = Vec::with_capacity(items.len());
+    if items.len() < from.max(2) {
+        all.extend(items.iter().map(f));
+        return all;
+    }
+    let (first, second) = items.split_at(items.len() / 2);
+    let ((), rest) = side_by_side(|| all.extend(first.iter().map(f)), &|| {
+        second.iter().map(f).collect::<Vec<T>>()
+    });
+    all.extend(rest);
+    all
+}
+
 /// Start `worker` on up to `extra` scoped threads of `scope` (fewer when the
 /// system gives fewer), and return their handles.
 pub fn spawn_up_to<'scope, T: Send + 'scope>(
@@ -77,6 +106,17 @@ mod tests {
         let (h, (apart_id, four)) = side_by_side_if(false, || 1, &apart);
         assert_eq!((h, four), (1, 4));
         assert_eq!(apart_id, here_id, "no thread: apart here, after");
+    }
+
+    #[test]
+    fn a_map_in_halves_keeps_the_order_on_one_thread_or_two() {
+        let items: Vec<u32> = (0..101).collect();
+        let want: Vec<u32> = items.iter().map(|n| n * 3).collect();
+        for from in [0, 1, 2, 100, 101, 102] {
+            assert_eq!(map_in_halves(&items, from, &|n| n * 3), want, "from {from}");
+        }
+        assert!(map_in_halves(&[] as &[u32], 0, &|n| *n).is_empty());
+        assert_eq!(map_in_halves(&[7u32], 0, &|n| *n), [7]);
     }
 
     #[test]

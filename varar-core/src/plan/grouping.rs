@@ -11,7 +11,6 @@
 use super::model::{Expectation, PlannedExample};
 use super::units::{MatchedUnit, ReferenceUnit, Unit};
 use crate::source::Span;
-use crate::text::example_name;
 
 /// Turns a reference unit into the matched units its section contributes.
 pub(crate) type Resolve<'r, 'd> = dyn FnMut(&ReferenceUnit<'d>) -> Vec<MatchedUnit<'d>> + 'r;
@@ -71,7 +70,7 @@ pub(crate) fn group_with<'d>(
 fn start(unit: MatchedUnit<'_>) -> PlannedExample {
     let candidate = unit.candidate;
     PlannedExample {
-        name: example_name(&candidate.body.text.text),
+        name: unit.name,
         scope_stack: candidate.scope_stack.clone(),
         span: candidate.span,
         expected: unit.expected,
@@ -153,6 +152,6 @@ fn place(reference: &ReferenceUnit<'_>, parts: Vec<MatchedUnit<'_>>, open: &mut 
 /// An own paragraph merging into an example named after a spliced one: the
 /// example takes the paragraph's name and headings.
 fn rename(example: &mut PlannedExample, unit: &MatchedUnit<'_>) {
-    example.name = example_name(&unit.candidate.body.text.text);
+    example.name.clone_from(&unit.name);
     example.scope_stack = unit.candidate.scope_stack.clone();
 }

@@ -15,6 +15,7 @@ use super::split::SplitSentence;
 use crate::doc::{Attachment, Candidate, Fence, Table, TextBlock};
 use crate::reference::Reference;
 use crate::source::{Source, Span, utf16_len};
+use crate::text::example_name;
 use crate::text::js_trim;
 
 /// What one candidate contributes to grouping (§20.8).
@@ -41,6 +42,10 @@ pub(crate) struct MatchedUnit<'d> {
     pub expected: Expectation,
     /// Its sentences that matched no step.
     pub unmatched: Vec<Span>,
+    /// The name of an example it starts (spec 40 §0), made with the unit:
+    /// a long oath's units are made on two threads, its examples put
+    /// together on one.
+    pub name: String,
 }
 
 /// Plan one candidate whose `sentences` matched as `matched`; its
@@ -117,6 +122,7 @@ pub(crate) fn plan_candidate<'d>(
         steps,
         expected: error_fence.map_or(Expectation::Pass, expectation_of),
         unmatched: unmatched_sentences(sentences, matched, block, source),
+        name: example_name(&block.text),
     })
 }
 
