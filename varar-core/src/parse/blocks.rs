@@ -103,7 +103,10 @@ pub(crate) fn scan(source: &Source<'_>, lines: &Lines) -> Vec<Block> {
         leaf: None,
         implicit: None,
         mergeable: None,
-        blocks: Vec::new(),
+        // Blocks are most often separated by blank lines: about one every
+        // two lines, made room for at once rather than grown (and moved)
+        // one doubling after another through a long oath.
+        blocks: Vec::with_capacity(lines.count() / 2 + 1),
     };
     for (event, range) in Parser::new_ext(body, OPTIONS).into_offset_iter() {
         walker.event(event, (range.start + bom)..(range.end + bom));
