@@ -206,7 +206,7 @@ impl<'t> Reader<'t> {
     }
 
     pub(super) fn step(&mut self) -> Option<PlannedStep> {
-        let text = self.string()?;
+        let text: Arc<str> = Arc::from(self.str()?);
         let match_span = self.span()?;
         let param_spans = self.spans()?;
         let inner_spans = self.spans()?;
@@ -214,7 +214,7 @@ impl<'t> Reader<'t> {
         let matched_expression = self.shared_str()?;
         let args = self.many(|r| {
             Some(PlannedArg {
-                raw: Arc::from(r.string()?),
+                raw: Arc::from(r.str()?),
                 parameter_type: r.shared_str()?,
                 value: Arc::new(r.value()?),
             })
@@ -239,7 +239,7 @@ impl<'t> Reader<'t> {
             None
         };
         Some(PlannedStep {
-            text: Arc::from(text),
+            text,
             match_span,
             param_spans,
             inner_spans,
