@@ -3,6 +3,12 @@
 //! container limit on threads): the result is the same either way, and a
 //! run never fails for want of a thread it only wanted for speed.
 
+/// How many candidates an oath has before the work done for each of them
+/// (planning, naming, gathering its sentences) is split over two threads:
+/// a thread costs what a few hundred candidates cost. One figure for all
+/// of them, so an oath is long for each step alike.
+pub const TWO_THREADS_FROM: usize = 2048;
+
 /// `here()` on this thread while `apart()` runs on a scoped thread of its
 /// own; when no thread can be started, `apart()` runs here after `here()`.
 /// A panic in `apart` goes on as it would have on this thread.

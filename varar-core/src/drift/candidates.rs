@@ -7,7 +7,7 @@ use crate::doc::Doc;
 use crate::lock::{LockEntry, LockExample};
 use crate::plan::{DiagnosticCode, Plan, runs_alone};
 use crate::registry::Registry;
-use crate::threads::map_in_halves;
+use crate::threads::{TWO_THREADS_FROM, map_in_halves};
 use crate::workspace::{Document, Workspace};
 
 /// The candidates of a document with their names, lines and liveness: live
@@ -56,10 +56,6 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
         }
     })
 }
-
-/// How many candidates an oath has before they are named on two threads
-/// (a thread costs what naming a few hundred costs).
-const TWO_THREADS_FROM: usize = 2048;
 
 /// The candidates of an oath planned among the workspace's documents, as
 /// the baseline is compared with them (spec 40 §5 with spec 70 §70.5 and

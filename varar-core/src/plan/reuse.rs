@@ -197,10 +197,6 @@ struct PlannedOne<'d> {
     found: Option<Arc<TextMatch>>,
 }
 
-/// How many candidates an oath has before its ordinary ones are planned
-/// on two threads (a thread costs what a few candidates cost to plan).
-const TWO_THREADS_FROM: usize = 2048;
-
 /// Each candidate of `oath` planned alone when it is `ordinary` (`None`
 /// for the others), in order: on two threads, each a half of the oath,
 /// when the oath is long (the harness plans one long oath on one thread,
@@ -246,7 +242,7 @@ fn plan_ordinary<'d>(
         out.extend(planned);
     };
     let mut all = Vec::with_capacity(candidates.len());
-    if candidates.len() < TWO_THREADS_FROM {
+    if candidates.len() < crate::threads::TWO_THREADS_FROM {
         range_into(0, candidates.len(), &mut all);
         return all;
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use varar_core::doc::Doc;
 use varar_core::plan::Matched;
 use varar_core::planned::{Against, plan_with_drift, plan_with_drift_memo};
-use varar_core::threads::side_by_side;
+use varar_core::threads::{TWO_THREADS_FROM, side_by_side};
 use varar_core::workspace::{Document, Workspace};
 
 use super::memo::{BlockMemo, PlanMemo};
@@ -97,12 +97,6 @@ pub fn plan_document(context: &PlanContext<'_>, oath_path: &str) -> Option<Analy
     plan_documents(context, &[oath_path]).pop()
 }
 
-/// How many candidates an oath has before its step uses and its sentences
-/// are gathered on two threads (a thread costs what a few hundred
-/// candidates cost; both took 12 ms of a keystroke in a 5 MB oath, issue
-/// 39).
-pub(super) const SIDE_BY_SIDE_FROM: usize = 2048;
-
 /// The analysis of `path` but its model (see [`plan_all`]), its sentences
 /// not yet marked matched. Through a memo, the sentences are those
 /// matching gave; else they are split afresh.
@@ -136,7 +130,9 @@ fn analyse(
     let doc = document.doc();
     let links = uses::links(document, &consumed);
     let gather = || uses::sentences(doc, &links, &source.clone(), &matched);
-    let ((steps, spliced), sentences) = if doc.examples.len() >= SIDE_BY_SIDE_FROM {
+    // A long oath's step uses and sentences are gathered side by side
+    // (both took 12 ms of a keystroke in a 5 MB oath, issue 39).
+    let ((steps, spliced), sentences) = if doc.examples.len() >= TWO_THREADS_FROM {
         side_by_side(|| uses::step_uses(doc, &plan, source), &gather)
     } else {
         (uses::step_uses(doc, &plan, source), gather())

@@ -89,7 +89,7 @@ fn issue34_spans_found_by_walking_the_lines_are_the_source_s() {
 
 #[test]
 fn a_long_oath_gathers_its_sentences_beside_its_steps_as_a_short_one_does() {
-    // Past `SIDE_BY_SIDE_FROM` candidates, the step uses and the sentences
+    // Past `TWO_THREADS_FROM` candidates, the step uses and the sentences
     // are gathered on two threads: each paragraph's step, its two
     // sentences (the first matched), in order, as in a one-example oath.
     let index = bakery();
@@ -97,7 +97,7 @@ fn a_long_oath_gathers_its_sentences_beside_its_steps_as_a_short_one_does() {
         format!("In the morning the baker puts {n} buns on the shelf. Some prose about it.\n")
     };
     let one = plan(&index, &format!("# S\n\n{}", paragraph(1)));
-    let count = 2 * super::planning::SIDE_BY_SIDE_FROM;
+    let count = 2 * varar_core::threads::TWO_THREADS_FROM;
     let text: String = std::iter::once("# S\n".to_string())
         .chain((0..count).map(|n| format!("\n{}", paragraph(n % 9 + 1))))
         .collect();
