@@ -134,7 +134,7 @@ pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
         return Err(format!("loading the package: {}", log.join("; ")));
     }
     println!(
-        "\nlanguage server, one open oath (issue 21 goals: 1 MB open < 0.3 s, 5 MB keystroke < 1 s, linear):"
+        "\nlanguage server, one open oath (goals: issue 21, 1 MB open < 0.3 s, linear; issue 39, 5 MB open <= 300 ms, 5 MB keystroke <= 50 ms, release):"
     );
     println!("  size    | examples | open+tokens+diagnostics+hover | per MB | of which");
     let mut last = None;
@@ -166,9 +166,13 @@ pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
             ms(t) / (text.len() as f64 / f64::from(1u32 << 20)),
             phases(&split)
         );
-        last = Some((path, text));
+        last = Some((path, text, ms(t)));
     }
-    let (path, mut text) = last.ok_or("no size")?;
+    let (path, mut text, opened) = last.ok_or("no size")?;
+    println!(
+        "  opening the 5 MB oath: goal <= 300 ms ({})",
+        met(opened, 300.0)
+    );
     let memo = BlockMemo::default();
     let on_cpu = cpu();
     let start = Instant::now();
@@ -205,12 +209,19 @@ pub fn measure(work: &Path, runs: usize) -> Result<(), String> {
         let old = std::mem::replace(&mut shown, analysis);
         let _ = std::thread::spawn(move || drop(old)).join();
     }
+    let keystroke = ms(median(&mut times));
     println!(
-        "  a keystroke in the 5 MB oath (change, plan, tokens, diagnostics, hover): median {:.1} ms{cpu_used} ({})",
-        ms(median(&mut times)),
-        phases(&split)
+        "  a keystroke in the 5 MB oath (change, plan, tokens, diagnostics, hover): median {keystroke:.1} ms{cpu_used} ({}); goal <= 50 ms ({})",
+        phases(&split),
+        met(keystroke, 50.0)
     );
     Ok(())
+}
+
+/// Whether a figure is within its goal (printed beside it, never
+/// asserted: the time of a shared machine is no test).
+fn met(figure: f64, goal: f64) -> &'static str {
+    if figure <= goal { "met" } else { "not met" }
 }
 
 fn ms(d: Duration) -> f64 {
