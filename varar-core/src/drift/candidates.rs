@@ -39,7 +39,9 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
     }
     // Naming every candidate is most of the work: a long oath's are named
     // on two threads (a fifth of a keystroke in a 5 MB oath, issue 39).
-    map_in_halves(&doc.examples, TWO_THREADS_FROM, &|c| {
+    let candidates = &doc.examples;
+    map_in_halves(candidates.len(), TWO_THREADS_FROM, &|| (), &|(), i| {
+        let c = &candidates[i];
         let starting_before = ranges.partition_point(|&(start, _)| start < c.span.end_offset);
         let live = starting_before > 0 && reach[starting_before - 1] > c.span.start_offset;
         let first = ambiguities.partition_point(|&start| start < c.span.start_offset);

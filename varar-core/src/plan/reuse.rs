@@ -19,6 +19,7 @@ use super::units::{ReferenceUnit, Unit, plan_one, plan_one_matched};
 use crate::doc::Doc;
 use crate::registry::Registry;
 use crate::source::Source;
+use crate::threads::{TWO_THREADS_FROM, map_in_halves};
 use crate::workspace::{Document, View, Workspace, WorkspaceError, consumed, recognise_all};
 
 /// Plan the oath `oath_path` of `workspace` against `registry` (spec 70
@@ -209,16 +210,16 @@ fn plan_ordinary<'d>(
     keep_matched: bool,
 ) -> Vec<Option<PlannedOne<'d>>> {
     let candidates = &oath.doc.examples;
-    // Into `out`: the first half's vector is made for both halves, so the
-    // second is appended without moving the first (a memmove of a 5 MB
-    // oath's units each keystroke).
-    let range_into = |from: usize, to: usize, out: &mut Vec<Option<PlannedOne<'d>>>| {
-        // Each thread its own copy (the tables shared): a source remembers
-        // the line it was last asked for, and two threads asking in two
-        // halves of the oath would each undo the other's (a search for
-        // every span instead of a step on).
-        let source = &oath.source.clone();
-        let planned = (from..to).map(|index| {
+    // Each thread its own copy of the source (the tables shared): a source
+    // remembers the line it was last asked for, and two threads asking in
+    // two halves of the oath would each undo the other's (a search for
+    // every span instead of a step on).
+    let source = || oath.source.clone();
+    map_in_halves(
+        candidates.len(),
+        TWO_THREADS_FROM,
+        &source,
+        &|source, index| {
             if !ordinary(index) {
                 return None;
             }
@@ -238,22 +239,8 @@ fn plan_ordinary<'d>(
                 one.unit = plan_one(candidate, source, matcher, split, diagnostics, notices);
             }
             Some(one)
-        });
-        out.extend(planned);
-    };
-    let mut all = Vec::with_capacity(candidates.len());
-    if candidates.len() < crate::threads::TWO_THREADS_FROM {
-        range_into(0, candidates.len(), &mut all);
-        return all;
-    }
-    let half = candidates.len() / 2;
-    let ((), second) = crate::threads::side_by_side(|| range_into(0, half, &mut all), &|| {
-        let mut second = Vec::with_capacity(candidates.len() - half);
-        range_into(half, candidates.len(), &mut second);
-        second
-    });
-    all.extend(second);
-    all
+        },
+    )
 }
 
 /// Whether candidate `index` of the oath `oath_path`, planned alone, has a
