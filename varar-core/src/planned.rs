@@ -19,7 +19,8 @@
 //! the examples that check nothing.
 
 use crate::drift::{
-    BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, oath_candidates,
+    BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, into_fresh_entry,
+    oath_candidates,
 };
 use crate::lock::{LockEntry, LockExample, OathRecord};
 use crate::plan::{
@@ -98,12 +99,15 @@ pub struct PlannedOath {
 ///     examples: vec![LockExample { name: "I remove 3".into(), line: 5 }],
 /// };
 /// let document = ws.document("varar/a.md").unwrap();
-/// let planned = plan_with_drift(&ws, document, &registry, Against::entry(Some(&entry)));
+/// let mut planned = plan_with_drift(&ws, document, &registry, Against::entry(Some(&entry)));
 /// assert_eq!(planned.plan.examples.len(), 1);
 /// // The lock's example no longer matches a step: drift, on its current line.
 /// assert_eq!(planned.drifts[0].line, 5);
 /// let record = planned.record("varar/a.md", "fnv1a:11111111");
 /// assert!(record.drifted);
+/// // A run takes the record, and the candidates with it.
+/// assert_eq!(planned.take_record("varar/a.md", "fnv1a:11111111"), record);
+/// assert!(planned.candidates.is_empty());
 /// ```
 pub fn plan_with_drift(
     workspace: &Workspace<'_>,
@@ -201,6 +205,19 @@ impl PlannedOath {
         OathRecord {
             oath_path: oath_path.to_owned(),
             entry: Some(fresh_entry(source_hash, &self.candidates)),
+            drifted: self.drifted(),
+        }
+    }
+
+    /// [`PlannedOath::record`], the candidates taken out for it (their
+    /// names move into the entry): for a run, which needs them for nothing
+    /// else, and frees them as soon as each oath is planned instead of
+    /// once every oath is.
+    pub fn take_record(&mut self, oath_path: &str, source_hash: &str) -> OathRecord {
+        let candidates = std::mem::take(&mut self.candidates);
+        OathRecord {
+            oath_path: oath_path.to_owned(),
+            entry: Some(into_fresh_entry(source_hash, candidates)),
             drifted: self.drifted(),
         }
     }

@@ -101,14 +101,34 @@ pub fn apply_consumed(
 /// The fresh lock entry of an oath (spec 40 §4.2): its hash and its live
 /// candidates in document order.
 pub fn fresh_entry(source_hash: &str, candidates: &[CandidateInfo]) -> LockEntry {
-    LockEntry {
-        source_hash: source_hash.to_owned(),
-        examples: candidates
+    entry_of(
+        source_hash,
+        candidates
             .iter()
             .filter(|c| c.live)
-            .map(|c| LockExample {
-                name: c.name.clone(),
-                line: i64::from(c.line),
+            .map(|c| (c.name.clone(), c.line)),
+    )
+}
+
+/// [`fresh_entry`], the candidates' names moved into it.
+pub fn into_fresh_entry(source_hash: &str, candidates: Vec<CandidateInfo>) -> LockEntry {
+    entry_of(
+        source_hash,
+        candidates
+            .into_iter()
+            .filter(|c| c.live)
+            .map(|c| (c.name, c.line)),
+    )
+}
+
+/// A lock entry of `source_hash` and these examples' names and lines.
+fn entry_of(source_hash: &str, examples: impl Iterator<Item = (String, u32)>) -> LockEntry {
+    LockEntry {
+        source_hash: source_hash.to_owned(),
+        examples: examples
+            .map(|(name, line)| LockExample {
+                name,
+                line: i64::from(line),
             })
             .collect(),
     }

@@ -40,7 +40,7 @@ pub fn example_result(
 /// deduplicated, first occurrence kept (spec 30 §30.8.3), over the steps
 /// written in the oath itself: a step spliced in from another document
 /// adds nothing (spec 70 §70.4.3, §70.6.3).
-fn example_lines(example: &PlannedExample) -> Vec<u32> {
+pub(crate) fn example_lines(example: &PlannedExample) -> Vec<u32> {
     let mut lines: Vec<u32> = Vec::with_capacity(example.steps.len());
     // Linear in the steps, however many an example has; a few (most
     // examples) are compared with those kept, without a hash set (dear
@@ -138,6 +138,17 @@ impl ExampleKey {
             name: example.name.clone(),
             lines: example_lines(example),
             line: example.span.start_line,
+        }
+    }
+
+    /// The key of a planned example whose steps are packed apart
+    /// ([`crate::stored::PackedSteps`]): `shell` is the rest of it, and
+    /// `lines` its steps' lines as the packed steps keep them.
+    pub fn of_packed(shell: &PlannedExample, lines: &[u32]) -> ExampleKey {
+        ExampleKey {
+            name: shell.name.clone(),
+            lines: lines.to_vec(),
+            line: shell.span.start_line,
         }
     }
 

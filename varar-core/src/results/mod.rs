@@ -10,6 +10,7 @@ mod merge;
 mod model;
 mod read;
 
+pub(crate) use build::example_lines;
 pub use build::{ExampleKey, collected_results, example_result, oath_results, results_version};
 pub use merge::merge_results;
 pub use model::{

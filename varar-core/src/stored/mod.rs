@@ -11,6 +11,12 @@
 //! too. [`decode`] is strict: bytes it did not [`encode`], cut short or
 //! extended, give `None` (the caller plans instead), never a panic.
 //!
+//! Each example's steps are a section of their own, its length first,
+//! beside its step lines: a run keeps them packed ([`PackedSteps`]) from
+//! planning until the example runs, reads a stored plan without reading
+//! them ([`decode_packed`]), and stores a plan from them as they are
+//! ([`encode_packed`]).
+//!
 //! ```
 //! use varar_core::plan::Plan;
 //! use varar_core::stored;
@@ -22,19 +28,18 @@
 
 use std::sync::Arc;
 
-use crate::doc::TableRow;
 use crate::drift::CandidateInfo;
-use crate::expression::ArgValue;
-use crate::plan::{
-    Diagnostic, DiagnosticCode, Expectation, Notice, NoticeKind, Plan, PlannedExample, PlannedStep,
-};
-use crate::source::Span;
+use crate::plan::{Diagnostic, DiagnosticCode, Notice, NoticeKind, Plan, PlannedExample};
 
+mod packed;
 mod read;
 #[cfg(test)]
 mod tests;
+mod write;
 
+pub use packed::PackedSteps;
 use read::Reader;
+use write::Writer;
 
 /// An oath's `plan` and drift `candidates` as bytes that [`decode`] reads
 /// back equal.
@@ -108,12 +113,60 @@ fn encode_rest(w: &mut Writer, plan: &Plan, candidates: &[CandidateInfo]) {
 }
 
 /// The plan and candidates `bytes` hold, if they are exactly what
-/// [`encode`] wrote.
+/// [`encode`] (or [`encode_packed`]) wrote.
 pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
     let mut r = Reader::new(bytes);
     // Examples under one heading share their scope, as planning shares it.
     let mut scope: Option<Arc<[String]>> = None;
     let examples = r.many(|r| r.example(&mut scope))?;
+    let (plan, candidates) = decode_rest(&mut r, examples)?;
+    r.done().then_some((plan, candidates))
+}
+
+/// What [`decode`] reads, with the examples' steps left packed: the plan
+/// holds each example without its steps and row binding, which the
+/// [`PackedSteps`] hold, copied from `bytes` as they are (only an example
+/// that runs reads its own back). `None` exactly where [`decode`] gives
+/// `None`, except for bytes out of place inside a section of steps, which
+/// [`PackedSteps::unpack`] refuses instead.
+pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
+    let mut r = Reader::new(bytes);
+    let mut scope: Option<Arc<[String]>> = None;
+    let shells = r.many(|r| r.shell(&mut scope))?;
+    let mut examples = Vec::with_capacity(shells.len());
+    let packed = PackedSteps::from_sections(shells.into_iter().map(|(shell, lines, section)| {
+        examples.push(shell);
+        (section, lines)
+    }));
+    let (plan, candidates) = decode_rest(&mut r, examples)?;
+    r.done().then_some((plan, packed, candidates))
+}
+
+/// An oath's plan, whose examples' steps `packed` holds, and its drift
+/// `candidates` as the bytes [`encode`] writes for the whole plan; `None`
+/// when `packed` holds another number of examples.
+pub fn encode_packed(
+    plan: &Plan,
+    packed: &PackedSteps,
+    candidates: &[CandidateInfo],
+) -> Option<Vec<u8>> {
+    if packed.len() != plan.examples.len() {
+        return None;
+    }
+    let mut w = Writer(Vec::with_capacity(packed.size() + 4096));
+    w.len(plan.examples.len());
+    for (i, shell) in plan.examples.iter().enumerate() {
+        w.packed_example(shell, packed.lines(i), packed.section(i)?);
+    }
+    encode_rest(&mut w, plan, candidates);
+    Some(w.0)
+}
+
+/// What follows the examples, read into a plan of `examples`.
+fn decode_rest(
+    r: &mut Reader<'_>,
+    examples: Vec<PlannedExample>,
+) -> Option<(Plan, Vec<CandidateInfo>)> {
     let diagnostics = r.many(|r| {
         Some(Diagnostic {
             code: number_code(r.num()?)?,
@@ -145,7 +198,7 @@ pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
         diagnostics,
         notices,
     };
-    (r.at == bytes.len()).then_some((plan, candidates))
+    Some((plan, candidates))
 }
 
 fn code_number(code: DiagnosticCode) -> u64 {
@@ -190,153 +243,4 @@ fn number_code(n: u64) -> Option<DiagnosticCode> {
         5 => DiagnosticCode::ReferenceCycle,
         _ => return None,
     })
-}
-
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn num(&mut self, n: impl Into<u64>) {
-        let mut n = n.into();
-        while n >= 0x80 {
-            self.0.push((n as u8 & 0x7f) | 0x80);
-            n >>= 7;
-        }
-        self.0.push(n as u8);
-    }
-
-    fn len(&mut self, n: usize) {
-        self.num(n as u64);
-    }
-
-    fn flag(&mut self, on: bool) {
-        self.0.push(u8::from(on));
-    }
-
-    fn str(&mut self, s: &str) {
-        self.len(s.len());
-        self.0.extend_from_slice(s.as_bytes());
-    }
-
-    fn opt_str(&mut self, s: Option<&str>) {
-        self.flag(s.is_some());
-        if let Some(s) = s {
-            self.str(s);
-        }
-    }
-
-    fn span(&mut self, s: &Span) {
-        // Six calls, not a loop over an array of six: an array's iterator
-        // is a chain of calls in an unoptimised build, where it was a tenth
-        // of encoding a 180 000-example oath.
-        self.num(s.start_offset);
-        self.num(s.end_offset);
-        self.num(s.start_line);
-        self.num(s.start_col);
-        self.num(s.end_line);
-        self.num(s.end_col);
-    }
-
-    fn spans(&mut self, spans: &[Span]) {
-        self.len(spans.len());
-        for s in spans {
-            self.span(s);
-        }
-    }
-
-    fn example(&mut self, e: &PlannedExample) {
-        self.str(&e.name);
-        self.len(e.scope_stack.len());
-        for heading in e.scope_stack.iter() {
-            self.str(heading);
-        }
-        self.span(&e.span);
-        match &e.expected {
-            Expectation::Pass => self.num(0u64),
-            Expectation::Fail { message } => {
-                self.num(1u64);
-                self.opt_str(message.as_deref());
-            }
-        }
-        self.len(e.steps.len());
-        for step in &e.steps {
-            self.step(step);
-        }
-        self.flag(e.row.is_some());
-        if let Some(row) = &e.row {
-            self.len(row.checks.len());
-            for check in &row.checks {
-                self.str(&check.column);
-                self.str(&check.value);
-                self.span(&check.span);
-            }
-        }
-        self.spans(&e.unmatched);
-    }
-
-    fn step(&mut self, s: &PlannedStep) {
-        self.str(&s.text);
-        self.span(&s.match_span);
-        self.spans(&s.param_spans);
-        self.spans(&s.inner_spans);
-        self.len(s.step);
-        self.str(&s.matched_expression);
-        self.len(s.args.len());
-        for arg in &s.args {
-            self.str(&arg.raw);
-            self.str(&arg.parameter_type);
-            self.value(&arg.value);
-        }
-        self.flag(s.data_table.is_some());
-        if let Some(table) = &s.data_table {
-            self.span(&table.span);
-            self.row(&table.header);
-            self.len(table.rows.len());
-            for row in &table.rows {
-                self.row(row);
-            }
-        }
-        self.flag(s.doc_string.is_some());
-        if let Some(d) = &s.doc_string {
-            self.str(&d.content);
-            self.str(&d.content_type);
-            self.span(&d.span);
-            self.num(d.fence_line);
-            self.flag(d.closed);
-        }
-        self.opt_str(s.doc_path.as_deref());
-    }
-
-    fn row(&mut self, row: &TableRow) {
-        self.len(row.cells.len());
-        for cell in &row.cells {
-            self.str(cell);
-        }
-        self.spans(&row.cell_spans);
-        self.span(&row.span);
-    }
-
-    fn value(&mut self, value: &ArgValue) {
-        match value {
-            ArgValue::Int(s) => {
-                self.num(0u64);
-                self.str(s);
-            }
-            ArgValue::Float(s) => {
-                self.num(1u64);
-                self.str(s);
-            }
-            ArgValue::Text(s) => {
-                self.num(2u64);
-                self.str(s);
-            }
-            ArgValue::Custom { name, groups } => {
-                self.num(3u64);
-                self.str(name);
-                self.len(groups.len());
-                for group in groups {
-                    self.opt_str(group.as_deref());
-                }
-            }
-        }
-    }
 }

@@ -24,15 +24,27 @@ pub(super) struct Reader<'t> {
 
 /// How many distinct expressions and types a reader shares at most (a
 /// crafted file of thousands would otherwise make each look-up long).
-const SHARED_MAX: usize = 64;
+pub(super) const SHARED_MAX: usize = 64;
 
 impl<'t> Reader<'t> {
     pub(super) fn new(bytes: &'t [u8]) -> Reader<'t> {
+        Reader::sharing(bytes, Vec::new())
+    }
+
+    /// A reader that shares `shared` (strings read before, kept at most
+    /// [`SHARED_MAX`]) with what it reads.
+    pub(super) fn sharing(bytes: &'t [u8], mut shared: Vec<Arc<str>>) -> Reader<'t> {
+        shared.truncate(SHARED_MAX);
         Reader {
             bytes,
             at: 0,
-            shared: Vec::new(),
+            shared,
         }
+    }
+
+    /// Whether every byte was read.
+    pub(super) fn done(&self) -> bool {
+        self.at == self.bytes.len()
     }
 
     /// A number. (A plain loop over bytes: numbers are most of the bytes,
@@ -161,6 +173,25 @@ impl<'t> Reader<'t> {
     }
 
     pub(super) fn example(&mut self, scope: &mut Option<Arc<[String]>>) -> Option<PlannedExample> {
+        let (mut example, _, section) = self.shell(scope)?;
+        // The section is read on its own, to its last byte, sharing what
+        // this reader shares.
+        let mut steps = Reader::sharing(section, std::mem::take(&mut self.shared));
+        let read = steps.steps_and_row();
+        let whole = steps.done();
+        self.shared = steps.shared;
+        let (steps, row) = read.filter(|_| whole)?;
+        example.steps = steps;
+        example.row = row;
+        Some(example)
+    }
+
+    /// An example without its steps and row binding (`Writer::shell`), its
+    /// step lines, and the section of bytes that holds those.
+    pub(super) fn shell(
+        &mut self,
+        scope: &mut Option<Arc<[String]>>,
+    ) -> Option<(PlannedExample, Vec<u32>, &'t [u8])> {
         let name = self.string()?;
         let headings = self.many(Self::str)?;
         let scope_stack = match scope {
@@ -181,6 +212,24 @@ impl<'t> Reader<'t> {
             },
             _ => return None,
         };
+        let lines = self.many(Self::u32)?;
+        let n = self.len()?;
+        let section = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        let example = PlannedExample {
+            name,
+            scope_stack,
+            span,
+            expected,
+            steps: Vec::new(),
+            row: None,
+            unmatched: self.spans()?,
+        };
+        Some((example, lines, section))
+    }
+
+    /// An example's steps and row binding (`Writer::steps_and_row`).
+    pub(super) fn steps_and_row(&mut self) -> Option<(Vec<PlannedStep>, Option<RowBinding>)> {
         let steps = self.many(Self::step)?;
         let row = if self.flag()? {
             let checks = self.many(|r| {
@@ -194,15 +243,7 @@ impl<'t> Reader<'t> {
         } else {
             None
         };
-        Some(PlannedExample {
-            name,
-            scope_stack,
-            span,
-            expected,
-            steps,
-            row,
-            unmatched: self.spans()?,
-        })
+        Some((steps, row))
     }
 
     pub(super) fn step(&mut self) -> Option<PlannedStep> {

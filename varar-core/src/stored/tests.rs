@@ -4,7 +4,9 @@ use std::sync::Arc;
 
 use super::*;
 use crate::drift::candidates;
+use crate::expression::ArgValue;
 use crate::parse::parse;
+use crate::plan::{Expectation, PlannedStep};
 use crate::registry::{ParamSpec, Registry, Role, StepSpec, Trailing};
 use crate::source::Source;
 use crate::stored as codec;
@@ -196,4 +198,168 @@ fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
         assert_eq!(codec::decode(bytes), None, "{bytes:?}");
     }
     assert_eq!(codec::decode(&[0, 0, 0, 0]), Some(Default::default()));
+}
+
+#[test]
+fn packed_steps_unpack_into_their_examples_equal() {
+    let (plan, _) = planned(DOCUMENT);
+    let mut shells = plan.examples.clone();
+    let packed = PackedSteps::pack(&mut shells);
+    assert_eq!(packed.len(), plan.examples.len());
+    assert!(packed.size() > 0);
+    // What is left of each example holds no step and no row binding; the
+    // rest of it stays.
+    for (shell, whole) in shells.iter().zip(&plan.examples) {
+        assert!(shell.steps.is_empty() && shell.row.is_none(), "{shell:#?}");
+        assert_eq!((&shell.name, shell.span), (&whole.name, whole.span));
+        assert_eq!(shell.unmatched, whole.unmatched);
+    }
+    // Each reads back on its own, in any order, and its step lines are
+    // those of its key.
+    for index in (0..shells.len()).rev() {
+        let mut example = shells[index].clone();
+        assert!(packed.unpack(index, &mut example), "example {index}");
+        assert_eq!(example, plan.examples[index]);
+        let key = crate::results::ExampleKey::of(&plan.examples[index]);
+        assert_eq!(packed.lines(index), key.lines);
+        assert_eq!(
+            crate::results::ExampleKey::of_packed(&shells[index], packed.lines(index)),
+            key
+        );
+    }
+    assert!(packed.lines(shells.len()).is_empty());
+    // Steps of one expression share it across examples unpacked apart, as
+    // planned steps do.
+    let unpacked: Vec<PlannedExample> = (0..shells.len())
+        .map(|i| {
+            let mut e = shells[i].clone();
+            assert!(packed.unpack(i, &mut e));
+            e
+        })
+        .collect();
+    let mut across = 0;
+    for (i, a) in unpacked.iter().enumerate() {
+        for b in &unpacked[i + 1..] {
+            for (x, y) in a
+                .steps
+                .iter()
+                .flat_map(|x| b.steps.iter().map(move |y| (x, y)))
+            {
+                if x.matched_expression == y.matched_expression {
+                    assert!(Arc::ptr_eq(&x.matched_expression, &y.matched_expression));
+                    across += 1;
+                }
+            }
+        }
+    }
+    assert!(across > 0, "{unpacked:#?}");
+    // No example past the last.
+    let mut past = shells[0].clone();
+    assert!(!packed.unpack(shells.len(), &mut past));
+    assert_eq!(past, shells[0]);
+}
+
+#[test]
+fn examples_without_steps_pack_to_nothing_and_unpack_as_they_were() {
+    let (plan, _) = planned(DOCUMENT);
+    let mut none: Vec<PlannedExample> = Vec::new();
+    let packed = PackedSteps::pack(&mut none);
+    assert!(packed.is_empty());
+    assert!(!packed.unpack(0, &mut plan.examples[0].clone()));
+    // An example whose steps were packed already packs again as empty.
+    let mut shells = plan.examples.clone();
+    let _ = PackedSteps::pack(&mut shells);
+    let again = PackedSteps::pack(&mut shells.clone());
+    let mut example = shells[0].clone();
+    assert!(again.unpack(0, &mut example));
+    assert_eq!(example, shells[0]);
+}
+
+#[test]
+fn a_plan_stored_from_its_packed_steps_is_the_plan_stored_whole() {
+    let (plan, candidates) = planned(DOCUMENT);
+    let whole = codec::encode(&plan, &candidates);
+    let mut shells = plan.clone();
+    let packed = PackedSteps::pack(&mut shells.examples);
+    assert_eq!(
+        codec::encode_packed(&shells, &packed, &candidates),
+        Some(whole.clone())
+    );
+    // Steps of another number of examples do not fit.
+    let mut fewer = shells.clone();
+    fewer.examples.pop();
+    assert_eq!(codec::encode_packed(&fewer, &packed, &candidates), None);
+
+    // Read back packed: the same shells, steps and lines, and the
+    // candidates.
+    let (read, steps, read_candidates) =
+        codec::decode_packed(&whole).unwrap_or_else(|| panic!("{whole:?}"));
+    assert_eq!(read, shells);
+    assert_eq!(read_candidates, candidates);
+    assert_eq!(steps.len(), plan.examples.len());
+    for (i, example) in plan.examples.iter().enumerate() {
+        let mut back = read.examples[i].clone();
+        assert!(steps.unpack(i, &mut back), "example {i}");
+        assert_eq!(&back, example);
+        assert_eq!(steps.lines(i), packed.lines(i));
+    }
+}
+
+#[test]
+fn packed_reading_refuses_what_whole_reading_refuses_but_a_damaged_section() {
+    let (plan, candidates) = planned(DOCUMENT);
+    let bytes = codec::encode(&plan, &candidates);
+    for end in 0..bytes.len() {
+        assert!(
+            codec::decode_packed(&bytes[..end]).is_none(),
+            "prefix of {end} bytes"
+        );
+    }
+    assert!(codec::decode_packed(&[&bytes[..], b"x"].concat()).is_none());
+    // A step's text that is not UTF-8 lies inside its example's section:
+    // the whole reading refuses the plan, the packed one that example.
+    // (The name comes first and may hold the same words: looked for
+    // after it.)
+    let (name, text) = (
+        plan.examples[0].name.as_bytes(),
+        plan.examples[0].steps[0].text.as_bytes(),
+    );
+    let find = |what: &[u8], from: usize| {
+        bytes[from..]
+            .windows(what.len())
+            .position(|w| w == what)
+            .map(|at| from + at)
+            .unwrap_or_else(|| panic!("{what:?} in {bytes:?}"))
+    };
+    let at = find(text, find(name, 0) + name.len());
+    let mut damaged = bytes.clone();
+    damaged[at] = 0xff;
+    assert_eq!(codec::decode(&damaged), None);
+    let (shells, steps, _) =
+        codec::decode_packed(&damaged).unwrap_or_else(|| panic!("{damaged:?}"));
+    let mut first = shells.examples[0].clone();
+    assert!(!steps.unpack(0, &mut first));
+    assert_eq!(first, shells.examples[0]);
+    let mut second = shells.examples[1].clone();
+    assert!(steps.unpack(1, &mut second));
+    assert_eq!(second, plan.examples[1]);
+}
+
+#[test]
+fn thousands_of_examples_pack_on_two_threads_as_on_one() {
+    let (plan, _) = planned(DOCUMENT);
+    let many: Vec<PlannedExample> = plan.examples.iter().cycle().take(5000).cloned().collect();
+    let (mut here, mut split) = (many.clone(), many.clone());
+    let one = PackedSteps::pack_here(&mut here);
+    let two = PackedSteps::pack(&mut split);
+    assert_eq!(here, split);
+    assert_eq!(two.len(), 5000);
+    assert_eq!(two.size(), one.size());
+    for i in [0, 1, 2499, 2500, 2501, 4999] {
+        assert_eq!(two.section(i), one.section(i), "example {i}");
+        assert_eq!(two.lines(i), one.lines(i), "example {i}");
+        let mut back = split[i].clone();
+        assert!(two.unpack(i, &mut back));
+        assert_eq!(back, many[i]);
+    }
 }

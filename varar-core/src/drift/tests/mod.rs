@@ -284,6 +284,7 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
         ]
     );
     let entry = fresh_entry("fnv1a:1", &cs);
+    assert_eq!(crate::drift::into_fresh_entry("fnv1a:1", cs.clone()), entry);
     assert_eq!(
         entry.examples,
         [

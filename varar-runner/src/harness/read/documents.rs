@@ -210,40 +210,28 @@ impl Texts {
         )
     }
 
-    /// The `documents` of an oath's results (spec 70 §70.4.5): every other
-    /// document some step of its plan was written in, sorted by path, with
-    /// the hash of its text as read. Empty for a plan without links, which
-    /// costs one look at each step. `hashes` keeps the hashes computed so
-    /// far, so each document is hashed once per run.
+    /// The `documents` of an oath's results (spec 70 §70.4.5): the
+    /// documents `paths` (those `linked_documents` found in its plan),
+    /// with the hash of each text as read. `hashes` keeps the hashes
+    /// computed so far, so each document is hashed once per run.
     pub fn documents_of(
         &self,
-        plan: &Plan,
+        paths: &[String],
         hashes: &mut HashMap<String, String>,
     ) -> Vec<DocumentHash> {
-        let mut paths: Vec<&str> = plan
-            .examples
-            .iter()
-            .flat_map(|e| &e.steps)
-            .filter_map(|s| s.doc_path.as_deref())
-            .collect();
-        if paths.is_empty() {
-            return Vec::new();
-        }
-        paths.sort_unstable();
-        paths.dedup();
         paths
-            .into_iter()
+            .iter()
             .filter_map(|path| {
                 let hash = match hashes.get(path) {
                     Some(hash) => hash.clone(),
                     None => {
                         let hash = self.source_hash(path)?.to_owned();
-                        hashes.insert(path.to_owned(), hash.clone());
+                        hashes.insert(path.clone(), hash.clone());
                         hash
                     }
                 };
                 Some(DocumentHash {
-                    path: path.to_owned(),
+                    path: path.clone(),
                     source_hash: hash,
                 })
             })
@@ -268,6 +256,21 @@ impl Texts {
         out.sort_by(|a, b| a.path.cmp(&b.path));
         out
     }
+}
+
+/// Every other document some step of `plan` was written in, sorted by
+/// path, each once: empty for a plan without links, which costs one look
+/// at each step.
+pub(crate) fn linked_documents(plan: &Plan) -> Vec<String> {
+    let mut paths: Vec<&str> = plan
+        .examples
+        .iter()
+        .flat_map(|e| &e.steps)
+        .filter_map(|s| s.doc_path.as_deref())
+        .collect();
+    paths.sort_unstable();
+    paths.dedup();
+    paths.into_iter().map(str::to_owned).collect()
 }
 
 #[cfg(test)]

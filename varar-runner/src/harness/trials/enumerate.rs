@@ -9,23 +9,25 @@
 //! link's problem inside a referenced section) is reported once, as an
 //! item of the document it is written in (spec 70 §70.6.6).
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
-use super::items::{Body, ItemMeta, Items};
+use super::example::example_body;
+use super::items::{ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::parallel::{hash_aside, plan_in_parallel};
 use crate::harness::cache::plans::PlanCache;
-use crate::harness::read::documents::Texts;
-use crate::harness::run::trial::{RunShared, run_example};
+use crate::harness::read::documents::{Texts, linked_documents};
+use crate::harness::run::trial::RunShared;
 use varar_core::lock::{Baseline, LockExample, OathRecord, UpdateSummary};
 use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
 use varar_core::plan::PlannedExample;
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
-use varar_core::results::{ExampleKey, example_result};
+use varar_core::results::ExampleKey;
 use varar_core::source::{Source, Tables};
+use varar_core::stored::PackedSteps;
 use varar_core::threads::side_by_side;
 use varar_core::workspace::Workspace;
 use varar_project::discovery::OathFile;
@@ -100,41 +102,83 @@ struct Planned {
     /// plan order: made here, on the planning threads, so that only the
     /// claiming of names is left to the one thread that builds items.
     names: ExampleNames,
+    /// The other documents its steps were written in.
+    linked: Vec<String>,
+    /// Its examples' steps and row bindings, taken out of its plan once
+    /// everything above is made (issue 39): until its trials run, a plan
+    /// holds the rest of each example.
+    packed: Arc<PackedSteps>,
+    /// Its lock record, made on the planning thread: the drift candidates
+    /// are freed as soon as it is, not once every oath is planned.
+    record: Option<OathRecord>,
+    /// What its lock entry says beside drift (see [`Prepared::changes`]).
+    changes: UpdateSummary,
 }
 
 /// How many examples an oath has before its plan is stored on a thread of
-/// its own while its names are made (a thread costs what encoding a few
-/// examples does; encoding 180 000 took half a second, unoptimised).
+/// its own while its names are made (a thread costs what storing a few
+/// examples does).
 const STORE_ASIDE_FROM: usize = 2048;
+
+/// Where a planned oath's steps are when [`Planned::new`] gets it.
+enum Steps<S> {
+    /// In its plan, just made; the plan cache's `store`, when there is
+    /// one, is given the oath once its steps are packed.
+    Planned(Option<S>),
+    /// Packed already: read back from the plan cache.
+    Stored(PackedSteps),
+}
 
 impl Planned {
     /// The oath at `path`, whose text has the `sourceHash` `hash`, planned
-    /// as `oath`, with what its items need beside it; `store` (the plan
-    /// cache's, when there is one) is given the oath meanwhile.
+    /// as `oath`, with what its items and its lock record need beside it
+    /// (`update`: under `VARAR_UPDATE`), its steps packed.
     fn new(
-        path: &str,
-        hash: String,
-        oath: PlannedOath,
+        (path, hash): (&str, String),
+        mut oath: PlannedOath,
         tables: Arc<Tables>,
-        store: Option<impl Fn(&PlannedOath) + Sync>,
+        steps: Steps<impl Fn(&PlannedOath, &PackedSteps) + Sync>,
+        update: bool,
     ) -> Planned {
-        let parts = |oath: &PlannedOath| {
-            let keys = oath.plan.examples.iter().map(ExampleKey::of).collect();
+        let (linked, packed, store) = match steps {
+            Steps::Planned(store) => {
+                let linked = linked_documents(&oath.plan);
+                let packed = PackedSteps::pack(&mut oath.plan.examples);
+                // What is left of the examples is held until they run: not
+                // the spare room of the list they were gathered in.
+                oath.plan.examples.shrink_to_fit();
+                (linked, packed, store)
+            }
+            // A stored plan is used only by a run in which no document
+            // may link (`cache/plans/`): its steps are all its oath's.
+            Steps::Stored(packed) => (Vec::new(), packed, None),
+        };
+        let parts = || {
+            let keys = (oath.plan.examples.iter().enumerate())
+                .map(|(i, shell)| ExampleKey::of_packed(shell, packed.lines(i)))
+                .collect();
             (keys, ExampleNames::of(path, &oath.plan))
         };
         let (keys, names) = match store {
             Some(store) if oath.plan.examples.len() >= STORE_ASIDE_FROM => {
-                side_by_side(|| parts(&oath), &|| store(&oath)).0
+                side_by_side(parts, &|| store(&oath, &packed)).0
             }
             Some(store) => {
-                store(&oath);
-                parts(&oath)
+                store(&oath, &packed);
+                parts()
             }
-            None => parts(&oath),
+            None => parts(),
         };
+        let record = Some(oath.take_record(path, &hash));
+        let mut changes = UpdateSummary::default();
+        changes_of(update, path, &mut oath, &mut changes);
         Planned {
             keys,
             names,
+            linked,
+            packed: Arc::new(packed),
+            record,
+            changes,
             hash,
             tables,
             oath,
@@ -249,12 +293,19 @@ fn plan_selected<'a>(
             Some((cache, cache.entry(path, sha)))
         });
         if let Some((cache, entry)) = &entry
-            && let Some((plan, candidates)) = cache.load(entry)
+            && let Some((plan, packed, candidates)) = cache.load(entry)
         {
             let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
             let hash = inputs.texts.source_hash(path)?.to_owned();
-            return Some(Planned::new(path, hash, oath, tables, NO_STORE));
+            let stored: Steps<Store> = Steps::Stored(packed);
+            return Some(Planned::new(
+                (path, hash),
+                oath,
+                tables,
+                stored,
+                inputs.update,
+            ));
         }
         // The document's parse is dropped as soon as it is planned, unless
         // others link to it (the workspace keeps those).
@@ -265,9 +316,18 @@ fn plan_selected<'a>(
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
         let store = entry.map(|(cache, entry)| {
-            move |oath: &PlannedOath| cache.store(&entry, &oath.plan, &oath.candidates)
+            move |oath: &PlannedOath, packed: &PackedSteps| {
+                cache.store(&entry, &oath.plan, packed, &oath.candidates);
+            }
         });
-        Some(Planned::new(path, hash, oath, tables, store))
+        let steps = Steps::Planned(store);
+        Some(Planned::new(
+            (path, hash),
+            oath,
+            tables,
+            steps,
+            inputs.update,
+        ))
     };
     let hash_all = || {
         for path in &readable {
@@ -305,8 +365,8 @@ fn plan_selected<'a>(
     passes
 }
 
-/// No plan cache to store a plan in.
-const NO_STORE: Option<fn(&PlannedOath)> = None;
+/// A plan cache's store, where there is none.
+type Store = fn(&PlannedOath, &PackedSteps);
 
 /// What the items of one planned oath share: its result sink, its text
 /// (for the excerpts of its failing items) and its examples, each moved
@@ -315,7 +375,10 @@ struct Sink {
     run: Arc<OathRun>,
     text: Arc<str>,
     tables: Arc<Tables>,
-    examples: Vec<Arc<PlannedExample>>,
+    /// Its examples without their steps, which `packed` holds, each taken
+    /// by its trial.
+    examples: RefCell<Vec<Option<PlannedExample>>>,
+    packed: Arc<PackedSteps>,
 }
 
 /// The lock record of `pass`, and for a planned oath its result sink, the
@@ -340,20 +403,12 @@ fn sink(
     };
     let path = &oath.oath_path;
     let text = Arc::clone(inputs.texts.text(path)?);
-    prepared
-        .records
-        .push(planned.oath.record(path, &planned.hash));
-    changes(
-        inputs.update,
-        path,
-        &mut planned.oath,
-        &mut prepared.changes,
-    );
-    // The candidates were for the record: freed now, as each oath is
-    // built, not all together once every item is (thousands of small
-    // frees at once cost the allocator more than the same spread out).
-    drop(std::mem::take(&mut planned.oath.candidates));
-    let documents = inputs.texts.documents_of(&planned.oath.plan, hashes);
+    prepared.records.extend(planned.record.take());
+    let changes = std::mem::take(&mut planned.changes);
+    prepared.changes.removed.extend(changes.removed);
+    prepared.changes.accepted.extend(changes.accepted);
+    prepared.changes.added.extend(changes.added);
+    let documents = inputs.texts.documents_of(&planned.linked, hashes);
     prepared.used.insert(path.clone());
     prepared
         .used
@@ -370,32 +425,40 @@ fn sink(
         std::mem::take(&mut planned.keys),
     ));
     prepared.oaths.push(Arc::clone(&run));
-    let examples = std::mem::take(&mut planned.oath.plan.examples);
     Some(Sink {
         run,
         text,
         tables: Arc::clone(&planned.tables),
-        examples: examples.into_iter().map(Arc::new).collect(),
+        examples: RefCell::new(
+            std::mem::take(&mut planned.oath.plan.examples)
+                .into_iter()
+                .map(Some)
+                .collect(),
+        ),
+        packed: Arc::clone(&planned.packed),
     })
 }
 
 /// Add what `oath`'s lock entry says beside drift to `changes` (issue 37):
 /// its removed examples, and under `update` the drift it accepts as prose
-/// and its new examples (the summary's; a run without it names none).
-fn changes(update: bool, path: &str, oath: &mut PlannedOath, changes: &mut UpdateSummary) {
+/// and its new examples (the summary's; a run without it names none, and
+/// they are let go here).
+fn changes_of(update: bool, path: &str, oath: &mut PlannedOath, changes: &mut UpdateSummary) {
     let of = |list: Vec<LockExample>| list.into_iter().map(move |e| (path.to_owned(), e));
     changes
         .removed
         .extend(of(std::mem::take(&mut oath.removed)));
+    let (accepted, added) = (
+        std::mem::take(&mut oath.accepted),
+        std::mem::take(&mut oath.added),
+    );
     if update {
-        let accepted = std::mem::take(&mut oath.accepted)
-            .into_iter()
-            .map(|d| LockExample {
-                name: d.name,
-                line: i64::from(d.line),
-            });
+        let accepted = accepted.into_iter().map(|d| LockExample {
+            name: d.name,
+            line: i64::from(d.line),
+        });
         changes.accepted.extend(of(accepted.collect()));
-        changes.added.extend(of(std::mem::take(&mut oath.added)));
+        changes.added.extend(of(added));
     }
 }
 
@@ -425,12 +488,17 @@ impl Build<'_, '_> {
                 let Some(sink) = self.sink(oath) else {
                     return;
                 };
-                let Some(planned) = sink.examples.get(example) else {
+                let taken = sink
+                    .examples
+                    .borrow_mut()
+                    .get_mut(example)
+                    .and_then(Option::take);
+                let Some(planned) = taken else {
                     return;
                 };
                 let body = example_body(
                     (example, Arc::clone(&meta.name)),
-                    Arc::clone(planned),
+                    (planned, Arc::clone(&sink.packed)),
                     Arc::clone(&sink.run),
                     Arc::clone(self.shared),
                 );
@@ -551,40 +619,4 @@ impl Inputs<'_> {
         };
         (shown, plain)
     }
-}
-
-/// The body of one planned example's trial: it owns the example and only
-/// executes it.
-fn example_body(
-    (index, name): (usize, Arc<str>),
-    example: Arc<PlannedExample>,
-    oath: Arc<OathRun>,
-    shared: Arc<RunShared>,
-) -> Body {
-    Box::new(move || {
-        // Watched from its start (not from enumeration, when every plan is
-        // still held); the watchdog reads the step texts from the plan.
-        let progress = shared.watch.add(&name, Arc::clone(&example) as Arc<_>);
-        let run = run_example(&shared, &example, &progress);
-        oath.record(index, example_result(&example, &run, &oath.path));
-        // The last example of an oath writes its results, while the other
-        // trials run: the file system's work overlaps theirs instead of
-        // following the run.
-        if let Some(root) = &shared.results_root
-            && oath.complete()
-        {
-            oath.replace_results(root);
-        }
-        match &run.failure {
-            None => Ok(()),
-            Some(failure) => {
-                let styles = &shared.styles;
-                let mut text = oath.report(&example, failure, styles);
-                text.push_str(&report::teardown_notes(&run.teardown, failure, styles));
-                let message = failure.bounded_message();
-                let first = message.lines().next().unwrap_or_default().to_owned();
-                Err((text, Some(first)))
-            }
-        }
-    })
 }

@@ -4,11 +4,14 @@
 //! engine's one order of items (`enumerate.rs`); each item's name, kind,
 //! oath and line and how it ended, for the run record (`items.rs`, issue
 //! 19); and one planned oath as its trials share it, with the sink of its
-//! examples' results (`oath_run.rs`, spec 40 §6); the selected oaths
+//! examples' results (`oath_run.rs`, spec 40 §6); the trial of one example,
+//! which reads back its steps, packed since planning (`example.rs`, issue
+//! 39); the selected oaths
 //! planned side by side (`parallel.rs`). Plans kept between runs are
 //! `cache/plans/`.
 
 pub(super) mod enumerate;
+mod example;
 pub(super) mod items;
 pub(super) mod oath_run;
 pub(super) mod parallel;

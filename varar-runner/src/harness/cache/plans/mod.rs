@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
-use varar_core::stored;
+use varar_core::stored::{self, PackedSteps};
 
 use super::digests;
 use varar_project::discovery::OathFile;
@@ -46,8 +46,9 @@ const DIR: &str = "plans";
 const PACK: &str = "plans.pack";
 
 /// The first words of a one-oath file's first line, and the format's
-/// version (2: plans hold their notices, issue 37).
-const HEADER: &str = "varar plan 2";
+/// version (2: plans hold their notices, issue 37; 3: each example's
+/// steps are a section of their own, issue 39).
+const HEADER: &str = "varar plan 3";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]
@@ -131,8 +132,12 @@ impl PlanCache {
         }
     }
 
-    /// The plan and drift candidates stored for `entry`, if any.
-    pub(in crate::harness) fn load(&self, entry: &Entry) -> Option<(Plan, Vec<CandidateInfo>)> {
+    /// The plan and drift candidates stored for `entry`, if any, its
+    /// examples' steps packed.
+    pub(in crate::harness) fn load(
+        &self,
+        entry: &Entry,
+    ) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
         match &self.kept {
             Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha),
             Kept::PerOath { .. } => {
@@ -141,22 +146,26 @@ impl PlanCache {
                 if bytes[..end] != *self.header(entry).as_bytes() {
                     return None;
                 }
-                stored::decode(&bytes[end + 1..])
+                stored::decode_packed(&bytes[end + 1..])
             }
         }
     }
 
-    /// Store `plan` and `candidates` as those of `entry`, as soon as they
-    /// can be written (a run of thousands of examples never holds them
-    /// all), each file atomically. Best effort: a plan that cannot be
-    /// stored is made again next time.
+    /// Store `plan`, whose examples' steps `packed` holds, and
+    /// `candidates` as those of `entry`, as soon as they can be written (a
+    /// run of thousands of examples never holds them all), each file
+    /// atomically. Best effort: a plan that cannot be stored is made again
+    /// next time.
     pub(in crate::harness) fn store(
         &self,
         entry: &Entry,
         plan: &Plan,
+        packed: &PackedSteps,
         candidates: &[CandidateInfo],
     ) {
-        let body = stored::encode(plan, candidates);
+        let Some(body) = stored::encode_packed(plan, packed, candidates) else {
+            return;
+        };
         match &self.kept {
             Kept::Pack(pack) => pack.store(&entry.oath_path, &entry.text_sha, body),
             Kept::PerOath { made } => {
@@ -265,6 +274,13 @@ mod tests {
         }
     }
 
+    /// Store `plan` (its steps packed) for `entry`, without candidates.
+    fn keep(cache: &PlanCache, entry: &Entry, plan: &Plan) {
+        let mut shells = plan.clone();
+        let packed = PackedSteps::pack(&mut shells.examples);
+        cache.store(entry, &shells, &packed, &[]);
+    }
+
     /// A text's key, as the run gives it.
     fn key(text: &str) -> String {
         varar_core::hash::sha256_hex(text.as_bytes())
@@ -273,7 +289,7 @@ mod tests {
     fn stored(cache: &PlanCache, path: &str, text: &str) -> Option<Plan> {
         cache
             .load(&cache.entry(path, &key(text)))
-            .map(|(plan, _)| plan)
+            .map(|(plan, _, _)| plan)
     }
 
     #[test]
@@ -284,7 +300,7 @@ mod tests {
             let mut cache = cache_for(dir.path(), &steps, layout);
             let plan = a_plan("I deposit 5");
             assert_eq!(stored(&cache, "varar/a.md", "text"), None, "nothing yet");
-            cache.store(&cache.entry("varar/a.md", &key("text")), &plan, &[]);
+            keep(&cache, &cache.entry("varar/a.md", &key("text")), &plan);
             cache.finish();
             let cache = cache_for(dir.path(), &steps, layout);
             assert_eq!(stored(&cache, "varar/a.md", "text"), Some(plan.clone()));
@@ -306,7 +322,7 @@ mod tests {
             for &(oath, text) in oaths {
                 let entry = cache.entry(oath, &key(text));
                 if cache.load(&entry).is_none() {
-                    cache.store(&entry, &a_plan(text), &[]);
+                    keep(&cache, &entry, &a_plan(text));
                 }
             }
             // As a run does: the pack read is let go once all is planned,
@@ -343,7 +359,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let cache = cache_for(dir.path(), "steps", Layout::PerOath);
         for oath in ["varar/a.md", "varar/gone.md"] {
-            cache.store(&cache.entry(oath, &key("text")), &a_plan("x"), &[]);
+            keep(&cache, &cache.entry(oath, &key("text")), &a_plan("x"));
         }
         let pending = cache.dir.join(format!("{}1", store::TEMP_PREFIX));
         std::fs::write(&pending, "being written").unwrap_or_else(|e| panic!("{e}"));
@@ -365,7 +381,11 @@ mod tests {
     fn a_damaged_file_is_a_miss() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let cache = cache_for(dir.path(), "steps", Layout::PerOath);
-        cache.store(&cache.entry("varar/a.md", &key("text")), &a_plan("x"), &[]);
+        keep(
+            &cache,
+            &cache.entry("varar/a.md", &key("text")),
+            &a_plan("x"),
+        );
         let file = cache.file("varar/a.md");
         let whole = std::fs::read(&file).unwrap_or_else(|e| panic!("{e}"));
         std::fs::write(&file, &whole[..whole.len() - 3]).unwrap_or_else(|e| panic!("{e}"));
@@ -375,7 +395,7 @@ mod tests {
         // A pack cut short keeps the entries before the cut.
         let mut packed = cache_for(dir.path(), "steps", Layout::Pack);
         for oath in ["a.md", "b.md"] {
-            packed.store(&packed.entry(oath, &key("text")), &a_plan(oath), &[]);
+            keep(&packed, &packed.entry(oath, &key("text")), &a_plan(oath));
         }
         packed.finish();
         let pack = dir.path().join(PACK);
@@ -396,7 +416,7 @@ mod tests {
         let write = |plans: &[(&str, &str)]| {
             let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
             for &(oath, text) in plans {
-                cache.store(&cache.entry(oath, &key("text")), &a_plan(text), &[]);
+                keep(&cache, &cache.entry(oath, &key("text")), &a_plan(text));
             }
             cache.finish();
         };
@@ -409,7 +429,7 @@ mod tests {
         // The other oath is planned anew: the pack is written again, with
         // the first oath's body copied from the file this run opened.
         let changed = reading.entry("b.md", &key("edited"));
-        reading.store(&changed, &a_plan("b, edited"), &[]);
+        keep(&reading, &changed, &a_plan("b, edited"));
         reading.planned();
         reading.finish();
         let next = cache_for(dir.path(), "steps", Layout::Pack);
