@@ -112,13 +112,15 @@ pub fn fresh_entry(source_hash: &str, candidates: &[CandidateInfo]) -> LockEntry
 
 /// [`fresh_entry`], the candidates' names moved into it.
 pub fn into_fresh_entry(source_hash: &str, candidates: Vec<CandidateInfo>) -> LockEntry {
-    entry_of(
-        source_hash,
-        candidates
-            .into_iter()
-            .filter(|c| c.live)
-            .map(|c| (c.name, c.line)),
-    )
+    let live = candidates
+        .into_iter()
+        .filter(|c| c.live)
+        .map(|c| (c.name, c.line));
+    let mut entry = entry_of(source_hash, live);
+    // Collected in place, the list would keep the candidates' larger
+    // room, and the entry is held until the lock is written.
+    entry.examples.shrink_to_fit();
+    entry
 }
 
 /// A lock entry of `source_hash` and these examples' names and lines.

@@ -134,10 +134,12 @@ pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedSteps, Vec<CandidateIn
     let mut scope: Option<Arc<[String]>> = None;
     let shells = r.many(|r| r.shell(&mut scope))?;
     let mut examples = Vec::with_capacity(shells.len());
-    let packed = PackedSteps::from_sections(shells.into_iter().map(|(shell, lines, section)| {
+    let mut sections = Vec::with_capacity(shells.len());
+    for (shell, lines, section) in shells {
         examples.push(shell);
-        (section, lines)
-    }));
+        sections.push((section, lines));
+    }
+    let packed = PackedSteps::from_sections(&sections);
     let (plan, candidates) = decode_rest(&mut r, examples)?;
     r.done().then_some((plan, packed, candidates))
 }

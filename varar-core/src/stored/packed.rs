@@ -121,15 +121,23 @@ impl PackedSteps {
     }
 
     /// Packed steps from stored sections: `sections` each example's bytes
-    /// as `Writer::steps_and_row` wrote them, `lines` its step lines.
-    pub(super) fn from_sections<'a>(
-        sections: impl IntoIterator<Item = (&'a [u8], Vec<u32>)>,
-    ) -> PackedSteps {
-        let mut packed = PackedSteps::default();
+    /// as `Writer::steps_and_row` wrote them, and its step lines.
+    pub(super) fn from_sections(sections: &[(&[u8], Vec<u32>)]) -> PackedSteps {
+        // Each list made as long as it will be: held until the oath's
+        // trials have run.
+        let bytes = sections.iter().map(|(section, _)| section.len()).sum();
+        let lines = sections.iter().map(|(_, lines)| lines.len()).sum();
+        let mut packed = PackedSteps {
+            bytes: Vec::with_capacity(bytes),
+            ends: Vec::with_capacity(sections.len()),
+            lines: Vec::with_capacity(lines),
+            line_ends: Vec::with_capacity(sections.len()),
+            shared: Vec::new(),
+        };
         for (section, lines) in sections {
             packed.bytes.extend_from_slice(section);
             packed.ends.push(packed.bytes.len());
-            packed.lines.extend(lines);
+            packed.lines.extend_from_slice(lines);
             packed.line_ends.push(packed.lines.len());
         }
         packed
