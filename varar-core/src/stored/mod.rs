@@ -11,11 +11,12 @@
 //! too. [`decode`] is strict: bytes it did not [`encode`], cut short or
 //! extended, give `None` (the caller plans instead), never a panic.
 //!
-//! Each example's steps are a section of their own, its length first,
-//! beside its step lines: a run keeps them packed ([`PackedSteps`]) from
-//! planning until the example runs, reads a stored plan without reading
-//! them ([`decode_packed`]), and stores a plan from them as they are
-//! ([`encode_packed`]).
+//! The step expressions and parameter types the steps name come first,
+//! each once, and the steps name them by number. Each example's steps are
+//! a section of their own, its length first, beside its step lines: a run
+//! keeps them packed ([`PackedSteps`]) from planning until the example
+//! runs, reads a stored plan without reading them ([`decode_packed`]), and
+//! stores a plan from them as they are ([`encode_packed`]).
 //!
 //! ```
 //! use varar_core::plan::Plan;
@@ -31,12 +32,14 @@ use std::sync::Arc;
 use crate::drift::CandidateInfo;
 use crate::plan::{Diagnostic, DiagnosticCode, Notice, NoticeKind, Plan, PlannedExample};
 
+mod names;
 mod packed;
 mod read;
 #[cfg(test)]
 mod tests;
 mod write;
 
+use names::Names;
 pub use packed::PackedSteps;
 use read::Reader;
 use write::Writer;
@@ -56,11 +59,13 @@ pub fn encode(plan: &Plan, candidates: &[CandidateInfo]) -> Vec<u8> {
 /// writes the rest of them and everything after, appended after. (A plan
 /// of 180 000 examples took half a second to encode, unoptimised.)
 fn encode_split(plan: &Plan, candidates: &[CandidateInfo], two: bool) -> Vec<u8> {
+    let names = Names::of(&plan.examples);
     let mut w = Writer(Vec::with_capacity(4096));
+    w.names(&names.list);
     w.len(plan.examples.len());
     if !two {
         for example in &plan.examples {
-            w.example(example);
+            w.example(example, &names);
         }
         encode_rest(&mut w, plan, candidates);
         return w.0;
@@ -70,14 +75,14 @@ fn encode_split(plan: &Plan, candidates: &[CandidateInfo], two: bool) -> Vec<u8>
     let rest = || {
         let mut rest = Writer(Vec::with_capacity(4096));
         for example in apart {
-            rest.example(example);
+            rest.example(example, &names);
         }
         encode_rest(&mut rest, plan, candidates);
         rest.0
     };
     let here = || {
         for example in here {
-            w.example(example);
+            w.example(example, &names);
         }
     };
     let ((), rest) = crate::threads::side_by_side(here, &rest);
@@ -116,6 +121,7 @@ fn encode_rest(w: &mut Writer, plan: &Plan, candidates: &[CandidateInfo]) {
 /// [`encode`] (or [`encode_packed`]) wrote.
 pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
     let mut r = Reader::new(bytes);
+    r.names()?;
     // Examples under one heading share their scope, as planning shares it.
     let mut scope: Option<Arc<[String]>> = None;
     let examples = r.many(|r| r.example(&mut scope))?;
@@ -131,6 +137,7 @@ pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
 /// [`PackedSteps::unpack`] refuses instead.
 pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
     let mut r = Reader::new(bytes);
+    let names = r.names()?;
     let mut scope: Option<Arc<[String]>> = None;
     let shells = r.many(|r| r.shell(&mut scope))?;
     let mut examples = Vec::with_capacity(shells.len());
@@ -139,7 +146,7 @@ pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedSteps, Vec<CandidateIn
         examples.push(shell);
         sections.push((section, lines));
     }
-    let packed = PackedSteps::from_sections(&sections);
+    let packed = PackedSteps::from_sections(&sections, names);
     let (plan, candidates) = decode_rest(&mut r, examples)?;
     r.done().then_some((plan, packed, candidates))
 }
@@ -156,6 +163,7 @@ pub fn encode_packed(
         return None;
     }
     let mut w = Writer(Vec::with_capacity(packed.size() + 4096));
+    w.names(packed.names());
     w.len(plan.examples.len());
     for (i, shell) in plan.examples.iter().enumerate() {
         w.packed_example(shell, packed.lines(i), packed.section(i)?);

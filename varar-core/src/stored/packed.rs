@@ -11,7 +11,8 @@
 
 use std::sync::Arc;
 
-use super::read::{Reader, SHARED_MAX};
+use super::names::Names;
+use super::read::Reader;
 use super::write::Writer;
 use crate::plan::PlannedExample;
 use crate::results::example_lines;
@@ -33,10 +34,10 @@ pub struct PackedSteps {
     lines: Vec<u32>,
     /// Where each example's lines end.
     line_ends: Vec<usize>,
-    /// The step expressions and parameter types the steps name, each kept
-    /// once (as many as a reader shares): unpacked steps share them, as
-    /// planned steps share the registry's.
-    shared: Vec<Arc<str>>,
+    /// The step expressions and parameter types the steps name by number,
+    /// each once: unpacked steps share them, as planned steps share the
+    /// registry's.
+    names: Vec<Arc<str>>,
 }
 
 /// How many examples are packed before the work is split over two
@@ -46,22 +47,31 @@ const TWO_THREADS_FROM: usize = 4096;
 impl PackedSteps {
     /// Take the steps and row binding out of each of `examples`, packed.
     pub fn pack(examples: &mut [PlannedExample]) -> PackedSteps {
+        let names = Names::of(examples.iter());
         let two = examples.len() >= TWO_THREADS_FROM
             && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-        if !two {
-            return PackedSteps::pack_here(examples);
-        }
-        let (first, second) = examples.split_at_mut(examples.len() / 2);
-        let (mut packed, rest) = crate::threads::side_by_side(
-            || PackedSteps::pack_here(first),
-            &PackedSteps::pack_here_shared(second),
-        );
-        packed.append(rest);
+        let mut packed = if two {
+            let (first, second) = examples.split_at_mut(examples.len() / 2);
+            let second = std::sync::Mutex::new(second);
+            // `side_by_side` takes a `Fn`: the other half is behind a lock
+            // it takes once.
+            let apart = || {
+                let mut second = second.lock().unwrap_or_else(|e| e.into_inner());
+                PackedSteps::pack_here(&mut second, &names)
+            };
+            let (mut packed, rest) =
+                crate::threads::side_by_side(|| PackedSteps::pack_here(first, &names), &apart);
+            packed.append(rest);
+            packed
+        } else {
+            PackedSteps::pack_here(examples, &names)
+        };
+        packed.names = names.list;
         packed
     }
 
-    /// [`PackedSteps::pack`] on this thread.
-    pub(super) fn pack_here(examples: &mut [PlannedExample]) -> PackedSteps {
+    /// [`PackedSteps::pack`] on this thread, the steps naming `names`.
+    pub(super) fn pack_here(examples: &mut [PlannedExample], names: &Names) -> PackedSteps {
         let mut w = Writer(Vec::new());
         let mut packed = PackedSteps {
             ends: Vec::with_capacity(examples.len()),
@@ -71,15 +81,9 @@ impl PackedSteps {
         for example in examples {
             packed.lines.extend(example_lines(example));
             packed.line_ends.push(packed.lines.len());
-            w.steps_and_row(example);
+            w.steps_and_row(example, names);
             packed.ends.push(w.0.len());
-            for step in std::mem::take(&mut example.steps) {
-                let names = std::iter::once(step.matched_expression)
-                    .chain(step.args.into_iter().map(|a| a.parameter_type));
-                for name in names {
-                    packed.share(name);
-                }
-            }
+            example.steps = Vec::new();
             example.row = None;
         }
         packed.bytes = w.0;
@@ -89,25 +93,7 @@ impl PackedSteps {
         packed
     }
 
-    /// [`PackedSteps::pack_here`] behind a shared reference, for the other
-    /// thread (`side_by_side` takes a `Fn`): the examples are behind a
-    /// lock it takes once.
-    fn pack_here_shared(examples: &mut [PlannedExample]) -> impl Fn() -> PackedSteps + Sync + '_ {
-        let examples = std::sync::Mutex::new(examples);
-        move || {
-            let mut examples = examples.lock().unwrap_or_else(|e| e.into_inner());
-            PackedSteps::pack_here(&mut examples)
-        }
-    }
-
-    /// Keep `name` to share, unless it is kept or enough are.
-    fn share(&mut self, name: Arc<str>) {
-        if self.shared.len() < SHARED_MAX && !self.shared.contains(&name) {
-            self.shared.push(name);
-        }
-    }
-
-    /// Put `other`'s examples after these.
+    /// Put `other`'s examples, which name the same names, after these.
     fn append(&mut self, other: PackedSteps) {
         let (bytes, lines) = (self.bytes.len(), self.lines.len());
         self.bytes.extend_from_slice(&other.bytes);
@@ -115,14 +101,20 @@ impl PackedSteps {
         self.lines.extend_from_slice(&other.lines);
         self.line_ends
             .extend(other.line_ends.iter().map(|end| end + lines));
-        for name in other.shared {
-            self.share(name);
-        }
+    }
+
+    /// The names its steps name, in their numbers' order.
+    pub(super) fn names(&self) -> &[Arc<str>] {
+        &self.names
     }
 
     /// Packed steps from stored sections: `sections` each example's bytes
-    /// as `Writer::steps_and_row` wrote them, and its step lines.
-    pub(super) fn from_sections(sections: &[(&[u8], Vec<u32>)]) -> PackedSteps {
+    /// as `Writer::steps_and_row` wrote them, and its step lines; `names`
+    /// what their steps name.
+    pub(super) fn from_sections(
+        sections: &[(&[u8], Vec<u32>)],
+        names: Vec<Arc<str>>,
+    ) -> PackedSteps {
         // Each list made as long as it will be: held until the oath's
         // trials have run.
         let bytes = sections.iter().map(|(section, _)| section.len()).sum();
@@ -132,7 +124,7 @@ impl PackedSteps {
             ends: Vec::with_capacity(sections.len()),
             lines: Vec::with_capacity(lines),
             line_ends: Vec::with_capacity(sections.len()),
-            shared: Vec::new(),
+            names,
         };
         for (section, lines) in sections {
             packed.bytes.extend_from_slice(section);
@@ -159,7 +151,7 @@ impl PackedSteps {
         let Some(bytes) = self.section(index) else {
             return false;
         };
-        let mut r = Reader::sharing(bytes, self.shared.clone());
+        let mut r = Reader::naming(bytes, &self.names);
         match r.steps_and_row() {
             Some((steps, row)) if r.done() => {
                 shell.steps = steps;

@@ -2,6 +2,7 @@
 //! count never larger than the bytes left, `None` at the first thing out
 //! of place.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::doc::{Table, TableRow};
@@ -15,31 +16,42 @@ use crate::source::Span;
 pub(super) struct Reader<'t> {
     bytes: &'t [u8],
     pub(super) at: usize,
-    /// The expressions and parameter types read so far, each kept once:
-    /// thousands of steps share a few of them, as they share the
-    /// registry's when planned (one allocation a step otherwise, and as
-    /// many copies held).
-    shared: Vec<Arc<str>>,
+    /// The expressions and parameter types the steps name by number
+    /// (`names.rs`): thousands of steps share a few of them, as they share
+    /// the registry's when planned.
+    names: Cow<'t, [Arc<str>]>,
 }
-
-/// How many distinct expressions and types a reader shares at most (a
-/// crafted file of thousands would otherwise make each look-up long).
-pub(super) const SHARED_MAX: usize = 64;
 
 impl<'t> Reader<'t> {
     pub(super) fn new(bytes: &'t [u8]) -> Reader<'t> {
-        Reader::sharing(bytes, Vec::new())
-    }
-
-    /// A reader that shares `shared` (strings read before, kept at most
-    /// [`SHARED_MAX`]) with what it reads.
-    pub(super) fn sharing(bytes: &'t [u8], mut shared: Vec<Arc<str>>) -> Reader<'t> {
-        shared.truncate(SHARED_MAX);
         Reader {
             bytes,
             at: 0,
-            shared,
+            names: Cow::Borrowed(&[]),
         }
+    }
+
+    /// A reader of steps that name `names`.
+    pub(super) fn naming(bytes: &'t [u8], names: &'t [Arc<str>]) -> Reader<'t> {
+        Reader {
+            bytes,
+            at: 0,
+            names: Cow::Borrowed(names),
+        }
+    }
+
+    /// The names written before the examples, which the steps read after
+    /// them name; also given back.
+    pub(super) fn names(&mut self) -> Option<Vec<Arc<str>>> {
+        let names: Vec<Arc<str>> = self.many(|r| r.str().map(Arc::from))?;
+        self.names = Cow::Owned(names.clone());
+        Some(names)
+    }
+
+    /// The name of this number.
+    fn name(&mut self) -> Option<Arc<str>> {
+        let number = usize::try_from(self.num()?).ok()?;
+        self.names.get(number).map(Arc::clone)
     }
 
     /// Whether every byte was read.
@@ -81,19 +93,6 @@ impl<'t> Reader<'t> {
             Some(n) if n <= u64::from(u32::MAX) => Some(n as u32),
             _ => None,
         }
-    }
-
-    /// A string shared with the other steps that hold it (see `shared`).
-    pub(super) fn shared_str(&mut self) -> Option<Arc<str>> {
-        let s = self.str()?;
-        if let Some(kept) = self.shared.iter().find(|k| ***k == *s) {
-            return Some(Arc::clone(kept));
-        }
-        let fresh: Arc<str> = Arc::from(s);
-        if self.shared.len() < SHARED_MAX {
-            self.shared.push(Arc::clone(&fresh));
-        }
-        Some(fresh)
     }
 
     /// A count of things that follow, each at least a byte long: never
@@ -174,13 +173,9 @@ impl<'t> Reader<'t> {
 
     pub(super) fn example(&mut self, scope: &mut Option<Arc<[String]>>) -> Option<PlannedExample> {
         let (mut example, _, section) = self.shell(scope)?;
-        // The section is read on its own, to its last byte, sharing what
-        // this reader shares.
-        let mut steps = Reader::sharing(section, std::mem::take(&mut self.shared));
-        let read = steps.steps_and_row();
-        let whole = steps.done();
-        self.shared = steps.shared;
-        let (steps, row) = read.filter(|_| whole)?;
+        // The section is read on its own, to its last byte.
+        let mut steps = Reader::naming(section, &self.names);
+        let (steps, row) = steps.steps_and_row().filter(|_| steps.done())?;
         example.steps = steps;
         example.row = row;
         Some(example)
@@ -252,11 +247,11 @@ impl<'t> Reader<'t> {
         let param_spans = self.spans()?;
         let inner_spans = self.spans()?;
         let step = usize::try_from(self.num()?).ok()?;
-        let matched_expression = self.shared_str()?;
+        let matched_expression = self.name()?;
         let args = self.many(|r| {
             Some(PlannedArg {
                 raw: Arc::from(r.str()?),
-                parameter_type: r.shared_str()?,
+                parameter_type: r.name()?,
                 value: Arc::new(r.value()?),
             })
         })?;

@@ -179,25 +179,29 @@ fn a_string_that_is_not_utf8_is_refused() {
 #[test]
 fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
     let too_long = [&[0xffu8; 10][..], &[0x7f, 0]].concat();
+    // Each after the names (none, or a count past the bytes).
     for bytes in [
         &[][..],
         &[0],
         &[0x80],
+        // More names than there are bytes.
+        &[0xff, 0xff, 0xff, 0xff, 0x0f, 0],
         // More examples than there are bytes: refused before any vector
         // of that size is made.
-        &[0xff, 0xff, 0xff, 0xff, 0x0f, 0],
+        &[0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0],
         // A number past 64 bits.
-        &too_long,
+        &[&[0][..], &too_long].concat(),
         // A diagnostic of an unknown code.
-        &[0, 1, 9],
-        // A notice of an unknown kind.
         &[0, 0, 1, 9],
+        // A notice of an unknown kind.
+        &[0, 0, 0, 1, 9],
         // One byte more than an empty oath.
-        &[0, 0, 0, 0, 0],
+        &[0, 0, 0, 0, 0, 0],
     ] {
         assert_eq!(codec::decode(bytes), None, "{bytes:?}");
+        assert!(codec::decode_packed(bytes).is_none(), "{bytes:?}");
     }
-    assert_eq!(codec::decode(&[0, 0, 0, 0]), Some(Default::default()));
+    assert_eq!(codec::decode(&[0, 0, 0, 0, 0]), Some(Default::default()));
 }
 
 #[test]
@@ -350,7 +354,7 @@ fn thousands_of_examples_pack_on_two_threads_as_on_one() {
     let (plan, _) = planned(DOCUMENT);
     let many: Vec<PlannedExample> = plan.examples.iter().cycle().take(5000).cloned().collect();
     let (mut here, mut split) = (many.clone(), many.clone());
-    let one = PackedSteps::pack_here(&mut here);
+    let one = PackedSteps::pack_here(&mut here, &Names::of(&many));
     let two = PackedSteps::pack(&mut split);
     assert_eq!(here, split);
     assert_eq!(two.len(), 5000);
@@ -362,4 +366,35 @@ fn thousands_of_examples_pack_on_two_threads_as_on_one() {
         assert!(two.unpack(i, &mut back));
         assert_eq!(back, many[i]);
     }
+}
+
+#[test]
+fn each_expression_and_parameter_type_is_written_once_whatever_names_it() {
+    let (plan, candidates) = planned(DOCUMENT);
+    let bytes = codec::encode(&plan, &candidates);
+    let count = |what: &[u8]| bytes.windows(what.len()).filter(|w| *w == what).count();
+    let steps = plan.examples.iter().flat_map(|e| &e.steps);
+    let uses = steps
+        .clone()
+        .filter(|s| &*s.matched_expression == "I deposit {money}")
+        .count();
+    assert!(uses >= 2, "{plan:#?}");
+    assert_eq!(count(b"I deposit {money}"), 1);
+    assert_eq!(count(b"The balance is {money}"), 1);
+
+    // A step whose expression is not its index's (no registry makes one)
+    // still reads back as it was.
+    let mut odd = plan.clone();
+    let first = &mut odd.examples[0].steps[0];
+    first.matched_expression = Arc::from("I deposit {money} twice");
+    let bytes = codec::encode(&odd, &candidates);
+    assert_eq!(
+        codec::decode(&bytes),
+        Some((odd.clone(), candidates.clone()))
+    );
+    let mut shells = odd.clone();
+    let packed = PackedSteps::pack(&mut shells.examples);
+    let mut back = shells.examples[0].clone();
+    assert!(packed.unpack(0, &mut back));
+    assert_eq!(back, odd.examples[0]);
 }

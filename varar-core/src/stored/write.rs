@@ -2,6 +2,9 @@
 //! LEB128, strings as their length and their UTF-8, each example's steps
 //! as a section of their own.
 
+use std::sync::Arc;
+
+use super::names::Names;
 use crate::doc::TableRow;
 use crate::expression::ArgValue;
 use crate::plan::{Expectation, PlannedExample, PlannedStep};
@@ -77,13 +80,21 @@ impl Writer {
         }
     }
 
-    pub(super) fn example(&mut self, e: &PlannedExample) {
+    /// The names the steps of an oath name, before its examples.
+    pub(super) fn names(&mut self, list: &[Arc<str>]) {
+        self.len(list.len());
+        for name in list {
+            self.str(name);
+        }
+    }
+
+    pub(super) fn example(&mut self, e: &PlannedExample, names: &Names) {
         self.shell(e);
         self.nums(&crate::results::example_lines(e));
         // The steps as a section of their own, its length first: what a
         // run holds packed until the example runs (`PackedSteps`).
         let start = self.0.len();
-        self.steps_and_row(e);
+        self.steps_and_row(e, names);
         self.prefix_len(start);
         self.spans(&e.unmatched);
     }
@@ -120,10 +131,10 @@ impl Writer {
 
     /// An example's steps and row binding: the bulk of it, which
     /// `PackedSteps` holds apart from the rest.
-    pub(super) fn steps_and_row(&mut self, e: &PlannedExample) {
+    pub(super) fn steps_and_row(&mut self, e: &PlannedExample, names: &Names) {
         self.len(e.steps.len());
         for step in &e.steps {
-            self.step(step);
+            self.step(step, names);
         }
         self.flag(e.row.is_some());
         if let Some(row) = &e.row {
@@ -136,17 +147,19 @@ impl Writer {
         }
     }
 
-    fn step(&mut self, s: &PlannedStep) {
+    /// A step, its expression and parameter types by their numbers in
+    /// `names`.
+    fn step(&mut self, s: &PlannedStep, names: &Names) {
         self.str(&s.text);
         self.span(&s.match_span);
         self.spans(&s.param_spans);
         self.spans(&s.inner_spans);
         self.len(s.step);
-        self.str(&s.matched_expression);
+        self.num(names.expression(s));
         self.len(s.args.len());
         for arg in &s.args {
             self.str(&arg.raw);
-            self.str(&arg.parameter_type);
+            self.num(names.parameter_type(&arg.parameter_type));
             self.value(&arg.value);
         }
         self.flag(s.data_table.is_some());

@@ -47,8 +47,9 @@ const PACK: &str = "plans.pack";
 
 /// The first words of a one-oath file's first line, and the format's
 /// version (2: plans hold their notices, issue 37; 3: each example's
-/// steps are a section of their own, issue 39).
-const HEADER: &str = "varar plan 3";
+/// steps are a section of their own, issue 39; 4: steps name their
+/// expressions and parameter types by number).
+const HEADER: &str = "varar plan 4";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]

@@ -28,7 +28,7 @@ use varar_project::store;
 
 /// The first words of the pack's first line, and the format's version
 /// (2: plans hold their notices, issue 37).
-const PACK_HEADER: &str = "varar plans 3";
+const PACK_HEADER: &str = "varar plans 4";
 
 /// How often the writer takes what the planners kept. It never waits in
 /// the channel, so a planner's send wakes no thread: a wake per oath
