@@ -17,18 +17,17 @@ use super::example::example_body;
 use super::items::{ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::parallel::{hash_aside, plan_in_parallel};
+use super::planned::{Planned, Steps};
 use crate::harness::cache::plans::PlanCache;
-use crate::harness::read::documents::{Texts, linked_documents};
+use crate::harness::read::documents::Texts;
 use crate::harness::run::trial::RunShared;
-use varar_core::lock::{Baseline, LockExample, OathRecord, UpdateSummary};
-use varar_core::names::{ExampleNames, Item, OathItems, Origin, items};
+use varar_core::lock::{Baseline, OathRecord, UpdateSummary};
+use varar_core::names::{Item, OathItems, Origin, items};
 use varar_core::plan::PlannedExample;
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
-use varar_core::results::ExampleKey;
 use varar_core::source::{Source, Tables};
 use varar_core::stored::PackedSteps;
-use varar_core::threads::side_by_side;
 use varar_core::workspace::Workspace;
 use varar_project::discovery::OathFile;
 
@@ -85,105 +84,6 @@ enum Pass<'a> {
     Unreadable(&'a OathFile, String),
     /// Its plan.
     Planned(&'a OathFile, Box<Planned>),
-}
-
-/// A planned oath and what its items need of its parsed document, taken
-/// while planning: the parses are dropped before the items are made.
-struct Planned {
-    /// Its plan and drift.
-    oath: PlannedOath,
-    /// The position tables of its text.
-    tables: Arc<Tables>,
-    /// Its `sourceHash`.
-    hash: String,
-    /// Each example's key, in plan order.
-    keys: Vec<ExampleKey>,
-    /// Each example's item name before it is made unique in the run, in
-    /// plan order: made here, on the planning threads, so that only the
-    /// claiming of names is left to the one thread that builds items.
-    names: ExampleNames,
-    /// The other documents its steps were written in.
-    linked: Vec<String>,
-    /// Its examples' steps and row bindings, taken out of its plan once
-    /// everything above is made (issue 39): until its trials run, a plan
-    /// holds the rest of each example.
-    packed: Arc<PackedSteps>,
-    /// Its lock record, made on the planning thread: the drift candidates
-    /// are freed as soon as it is, not once every oath is planned.
-    record: Option<OathRecord>,
-    /// What its lock entry says beside drift (see [`Prepared::changes`]).
-    changes: UpdateSummary,
-}
-
-/// How many examples an oath has before its plan is stored on a thread of
-/// its own while its names are made (a thread costs what storing a few
-/// examples does).
-const STORE_ASIDE_FROM: usize = 2048;
-
-/// Where a planned oath's steps are when [`Planned::new`] gets it.
-enum Steps<S> {
-    /// In its plan, just made; the plan cache's `store`, when there is
-    /// one, is given the oath once its steps are packed.
-    Planned(Option<S>),
-    /// Packed already: read back from the plan cache.
-    Stored(PackedSteps),
-}
-
-impl Planned {
-    /// The oath at `path`, whose text has the `sourceHash` `hash`, planned
-    /// as `oath`, with what its items and its lock record need beside it
-    /// (`update`: under `VARAR_UPDATE`), its steps packed.
-    fn new(
-        (path, hash): (&str, String),
-        mut oath: PlannedOath,
-        tables: Arc<Tables>,
-        steps: Steps<impl Fn(&PlannedOath, &PackedSteps) + Sync>,
-        update: bool,
-    ) -> Planned {
-        let (linked, packed, store) = match steps {
-            Steps::Planned(store) => {
-                let linked = linked_documents(&oath.plan);
-                let packed = PackedSteps::pack(&mut oath.plan.examples);
-                // What is left of the examples is held until they run: not
-                // the spare room of the list they were gathered in.
-                oath.plan.examples.shrink_to_fit();
-                (linked, packed, store)
-            }
-            // A stored plan is used only by a run in which no document
-            // may link (`cache/plans/`): its steps are all its oath's.
-            Steps::Stored(packed) => (Vec::new(), packed, None),
-        };
-        let parts = || {
-            let keys = (oath.plan.examples.iter().enumerate())
-                .map(|(i, shell)| ExampleKey::of_packed(shell, packed.lines(i)))
-                .collect();
-            (keys, ExampleNames::of(path, &oath.plan))
-        };
-        let (keys, names) = match store {
-            Some(store) if oath.plan.examples.len() >= STORE_ASIDE_FROM => {
-                side_by_side(parts, &|| store(&oath, &packed)).0
-            }
-            Some(store) => {
-                store(&oath, &packed);
-                parts()
-            }
-            None => parts(),
-        };
-        let record = Some(oath.take_record(path, &hash));
-        let mut changes = UpdateSummary::default();
-        changes_of(update, path, &mut oath, &mut changes);
-        Planned {
-            keys,
-            names,
-            linked,
-            packed: Arc::new(packed),
-            record,
-            changes,
-            hash,
-            tables,
-            oath,
-        }
-    }
 }
 
 /// Plan every oath, then build the trials in the engine's order of items.
@@ -377,8 +277,34 @@ struct Sink {
     tables: Arc<Tables>,
     /// Its examples without their steps, which `packed` holds, each taken
     /// by its trial.
-    examples: RefCell<Vec<Option<PlannedExample>>>,
+    examples: RefCell<Waiting>,
     packed: Arc<PackedSteps>,
+}
+
+/// The examples of an oath that no trial has taken yet: the list goes as
+/// soon as the last is taken, not once every oath's items are made.
+struct Waiting {
+    examples: Vec<Option<PlannedExample>>,
+    left: usize,
+}
+
+impl Waiting {
+    fn new(examples: Vec<PlannedExample>) -> Waiting {
+        Waiting {
+            left: examples.len(),
+            examples: examples.into_iter().map(Some).collect(),
+        }
+    }
+
+    /// Example `index`, unless it was taken.
+    fn take(&mut self, index: usize) -> Option<PlannedExample> {
+        let taken = self.examples.get_mut(index)?.take()?;
+        self.left -= 1;
+        if self.left == 0 {
+            self.examples = Vec::new();
+        }
+        Some(taken)
+    }
 }
 
 /// The lock record of `pass`, and for a planned oath its result sink, the
@@ -429,37 +355,11 @@ fn sink(
         run,
         text,
         tables: Arc::clone(&planned.tables),
-        examples: RefCell::new(
-            std::mem::take(&mut planned.oath.plan.examples)
-                .into_iter()
-                .map(Some)
-                .collect(),
-        ),
+        examples: RefCell::new(Waiting::new(std::mem::take(
+            &mut planned.oath.plan.examples,
+        ))),
         packed: Arc::clone(&planned.packed),
     })
-}
-
-/// Add what `oath`'s lock entry says beside drift to `changes` (issue 37):
-/// its removed examples, and under `update` the drift it accepts as prose
-/// and its new examples (the summary's; a run without it names none, and
-/// they are let go here).
-fn changes_of(update: bool, path: &str, oath: &mut PlannedOath, changes: &mut UpdateSummary) {
-    let of = |list: Vec<LockExample>| list.into_iter().map(move |e| (path.to_owned(), e));
-    changes
-        .removed
-        .extend(of(std::mem::take(&mut oath.removed)));
-    let (accepted, added) = (
-        std::mem::take(&mut oath.accepted),
-        std::mem::take(&mut oath.added),
-    );
-    if update {
-        let accepted = accepted.into_iter().map(|d| LockExample {
-            name: d.name,
-            line: i64::from(d.line),
-        });
-        changes.accepted.extend(of(accepted.collect()));
-        changes.added.extend(of(added));
-    }
 }
 
 /// What every item is built with.
@@ -488,11 +388,7 @@ impl Build<'_, '_> {
                 let Some(sink) = self.sink(oath) else {
                     return;
                 };
-                let taken = sink
-                    .examples
-                    .borrow_mut()
-                    .get_mut(example)
-                    .and_then(Option::take);
+                let taken = sink.examples.borrow_mut().take(example);
                 let Some(planned) = taken else {
                     return;
                 };
