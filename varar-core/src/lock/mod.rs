@@ -19,7 +19,7 @@ pub use notices::{
 };
 pub use read::{LockError, ParsedLock, parse_lock, parse_lock_for};
 pub use reconcile::{
-    Baseline, OathRecord, Reconciled, pruned_notice, reconcile, stale_notice, stale_paths,
-    unsupported_version_error,
+    Baseline, LockBytes, OathRecord, Reconciled, pruned_notice, reconcile, stale_notice,
+    stale_paths, unsupported_version_error,
 };
 pub use write::serialize_lock;

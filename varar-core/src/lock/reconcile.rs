@@ -14,12 +14,13 @@ use super::write::serialize_lock;
 pub enum Baseline {
     /// No lock file: first run.
     Absent,
-    /// A valid lock and the exact bytes it was read from.
+    /// A valid lock and what the bytes it was read from were.
     Present {
         /// The parsed lock.
         lock: Lock,
-        /// The file's bytes, to skip writing identical content.
-        bytes: Vec<u8>,
+        /// The file's bytes, known by their length and digest, to skip
+        /// writing identical content.
+        bytes: LockBytes,
     },
     /// A lock of another version: fatal, or re-recorded under
     /// `VARAR_UPDATE` (issue 10).
@@ -27,6 +28,30 @@ pub enum Baseline {
         /// The version as written.
         version: String,
     },
+}
+
+/// What a lock file's bytes were, without holding them (a project's lock
+/// is the largest file a run reads, and was held whole until the run
+/// ended): their length and SHA-256.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LockBytes {
+    len: usize,
+    sha256: String,
+}
+
+impl LockBytes {
+    /// What `bytes` are.
+    pub fn of(bytes: &[u8]) -> LockBytes {
+        LockBytes {
+            len: bytes.len(),
+            sha256: crate::hash::sha256_hex(bytes),
+        }
+    }
+
+    /// Whether `bytes` are these bytes (by length, then by digest).
+    pub fn same(&self, bytes: &[u8]) -> bool {
+        bytes.len() == self.len && crate::hash::sha256_hex(bytes) == self.sha256
+    }
 }
 
 impl Baseline {
@@ -106,7 +131,7 @@ pub fn reconcile(
     let lock = Lock { oaths: next };
     let text = serialize_lock(&lock);
     let write = match baseline {
-        Baseline::Present { bytes, .. } => bytes.as_slice() != text.as_bytes(),
+        Baseline::Present { bytes, .. } => !bytes.same(text.as_bytes()),
         Baseline::Absent => !discovered.is_empty(),
         // Only under update does a run get this far with such a lock:
         // the user consented to replacing it.

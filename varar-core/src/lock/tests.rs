@@ -188,7 +188,7 @@ fn invalid_locks_are_errors_with_a_location() {
 }
 
 fn present(lock: Lock) -> Baseline {
-    let bytes = serialize_lock(&lock).into_bytes();
+    let bytes = LockBytes::of(serialize_lock(&lock).as_bytes());
     Baseline::Present { lock, bytes }
 }
 
@@ -330,4 +330,20 @@ fn notices_name_the_path() {
         unsupported_version_error("varar.lock.json", "\"2\""),
         "varar.lock.json: unsupported lock version \"2\": this varar reads and writes version 2, so drift cannot be checked against it; re-record it with VARAR_UPDATE=1 cargo test and commit it (or delete it)"
     );
+}
+
+#[test]
+fn lock_bytes_tell_the_same_bytes_from_any_other_without_holding_them() {
+    let text = b"{\n  \"version\": 1,\n  \"oaths\": {}\n}\n";
+    let known = LockBytes::of(text);
+    assert!(known.same(text));
+    assert!(known.same(&text.to_vec()));
+    // One byte changed, the length the same.
+    let mut edited = text.to_vec();
+    edited[5] = b'V';
+    assert!(!known.same(&edited));
+    // Longer and shorter.
+    assert!(!known.same(&[&text[..], b"\n"].concat()));
+    assert!(!known.same(&text[..text.len() - 1]));
+    assert!(!known.same(b""));
 }

@@ -8,7 +8,7 @@ use super::atomic::write_atomic;
 use super::errors::StoreError;
 use super::locks::{FileLockGuard, acquire};
 use varar_core::lock::{
-    Baseline, LOCK_FILE_NAME, ParsedLock, Reconciled, parse_lock, parse_lock_for,
+    Baseline, LOCK_FILE_NAME, LockBytes, ParsedLock, Reconciled, parse_lock, parse_lock_for,
 };
 
 /// `<root>/varar.lock.json`, the committed baseline.
@@ -33,7 +33,10 @@ pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
         Err(source) => return Err(StoreError::Read { path, source }),
     };
     match parse_lock(&bytes) {
-        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present {
+            lock,
+            bytes: LockBytes::of(&bytes),
+        }),
         Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
         Err(source) => Err(StoreError::InvalidLock { path, source }),
     }
@@ -48,9 +51,12 @@ pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreErro
     };
     let path = lock_path(root);
     match std::fs::read(&path) {
-        Ok(bytes) if bytes == *old => Ok(earlier),
+        Ok(bytes) if old.same(&bytes) => Ok(earlier),
         Ok(bytes) => match parse_lock(&bytes) {
-            Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+            Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present {
+                lock,
+                bytes: LockBytes::of(&bytes),
+            }),
             Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
             Err(source) => Err(StoreError::InvalidLock { path, source }),
         },
@@ -70,7 +76,10 @@ pub fn read_lock_for(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Basel
         Err(source) => return Err(StoreError::Read { path, source }),
     };
     match parse_lock_for(&bytes, wanted) {
-        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present { lock, bytes }),
+        Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present {
+            lock,
+            bytes: LockBytes::of(&bytes),
+        }),
         Ok(ParsedLock::UnsupportedVersion { version }) => Ok(Baseline::Unsupported { version }),
         Err(source) => Err(StoreError::InvalidLock { path, source }),
     }

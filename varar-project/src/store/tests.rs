@@ -424,7 +424,7 @@ fn rereading_parses_only_a_lock_that_changed() {
     // one's lock does not even match the bytes, which shows it).
     let earlier = Baseline::Present {
         lock: varar_core::lock::Lock::default(),
-        bytes: bytes.clone(),
+        bytes: varar_core::lock::LockBytes::of(&bytes),
     };
     assert_eq!(ok(reread_lock(root, earlier.clone())), earlier);
     // Changed by another run: parsed afresh.

@@ -265,7 +265,8 @@ fn plan_selected<'a>(
     passes
 }
 
-/// A plan cache's store, where there is none.
+/// The type of a plan cache's store, for a plan read back from it (stored
+/// no more).
 type Store = fn(&PlannedOath, &PackedSteps);
 
 /// What the items of one planned oath share: its result sink, its text
