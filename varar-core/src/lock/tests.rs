@@ -337,7 +337,6 @@ fn lock_bytes_tell_the_same_bytes_from_any_other_without_holding_them() {
     let text = b"{\n  \"version\": 1,\n  \"oaths\": {}\n}\n";
     let known = LockBytes::of(text);
     assert!(known.same(text));
-    assert!(known.same(&text.to_vec()));
     // One byte changed, the length the same.
     let mut edited = text.to_vec();
     edited[5] = b'V';
