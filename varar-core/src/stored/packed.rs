@@ -45,33 +45,55 @@ pub struct PackedSteps {
 const TWO_THREADS_FROM: usize = 4096;
 
 impl PackedSteps {
-    /// Take the steps and row binding out of each of `examples`, packed.
+    /// Take the steps and row binding out of each of `examples`, packed:
+    /// [`PackedSteps::of`] then [`PackedSteps::strip`].
     pub fn pack(examples: &mut [PlannedExample]) -> PackedSteps {
-        let names = Names::of(examples.iter());
+        let packed = PackedSteps::of(examples);
+        PackedSteps::strip(examples);
+        packed
+    }
+
+    /// The steps and row bindings of `examples`, packed (the examples keep
+    /// them), on two threads from a few thousand examples.
+    fn of(examples: &[PlannedExample]) -> PackedSteps {
+        let names = Names::of(examples);
         let two = examples.len() >= TWO_THREADS_FROM
             && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
         let mut packed = if two {
-            let (first, second) = examples.split_at_mut(examples.len() / 2);
-            let second = std::sync::Mutex::new(second);
-            // `side_by_side` takes a `Fn`: the other half is behind a lock
-            // it takes once.
-            let apart = || {
-                let mut second = second.lock().unwrap_or_else(|e| e.into_inner());
-                PackedSteps::pack_here(&mut second, &names)
-            };
+            let (first, second) = examples.split_at(examples.len() / 2);
             let (mut packed, rest) =
-                crate::threads::side_by_side(|| PackedSteps::pack_here(first, &names), &apart);
+                crate::threads::side_by_side(|| PackedSteps::written(first, &names), &|| {
+                    PackedSteps::written(second, &names)
+                });
             packed.append(rest);
             packed
         } else {
-            PackedSteps::pack_here(examples, &names)
+            PackedSteps::written(examples, &names)
         };
         packed.names = names.list;
         packed
     }
 
-    /// [`PackedSteps::pack`] on this thread, the steps naming `names`.
-    pub(super) fn pack_here(examples: &mut [PlannedExample], names: &Names) -> PackedSteps {
+    /// [`PackedSteps::of`] on this thread (what the tests compare it with).
+    #[cfg(test)]
+    pub(super) fn of_here(examples: &[PlannedExample]) -> PackedSteps {
+        let names = Names::of(examples);
+        let mut packed = PackedSteps::written(examples, &names);
+        packed.names = names.list;
+        packed
+    }
+
+    /// Take the steps and row binding out of each of `examples`, packed
+    /// before: what is left is the rest of each example.
+    pub(super) fn strip(examples: &mut [PlannedExample]) {
+        for example in examples {
+            example.steps = Vec::new();
+            example.row = None;
+        }
+    }
+
+    /// The steps of `examples` written, naming `names` (not kept).
+    fn written(examples: &[PlannedExample], names: &Names) -> PackedSteps {
         let mut w = Writer(Vec::new());
         let mut packed = PackedSteps {
             ends: Vec::with_capacity(examples.len()),
@@ -83,8 +105,6 @@ impl PackedSteps {
             packed.line_ends.push(packed.lines.len());
             w.steps_and_row(example, names);
             packed.ends.push(w.0.len());
-            example.steps = Vec::new();
-            example.row = None;
         }
         packed.bytes = w.0;
         // Held until the oath's trials have run: not the growth's spare room.

@@ -354,7 +354,8 @@ fn thousands_of_examples_pack_on_two_threads_as_on_one() {
     let (plan, _) = planned(DOCUMENT);
     let many: Vec<PlannedExample> = plan.examples.iter().cycle().take(5000).cloned().collect();
     let (mut here, mut split) = (many.clone(), many.clone());
-    let one = PackedSteps::pack_here(&mut here, &Names::of(&many));
+    let one = PackedSteps::of_here(&here);
+    PackedSteps::strip(&mut here);
     let two = PackedSteps::pack(&mut split);
     assert_eq!(here, split);
     assert_eq!(two.len(), 5000);
