@@ -45,8 +45,8 @@ pub struct PackedSteps {
 const TWO_THREADS_FROM: usize = 4096;
 
 impl PackedSteps {
-    /// Take the steps and row binding out of each of `examples`, packed:
-    /// [`PackedSteps::of`] then [`PackedSteps::strip`].
+    /// Take the steps and row binding out of each of `examples`, packed
+    /// (on two threads from a few thousand examples).
     pub fn pack(examples: &mut [PlannedExample]) -> PackedSteps {
         let packed = PackedSteps::of(examples);
         PackedSteps::strip(examples);
