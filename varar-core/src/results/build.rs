@@ -134,11 +134,7 @@ pub struct ExampleKey {
 impl ExampleKey {
     /// The key of a planned example.
     pub fn of(example: &PlannedExample) -> ExampleKey {
-        ExampleKey {
-            name: example.name.clone(),
-            lines: example_lines(example),
-            line: example.span.start_line,
-        }
+        ExampleKey::of_packed(example, &example_lines(example))
     }
 
     /// The key of a planned example whose steps are packed apart

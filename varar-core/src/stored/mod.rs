@@ -39,55 +39,19 @@ mod read;
 mod tests;
 mod write;
 
-use names::Names;
 pub use packed::PackedSteps;
 use read::Reader;
 use write::Writer;
 
 /// An oath's `plan` and drift `candidates` as bytes that [`decode`] reads
-/// back equal.
+/// back equal: the bytes [`encode_packed`] writes for a copy of it, its
+/// steps packed (a run stores its plans that way, packed already; this
+/// is for a plan whole).
 pub fn encode(plan: &Plan, candidates: &[CandidateInfo]) -> Vec<u8> {
-    /// How many examples a plan has before it is encoded on two threads.
-    const TWO_THREADS_FROM: usize = 4096;
-    let two = plan.examples.len() >= TWO_THREADS_FROM
-        && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-    encode_split(plan, candidates, two)
-}
-
-/// [`encode`], on two threads when `two`: the bytes are a sequence, so the
-/// first part of the examples is written on this thread while another
-/// writes the rest of them and everything after, appended after. (A plan
-/// of 180 000 examples took half a second to encode, unoptimised.)
-fn encode_split(plan: &Plan, candidates: &[CandidateInfo], two: bool) -> Vec<u8> {
-    let names = Names::of(&plan.examples);
-    let mut w = Writer(Vec::with_capacity(4096));
-    w.names(&names.list);
-    w.len(plan.examples.len());
-    if !two {
-        for example in &plan.examples {
-            w.example(example, &names);
-        }
-        encode_rest(&mut w, plan, candidates);
-        return w.0;
-    }
-    // The other thread also writes the candidates, which are shorter.
-    let (here, apart) = plan.examples.split_at(plan.examples.len() * 4 / 7);
-    let rest = || {
-        let mut rest = Writer(Vec::with_capacity(4096));
-        for example in apart {
-            rest.example(example, &names);
-        }
-        encode_rest(&mut rest, plan, candidates);
-        rest.0
-    };
-    let here = || {
-        for example in here {
-            w.example(example, &names);
-        }
-    };
-    let ((), rest) = crate::threads::side_by_side(here, &rest);
-    w.0.extend_from_slice(&rest);
-    w.0
+    let mut shells = plan.clone();
+    let packed = PackedSteps::pack(&mut shells.examples);
+    // The steps were packed from these very examples: they fit.
+    encode_packed(&shells, &packed, candidates).unwrap_or_default()
 }
 
 /// What follows the examples: the diagnostics, notices and candidates.

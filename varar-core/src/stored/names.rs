@@ -63,7 +63,7 @@ impl Names {
             Some(number) if same(number) => *number,
             // Another expression under the same index: no plan made from
             // one registry has it, and it is looked for among them all.
-            _ => self.find(&step.matched_expression, 0..self.list.len()),
+            _ => self.find(&step.matched_expression),
         }
     }
 
@@ -81,11 +81,11 @@ impl Names {
             .unwrap_or(NONE)
     }
 
-    /// The number of `name` among `numbers`, [`NONE`] when it is not there.
-    fn find(&self, name: &Arc<str>, numbers: std::ops::Range<usize>) -> u32 {
-        numbers
-            .into_iter()
-            .find(|&i| same(&self.list[i], name))
+    /// The number of `name`, [`NONE`] when it was not met.
+    fn find(&self, name: &Arc<str>) -> u32 {
+        self.list
+            .iter()
+            .position(|kept| same(kept, name))
             .and_then(|i| u32::try_from(i).ok())
             .unwrap_or(NONE)
     }

@@ -88,38 +88,14 @@ impl Writer {
         }
     }
 
-    pub(super) fn example(&mut self, e: &PlannedExample, names: &Names) {
-        self.shell(e);
-        self.nums(&crate::results::example_lines(e));
-        // The steps as a section of their own, its length first: what a
-        // run holds packed until the example runs (`PackedSteps`).
-        let start = self.0.len();
-        self.steps_and_row(e, names);
-        self.prefix_len(start);
-        self.spans(&e.unmatched);
-    }
-
     /// An example whose steps are `section` (as `steps_and_row` wrote
-    /// them) and `lines`: the bytes `Writer::example` writes for it.
+    /// them) and `lines`: the bytes of a stored example.
     pub(super) fn packed_example(&mut self, shell: &PlannedExample, lines: &[u32], section: &[u8]) {
         self.shell(shell);
         self.nums(lines);
         self.len(section.len());
         self.0.extend_from_slice(section);
         self.spans(&shell.unmatched);
-    }
-
-    /// Put the length of what was written from `start` on before it.
-    fn prefix_len(&mut self, start: usize) {
-        let mut n = self.0.len() - start;
-        let (mut prefix, mut k) = ([0u8; 10], 0);
-        while n >= 0x80 {
-            prefix[k] = (n as u8 & 0x7f) | 0x80;
-            n >>= 7;
-            k += 1;
-        }
-        prefix[k] = n as u8;
-        self.0.splice(start..start, prefix[..=k].iter().copied());
     }
 
     fn nums(&mut self, numbers: &[u32]) {
