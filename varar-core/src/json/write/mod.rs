@@ -175,6 +175,25 @@ impl<'s> Pretty<'s> {
         }
     }
 
+    /// Add `text` after what is written: streaming, handed to the sink as
+    /// it is once the buffer is (copied into the buffer, a half batch of
+    /// a run record grew it, for the document's whole write, to several
+    /// times its chunk: issue 39).
+    fn append(&mut self, text: &str) {
+        let Some((sink, error)) = &mut self.sink else {
+            self.out.push_str(text);
+            return;
+        };
+        for part in [self.out.as_bytes(), text.as_bytes()] {
+            if error.is_none()
+                && let Err(e) = sink.write_all(part)
+            {
+                *error = Some(e);
+            }
+        }
+        self.out.clear();
+    }
+
     /// Start the next member of the innermost object (`key` set) or
     /// array (`key` unset), or the document's value.
     fn next(&mut self, key: Option<&str>) {
@@ -334,7 +353,7 @@ impl<'s> Pretty<'s> {
             if let Some(first) = self.open.last_mut() {
                 *first = false;
             }
-            self.out.push_str(&after);
+            self.append(&after);
         }
     }
 

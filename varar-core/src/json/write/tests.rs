@@ -56,6 +56,24 @@ fn elements_written_in_batches_apart_are_those_of_one_thread() {
 }
 
 #[test]
+fn a_streamed_list_written_in_batches_keeps_its_buffer_at_a_chunk() {
+    // Each half batch written apart is many chunks long: streamed, it goes
+    // to the sink as it is, and the writer's own buffer does not grow to
+    // hold it (it is held until the document ends).
+    let items: Vec<String> = (0..64).map(|i| format!("{i:0>4000}")).collect();
+    let mut bytes = Vec::new();
+    let mut w = Pretty::streaming(&mut bytes);
+    let room = w.out.capacity();
+    w.array(None);
+    w.elements_in(&items, &|w, item| w.string(None, item), 32);
+    w.end_array();
+    assert_eq!(w.out.capacity(), room);
+    w.finish_into().unwrap();
+    let read: Vec<String> = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(read, items);
+}
+
+#[test]
 fn escapes_like_json_stringify() {
     let cases: &[(&str, &str)] = &[
         ("plain", "\"plain\""),

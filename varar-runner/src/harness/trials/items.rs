@@ -127,15 +127,19 @@ impl Items {
         &mut self,
         keep: impl Fn(&ItemMeta) -> bool,
     ) -> (Vec<Trialish>, Vec<usize>) {
-        let all = std::mem::take(&mut self.trials);
-        let mut trials = Vec::with_capacity(all.len());
-        let mut indices = Vec::with_capacity(all.len());
-        for (i, trial) in all.into_iter().enumerate() {
-            if self.meta.get(i).is_some_and(&keep) {
-                trials.push(trial);
+        // Kept in place: a second list of every trial was held, beside the
+        // first, at the run's peak (issue 39).
+        let mut trials = std::mem::take(&mut self.trials);
+        let mut indices = Vec::with_capacity(trials.len());
+        let mut i = 0;
+        trials.retain(|_| {
+            let kept = self.meta.get(i).is_some_and(&keep);
+            if kept {
                 indices.push(i);
             }
-        }
+            i += 1;
+            kept
+        });
         (trials, indices)
     }
 }
