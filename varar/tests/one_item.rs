@@ -442,7 +442,7 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
     // Every readable oath's plan is kept, in one pack (the unreadable oath
     // has none), and no file per oath.
     let (header, entries) = pack_entries(&root);
-    assert!(header.starts_with("varar plans 4 "), "{header}");
+    assert!(header.starts_with("varar plans 5 "), "{header}");
     assert_eq!(entries.len(), 3, "{first}");
     assert!(plan_files(&root).is_empty());
     let lock = std::fs::read_to_string(root.join("varar.lock.json")).expect("lock");

@@ -37,8 +37,11 @@ pub enum OathItems<'a> {
         /// Its drift.
         drifts: &'a [Drift],
         /// Its examples' names made where it was planned
-        /// ([`ExampleNames::of`] of this oath and plan); `None` (or names
-        /// of another oath): [`items`] makes them.
+        /// ([`ExampleNames::of`] of this oath and plan, or
+        /// [`ExampleNames::of_heads`] of its examples packed apart, the
+        /// plan then holding none): its examples are listed from them.
+        /// `None` (or names of another oath): [`items`] makes them from
+        /// the plan.
         names: Option<&'a ExampleNames>,
     },
     /// Discovered but not readable (spec 40 §2.4).
@@ -57,27 +60,37 @@ pub struct ExampleNames {
     oath_path: String,
     /// Each made shared at once: claiming a new name keeps it as it is.
     names: Vec<Arc<str>>,
+    /// Each example's line (its span's start).
+    lines: Vec<u32>,
 }
 
 impl ExampleNames {
     /// The names of the examples of `plan`, the plan of the oath at
     /// `oath_path`.
     pub fn of(oath_path: &str, plan: &Plan) -> ExampleNames {
-        let mut names = ExampleItems::new(oath_path);
-        ExampleNames {
-            oath_path: oath_path.to_owned(),
-            names: plan
-                .examples
-                .iter()
-                .map(|e| Arc::from(names.name(&e.scope_stack, &e.name)))
-                .collect(),
-        }
+        let heads = (plan.examples.iter()).map(|e| (&e.scope_stack, &*e.name, e.span.start_line));
+        ExampleNames::of_heads(oath_path, heads)
     }
 
-    /// Whether these are the names of the examples of `plan`, of the oath
-    /// at `oath_path` (as far as can be told without making them again).
-    fn fit(&self, oath_path: &str, plan: &Plan) -> bool {
-        self.oath_path == oath_path && self.names.len() == plan.examples.len()
+    /// The names of the examples of the oath at `oath_path` whose headings,
+    /// names and lines are `heads`, in plan order (examples held apart from
+    /// their plan, `stored::PackedExamples`).
+    pub fn of_heads<'e>(
+        oath_path: &str,
+        heads: impl IntoIterator<Item = (&'e Arc<[String]>, &'e str, u32)>,
+    ) -> ExampleNames {
+        let heads = heads.into_iter();
+        let mut items = ExampleItems::new(oath_path);
+        let mut made = ExampleNames {
+            oath_path: oath_path.to_owned(),
+            names: Vec::with_capacity(heads.size_hint().0),
+            lines: Vec::with_capacity(heads.size_hint().0),
+        };
+        for (scope_stack, name, line) in heads {
+            made.names.push(Arc::from(items.name(scope_stack, name)));
+            made.lines.push(line);
+        }
+        made
     }
 }
 
@@ -208,8 +221,17 @@ pub fn items(oaths: &[OathItems<'_>]) -> Vec<Item> {
     let count = oaths
         .iter()
         .map(|oath| match oath {
-            OathItems::Planned { plan, drifts, .. } => {
-                plan.examples.len() + plan.diagnostics.len() + drifts.len()
+            OathItems::Planned {
+                path,
+                plan,
+                drifts,
+                names,
+            } => {
+                let examples = match names {
+                    Some(made) if made.oath_path == *path => made.names.len(),
+                    _ => plan.examples.len(),
+                };
+                examples + plan.diagnostics.len() + drifts.len()
             }
             OathItems::Unreadable { .. } => 1,
         })
@@ -238,17 +260,17 @@ pub fn items(oaths: &[OathItems<'_>]) -> Vec<Item> {
         let document: Arc<str> = Arc::from(path);
         let making;
         let examples = match made {
-            Some(made) if made.fit(path, plan) => made,
+            Some(made) if made.oath_path == path => made,
             _ => {
                 making = ExampleNames::of(path, plan);
                 &making
             }
         };
-        for (example, (planned, base)) in plan.examples.iter().zip(&examples.names).enumerate() {
+        for (example, (base, &line)) in examples.names.iter().zip(&examples.lines).enumerate() {
             out.push(Item {
                 name: names.claim(Arc::clone(base)),
                 document: Arc::clone(&document),
-                line: planned.span.start_line,
+                line,
                 origin: Origin::Example { oath, example },
             });
         }

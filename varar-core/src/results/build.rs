@@ -132,19 +132,13 @@ pub struct ExampleKey {
 }
 
 impl ExampleKey {
-    /// The key of a planned example.
+    /// The key of a planned example (of a packed one:
+    /// [`crate::stored::PackedExamples::key`]).
     pub fn of(example: &PlannedExample) -> ExampleKey {
-        ExampleKey::of_packed(example, &example_lines(example))
-    }
-
-    /// The key of a planned example whose steps are packed apart
-    /// ([`crate::stored::PackedSteps`]): `shell` is the rest of it, and
-    /// `lines` its steps' lines as the packed steps keep them.
-    pub fn of_packed(shell: &PlannedExample, lines: &[u32]) -> ExampleKey {
         ExampleKey {
-            name: shell.name.clone(),
-            lines: lines.to_vec(),
-            line: shell.span.start_line,
+            name: example.name.clone(),
+            lines: example_lines(example),
+            line: example.span.start_line,
         }
     }
 

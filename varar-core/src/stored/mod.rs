@@ -12,10 +12,12 @@
 //! extended, give `None` (the caller plans instead), never a panic.
 //!
 //! The step expressions and parameter types the steps name come first,
-//! each once, and the steps name them by number. Each example's steps are
-//! a section of their own, its length first, beside its step lines: a run
-//! keeps them packed ([`PackedSteps`]) from planning until the example
-//! runs, reads a stored plan without reading them ([`decode_packed`]), and
+//! each once, then the headings the examples stand under, each run of
+//! examples under the same ones once; the examples name both by number.
+//! Each example is a section of its own, its length first, beside its
+//! step lines: a run keeps them packed ([`PackedExamples`]) from planning
+//! until the example runs, reads a stored plan without reading them
+//! ([`decode_packed`]: only each one's head, what the run names it by), and
 //! stores a plan from them as they are ([`encode_packed`]).
 //!
 //! ```
@@ -27,11 +29,10 @@
 //! assert_eq!(stored::decode(b"\x03garbage"), None);
 //! ```
 
-use std::sync::Arc;
-
 use crate::drift::CandidateInfo;
-use crate::plan::{Diagnostic, DiagnosticCode, Notice, NoticeKind, Plan, PlannedExample};
+use crate::plan::{Diagnostic, DiagnosticCode, Notice, NoticeKind, Plan};
 
+mod head;
 mod names;
 mod packed;
 mod read;
@@ -39,32 +40,54 @@ mod read;
 mod tests;
 mod write;
 
-pub use packed::PackedSteps;
+pub use head::Head;
+pub use packed::PackedExamples;
 use read::Reader;
 use write::Writer;
 
 /// An oath's `plan` and drift `candidates` as bytes that [`decode`] reads
-/// back equal: the bytes [`encode_packed`] writes for a copy of it, its
-/// steps packed (a run stores its plans that way, packed already; this
-/// is for a plan whole).
+/// back equal: the bytes [`encode_packed`] writes for its examples packed
+/// (a run stores its plans that way, packed already; this is for a plan
+/// whole).
 pub fn encode(plan: &Plan, candidates: &[CandidateInfo]) -> Vec<u8> {
-    let mut shells = plan.clone();
-    let packed = PackedSteps::pack(&mut shells.examples);
-    // The steps were packed from these very examples: they fit.
-    encode_packed(&shells, &packed, candidates).unwrap_or_default()
+    let packed = PackedExamples::of(&plan.examples);
+    encode_packed(&packed, (&plan.diagnostics, &plan.notices), candidates)
+}
+
+/// The bytes [`encode`] writes for a plan whose examples `packed` holds,
+/// whose `diagnostics` and `notices` are given beside them, with its drift
+/// `candidates`.
+pub fn encode_packed(
+    packed: &PackedExamples,
+    (diagnostics, notices): (&[Diagnostic], &[Notice]),
+    candidates: &[CandidateInfo],
+) -> Vec<u8> {
+    let mut w = Writer(Vec::with_capacity(packed.size() + 4096));
+    w.names(packed.names());
+    w.scopes(packed.scopes());
+    w.len(packed.len());
+    for i in 0..packed.len() {
+        w.packed_example(packed.lines(i), packed.section(i).unwrap_or_default());
+    }
+    encode_rest(&mut w, (diagnostics, notices), candidates);
+    w.0
 }
 
 /// What follows the examples: the diagnostics, notices and candidates.
-fn encode_rest(w: &mut Writer, plan: &Plan, candidates: &[CandidateInfo]) {
-    w.len(plan.diagnostics.len());
-    for diagnostic in &plan.diagnostics {
+fn encode_rest(
+    w: &mut Writer,
+    (diagnostics, notices): (&[Diagnostic], &[Notice]),
+    candidates: &[CandidateInfo],
+) {
+    w.len(diagnostics.len());
+    for diagnostic in diagnostics {
         w.num(code_number(diagnostic.code));
         w.span(&diagnostic.span);
         w.str(&diagnostic.message);
         w.opt_str(diagnostic.doc_path.as_deref());
     }
-    w.len(plan.notices.len());
-    for notice in &plan.notices {
+    w.len(notices.len());
+    for notice in notices {
         w.num(kind_number(notice.kind));
         w.span(&notice.span);
         w.str(&notice.message);
@@ -84,63 +107,30 @@ fn encode_rest(w: &mut Writer, plan: &Plan, candidates: &[CandidateInfo]) {
 /// The plan and candidates `bytes` hold, if they are exactly what
 /// [`encode`] (or [`encode_packed`]) wrote.
 pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
-    let mut r = Reader::new(bytes);
-    r.names()?;
-    // Examples under one heading share their scope, as planning shares it.
-    let mut scope: Option<Arc<[String]>> = None;
-    let examples = r.many(|r| r.example(&mut scope))?;
-    let (plan, candidates) = decode_rest(&mut r, examples)?;
-    r.done().then_some((plan, candidates))
+    let (mut plan, packed, candidates) = decode_packed(bytes)?;
+    plan.examples = (0..packed.len())
+        .map(|i| packed.unpack(i))
+        .collect::<Option<_>>()?;
+    Some((plan, candidates))
 }
 
-/// What [`decode`] reads, with the examples' steps left packed: the plan
-/// holds each example without its steps and row binding, which the
-/// [`PackedSteps`] hold, copied from `bytes` as they are (only an example
-/// that runs reads its own back). `None` exactly where [`decode`] gives
-/// `None`, except for bytes out of place inside a section of steps, which
-/// [`PackedSteps::unpack`] refuses instead.
-pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
+/// What [`decode`] reads, with the examples left packed, copied from
+/// `bytes` as they are (only an example that runs reads itself back): the
+/// plan holds no example. `None` exactly where [`decode`] gives `None`,
+/// except for bytes out of place in an example after its head (its name,
+/// headings and span), which [`PackedExamples::unpack`] refuses instead.
+pub fn decode_packed(bytes: &[u8]) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
     let mut r = Reader::new(bytes);
     let names = r.names()?;
-    let mut scope: Option<Arc<[String]>> = None;
-    let shells = r.many(|r| r.shell(&mut scope))?;
-    let mut examples = Vec::with_capacity(shells.len());
-    let mut sections = Vec::with_capacity(shells.len());
-    for (shell, lines, section) in shells {
-        examples.push(shell);
-        sections.push((section, lines));
-    }
-    let packed = PackedSteps::from_sections(&sections, names);
-    let (plan, candidates) = decode_rest(&mut r, examples)?;
+    let scopes = r.scopes()?;
+    let sections = r.many(Reader::packed_example)?;
+    let packed = PackedExamples::from_sections(&sections, names, scopes)?;
+    let (plan, candidates) = decode_rest(&mut r)?;
     r.done().then_some((plan, packed, candidates))
 }
 
-/// An oath's plan, whose examples' steps `packed` holds, and its drift
-/// `candidates` as the bytes [`encode`] writes for the whole plan; `None`
-/// when `packed` holds another number of examples.
-pub fn encode_packed(
-    plan: &Plan,
-    packed: &PackedSteps,
-    candidates: &[CandidateInfo],
-) -> Option<Vec<u8>> {
-    if packed.len() != plan.examples.len() {
-        return None;
-    }
-    let mut w = Writer(Vec::with_capacity(packed.size() + 4096));
-    w.names(packed.names());
-    w.len(plan.examples.len());
-    for (i, shell) in plan.examples.iter().enumerate() {
-        w.packed_example(shell, packed.lines(i), packed.section(i)?);
-    }
-    encode_rest(&mut w, plan, candidates);
-    Some(w.0)
-}
-
-/// What follows the examples, read into a plan of `examples`.
-fn decode_rest(
-    r: &mut Reader<'_>,
-    examples: Vec<PlannedExample>,
-) -> Option<(Plan, Vec<CandidateInfo>)> {
+/// What follows the examples, read into a plan without examples.
+fn decode_rest(r: &mut Reader<'_>) -> Option<(Plan, Vec<CandidateInfo>)> {
     let diagnostics = r.many(|r| {
         Some(Diagnostic {
             code: number_code(r.num()?)?,
@@ -168,7 +158,7 @@ fn decode_rest(
         })
     })?;
     let plan = Plan {
-        examples,
+        examples: Vec::new(),
         diagnostics,
         notices,
     };

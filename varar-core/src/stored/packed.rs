@@ -1,32 +1,32 @@
-//! The steps of an oath's examples held as bytes between planning and
-//! running (issue 39): a planned step is a few hundred bytes of strings,
-//! spans and vectors, held for every example of every oath from the end of
+//! The examples of an oath held as bytes between planning and running
+//! (issue 39): a planned example is a few hundred bytes of strings, spans
+//! and vectors, held for every example of every oath from the end of
 //! planning until its trial runs, which was most of a run's peak memory.
-//! Packed in the stored plan's encoding, the same steps take a fraction of
-//! that, and each trial reads back its own example's when it starts. A
-//! stored plan holds each example's steps as such a section, so a plan
-//! read back from the cache is packed already (`decode_packed`), and one
-//! just planned is stored from its packed steps (`encode_packed`) without
-//! being encoded twice.
+//! Packed in the stored plan's encoding, the same examples take a fraction
+//! of that, and each trial reads back its own example when it starts. A
+//! stored plan holds each example as such a section, so a plan read back
+//! from the cache is packed already (`decode_packed`), and one just planned
+//! is stored from its packed examples (`encode_packed`) without being
+//! encoded twice.
 
 use std::sync::Arc;
 
+use super::head::Head;
 use super::names::Names;
 use super::read::Reader;
 use super::write::Writer;
 use crate::plan::PlannedExample;
-use crate::results::example_lines;
+use crate::results::{ExampleKey, example_lines};
 
-/// The steps and row bindings of a list of examples, packed by
-/// [`PackedSteps::pack`], which leaves each example the rest of it (its
-/// name, headings, span, expectation and unmatched sentences), and read
-/// back one example at a time by [`PackedSteps::unpack`]. Each example's
-/// step lines (its `ExampleKey::lines`) are kept beside them: a run needs
-/// them for every example before any runs. (The tests pack and unpack
-/// every part of the model.)
+/// A list of examples packed by [`PackedExamples::pack`] and read back one
+/// at a time by [`PackedExamples::unpack`]. Each example's step lines (its
+/// `ExampleKey::lines`) are kept beside it, and its name, headings and span
+/// are read without reading the rest ([`PackedExamples::head`]): a run
+/// needs them for every example before any runs. (The tests pack and
+/// unpack every part of the model.)
 #[derive(Debug, Default)]
-pub struct PackedSteps {
-    /// Every example's steps and row binding, one section after another.
+pub struct PackedExamples {
+    /// Every example, one section after another.
     bytes: Vec<u8>,
     /// Where each example's section ends.
     ends: Vec<usize>,
@@ -38,72 +38,72 @@ pub struct PackedSteps {
     /// each once: unpacked steps share them, as planned steps share the
     /// registry's.
     names: Vec<Arc<str>>,
+    /// The headings the examples stand under, by number, each run of
+    /// examples under the same ones once: unpacked examples share them,
+    /// as planned examples do.
+    scopes: Vec<Arc<[String]>>,
 }
 
 /// How many examples are packed before the work is split over two
 /// threads (encoding 180 000 examples took half a second, unoptimised).
 const TWO_THREADS_FROM: usize = 4096;
 
-impl PackedSteps {
-    /// Take the steps and row binding out of each of `examples`, packed
-    /// (on two threads from a few thousand examples).
-    pub fn pack(examples: &mut [PlannedExample]) -> PackedSteps {
-        let packed = PackedSteps::of(examples);
-        PackedSteps::strip(examples);
-        packed
+impl PackedExamples {
+    /// `examples`, packed (on two threads from a few thousand examples),
+    /// and let go.
+    pub fn pack(examples: Vec<PlannedExample>) -> PackedExamples {
+        PackedExamples::of(&examples)
     }
 
-    /// The steps and row bindings of `examples`, packed (the examples keep
-    /// them), on two threads from a few thousand examples.
-    fn of(examples: &[PlannedExample]) -> PackedSteps {
+    /// `examples` packed, on two threads from a few thousand examples.
+    pub fn of(examples: &[PlannedExample]) -> PackedExamples {
         let names = Names::of(examples);
+        let (scopes, scope_numbers) = scopes_of(examples);
         let two = examples.len() >= TWO_THREADS_FROM
             && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
         let mut packed = if two {
-            let (first, second) = examples.split_at(examples.len() / 2);
-            let (mut packed, rest) =
-                crate::threads::side_by_side(|| PackedSteps::written(first, &names), &|| {
-                    PackedSteps::written(second, &names)
-                });
+            let half = examples.len() / 2;
+            let (first, second) = examples.split_at(half);
+            let (numbers_first, numbers_second) = scope_numbers.split_at(half);
+            let (mut packed, rest) = crate::threads::side_by_side(
+                || PackedExamples::written(first, &names, numbers_first),
+                &|| PackedExamples::written(second, &names, numbers_second),
+            );
             packed.append(rest);
             packed
         } else {
-            PackedSteps::written(examples, &names)
+            PackedExamples::written(examples, &names, &scope_numbers)
         };
         packed.names = names.list;
+        packed.scopes = scopes;
         packed
     }
 
-    /// [`PackedSteps::of`] on this thread (what the tests compare it with).
+    /// [`PackedExamples::of`] on this thread (what the tests compare it
+    /// with).
     #[cfg(test)]
-    pub(super) fn of_here(examples: &[PlannedExample]) -> PackedSteps {
+    pub(super) fn of_here(examples: &[PlannedExample]) -> PackedExamples {
         let names = Names::of(examples);
-        let mut packed = PackedSteps::written(examples, &names);
+        let (scopes, scope_numbers) = scopes_of(examples);
+        let mut packed = PackedExamples::written(examples, &names, &scope_numbers);
         packed.names = names.list;
+        packed.scopes = scopes;
         packed
     }
 
-    /// Take the steps and row binding out of each of `examples`, packed
-    /// before: what is left is the rest of each example.
-    pub(super) fn strip(examples: &mut [PlannedExample]) {
-        for example in examples {
-            example.steps = Vec::new();
-            example.row = None;
-        }
-    }
-
-    /// The steps of `examples` written, naming `names` (not kept).
-    fn written(examples: &[PlannedExample], names: &Names) -> PackedSteps {
+    /// `examples` written, naming `names` and the headings numbered
+    /// `scopes` (neither kept).
+    fn written(examples: &[PlannedExample], names: &Names, scopes: &[u32]) -> PackedExamples {
         let mut w = Writer(Vec::new());
-        let mut packed = PackedSteps {
+        let mut packed = PackedExamples {
             ends: Vec::with_capacity(examples.len()),
             line_ends: Vec::with_capacity(examples.len()),
-            ..PackedSteps::default()
+            ..PackedExamples::default()
         };
-        for example in examples {
+        for (example, &scope) in examples.iter().zip(scopes) {
             packed.lines.extend(example_lines(example));
             packed.line_ends.push(packed.lines.len());
-            w.steps_and_row(example, names);
+            w.example(example, scope, names);
             packed.ends.push(w.0.len());
         }
         packed.bytes = w.0;
@@ -113,8 +113,9 @@ impl PackedSteps {
         packed
     }
 
-    /// Put `other`'s examples, which name the same names, after these.
-    fn append(&mut self, other: PackedSteps) {
+    /// Put `other`'s examples, which name the same names and headings,
+    /// after these.
+    fn append(&mut self, other: PackedExamples) {
         let (bytes, lines) = (self.bytes.len(), self.lines.len());
         self.bytes.extend_from_slice(&other.bytes);
         self.ends.extend(other.ends.iter().map(|end| end + bytes));
@@ -128,34 +129,43 @@ impl PackedSteps {
         &self.names
     }
 
-    /// Packed steps from stored sections: `sections` each example's bytes
-    /// as `Writer::steps_and_row` wrote them, and its step lines; `names`
-    /// what their steps name.
+    /// The headings its examples stand under, in their numbers' order.
+    pub(super) fn scopes(&self) -> &[Arc<[String]>] {
+        &self.scopes
+    }
+
+    /// Packed examples from stored sections: `sections` each example's
+    /// bytes as `Writer::example` wrote them, and its step lines; `names`
+    /// and `scopes` what they name. `None` when an example's head does not
+    /// read (its name, headings and span: every run reads them).
     pub(super) fn from_sections(
         sections: &[(&[u8], Vec<u32>)],
         names: Vec<Arc<str>>,
-    ) -> PackedSteps {
+        scopes: Vec<Arc<[String]>>,
+    ) -> Option<PackedExamples> {
         // Each list made as long as it will be: held until the oath's
         // trials have run.
         let bytes = sections.iter().map(|(section, _)| section.len()).sum();
         let lines = sections.iter().map(|(_, lines)| lines.len()).sum();
-        let mut packed = PackedSteps {
+        let mut packed = PackedExamples {
             bytes: Vec::with_capacity(bytes),
             ends: Vec::with_capacity(sections.len()),
             lines: Vec::with_capacity(lines),
             line_ends: Vec::with_capacity(sections.len()),
             names,
+            scopes,
         };
         for (section, lines) in sections {
+            Reader::naming(section, &[]).head(&packed.scopes)?;
             packed.bytes.extend_from_slice(section);
             packed.ends.push(packed.bytes.len());
             packed.lines.extend_from_slice(lines);
             packed.line_ends.push(packed.lines.len());
         }
-        packed
+        Some(packed)
     }
 
-    /// Example `index`'s section as `Writer::steps_and_row` wrote it.
+    /// Example `index`'s section as `Writer::example` wrote it.
     pub(super) fn section(&self, index: usize) -> Option<&[u8]> {
         let start = match index {
             0 => 0,
@@ -164,22 +174,28 @@ impl PackedSteps {
         self.bytes.get(start..*self.ends.get(index)?)
     }
 
-    /// Put the steps and row binding of example `index` back into `shell`,
-    /// that example as [`PackedSteps::pack`] left it. False, and `shell`
-    /// untouched, when there is no such example or its bytes do not read.
-    pub fn unpack(&self, index: usize, shell: &mut PlannedExample) -> bool {
-        let Some(bytes) = self.section(index) else {
-            return false;
-        };
-        let mut r = Reader::naming(bytes, &self.names);
-        match r.steps_and_row() {
-            Some((steps, row)) if r.done() => {
-                shell.steps = steps;
-                shell.row = row;
-                true
-            }
-            _ => false,
-        }
+    /// Example `index`, read back; `None` when there is no such example or
+    /// its bytes do not read.
+    pub fn unpack(&self, index: usize) -> Option<PlannedExample> {
+        let mut r = Reader::naming(self.section(index)?, &self.names);
+        r.example(&self.scopes).filter(|_| r.done())
+    }
+
+    /// Example `index`'s name, headings and span, read without the rest
+    /// of it.
+    pub fn head(&self, index: usize) -> Option<Head<'_>> {
+        Reader::naming(self.section(index)?, &[]).head(&self.scopes)
+    }
+
+    /// Example `index`'s key, as `ExampleKey::of` gives it for the example
+    /// unpacked.
+    pub fn key(&self, index: usize) -> Option<ExampleKey> {
+        let head = self.head(index)?;
+        Some(ExampleKey {
+            name: head.name.to_owned(),
+            lines: self.lines(index).to_vec(),
+            line: head.span.start_line,
+        })
     }
 
     /// Example `index`'s step lines: the lines its steps start on in its
@@ -204,8 +220,25 @@ impl PackedSteps {
         self.ends.is_empty()
     }
 
-    /// How many bytes the packed steps take.
+    /// How many bytes the packed examples take.
     pub fn size(&self) -> usize {
         self.bytes.len()
     }
+}
+
+/// The headings `examples` stand under, each run of examples under the
+/// same ones once, and each example's number in that list.
+fn scopes_of(examples: &[PlannedExample]) -> (Vec<Arc<[String]>>, Vec<u32>) {
+    let mut scopes: Vec<Arc<[String]>> = Vec::new();
+    let mut numbers = Vec::with_capacity(examples.len());
+    for example in examples {
+        let same = scopes.last().is_some_and(|last| {
+            Arc::ptr_eq(last, &example.scope_stack) || **last == *example.scope_stack
+        });
+        if !same {
+            scopes.push(Arc::clone(&example.scope_stack));
+        }
+        numbers.push(u32::try_from(scopes.len() - 1).unwrap_or(u32::MAX));
+    }
+    (scopes, numbers)
 }

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
+use super::head::Head;
 use crate::doc::{Table, TableRow};
 use crate::expression::ArgValue;
 use crate::plan::{
@@ -171,34 +172,45 @@ impl<'t> Reader<'t> {
         self.many(Self::span)
     }
 
-    pub(super) fn example(&mut self, scope: &mut Option<Arc<[String]>>) -> Option<PlannedExample> {
-        let (mut example, _, section) = self.shell(scope)?;
-        // The section is read on its own, to its last byte.
-        let mut steps = Reader::naming(section, &self.names);
-        let (steps, row) = steps.steps_and_row().filter(|_| steps.done())?;
-        example.steps = steps;
-        example.row = row;
-        Some(example)
+    /// The headings written after the names (`Writer::scopes`).
+    pub(super) fn scopes(&mut self) -> Option<Vec<Arc<[String]>>> {
+        self.many(|r| {
+            let headings: Vec<String> = r.many(Self::string)?;
+            Some(Arc::from(headings))
+        })
     }
 
-    /// An example without its steps and row binding (`Writer::shell`), its
-    /// step lines, and the section of bytes that holds those.
-    pub(super) fn shell(
-        &mut self,
-        scope: &mut Option<Arc<[String]>>,
-    ) -> Option<(PlannedExample, Vec<u32>, &'t [u8])> {
+    /// A stored example (`Writer::packed_example`): its step lines and its
+    /// section.
+    pub(super) fn packed_example(&mut self) -> Option<(&'t [u8], Vec<u32>)> {
+        let lines = self.many(Self::u32)?;
+        let n = self.len()?;
+        let section = self.bytes.get(self.at..self.at + n)?;
+        self.at += n;
+        Some((section, lines))
+    }
+
+    /// The head of an example's section: its name, its headings (their
+    /// number in `scopes`) and its span.
+    pub(super) fn head<'s>(&mut self, scopes: &'s [Arc<[String]>]) -> Option<Head<'s>>
+    where
+        't: 's,
+    {
+        let name = self.str()?;
+        let scope = usize::try_from(self.num()?).ok()?;
+        Some(Head {
+            name,
+            scope_stack: scopes.get(scope)?,
+            span: self.span()?,
+        })
+    }
+
+    /// An example's section (`Writer::example`), its headings numbered in
+    /// `scopes`.
+    pub(super) fn example(&mut self, scopes: &[Arc<[String]>]) -> Option<PlannedExample> {
         let name = self.string()?;
-        let headings = self.many(Self::str)?;
-        let scope_stack = match scope {
-            Some(same) if same.iter().map(String::as_str).eq(headings.iter().copied()) => {
-                Arc::clone(same)
-            }
-            _ => {
-                let fresh: Arc<[String]> = headings.iter().map(|h| (*h).to_owned()).collect();
-                *scope = Some(Arc::clone(&fresh));
-                fresh
-            }
-        };
+        let scope = usize::try_from(self.num()?).ok()?;
+        let scope_stack = Arc::clone(scopes.get(scope)?);
         let span = self.span()?;
         let expected = match self.num()? {
             0 => Expectation::Pass,
@@ -207,24 +219,7 @@ impl<'t> Reader<'t> {
             },
             _ => return None,
         };
-        let lines = self.many(Self::u32)?;
-        let n = self.len()?;
-        let section = self.bytes.get(self.at..self.at + n)?;
-        self.at += n;
-        let example = PlannedExample {
-            name,
-            scope_stack,
-            span,
-            expected,
-            steps: Vec::new(),
-            row: None,
-            unmatched: self.spans()?,
-        };
-        Some((example, lines, section))
-    }
-
-    /// An example's steps and row binding (`Writer::steps_and_row`).
-    pub(super) fn steps_and_row(&mut self) -> Option<(Vec<PlannedStep>, Option<RowBinding>)> {
+        let unmatched = self.spans()?;
         let steps = self.many(Self::step)?;
         let row = if self.flag()? {
             let checks = self.many(|r| {
@@ -238,7 +233,15 @@ impl<'t> Reader<'t> {
         } else {
             None
         };
-        Some((steps, row))
+        Some(PlannedExample {
+            name,
+            scope_stack,
+            span,
+            expected,
+            steps,
+            row,
+            unmatched,
+        })
     }
 
     pub(super) fn step(&mut self) -> Option<PlannedStep> {

@@ -6,7 +6,7 @@ use super::*;
 use crate::drift::candidates;
 use crate::expression::ArgValue;
 use crate::parse::parse;
-use crate::plan::{Expectation, PlannedStep};
+use crate::plan::{Expectation, PlannedExample, PlannedStep};
 use crate::registry::{ParamSpec, Registry, Role, StepSpec, Trailing};
 use crate::source::Source;
 use crate::stored as codec;
@@ -191,60 +191,58 @@ fn malformed_numbers_and_counts_are_refused_without_allocating_them() {
         &[0x80],
         // More names than there are bytes.
         &[0xff, 0xff, 0xff, 0xff, 0x0f, 0],
+        // More heading lists than there are bytes.
+        &[0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0],
         // More examples than there are bytes: refused before any vector
         // of that size is made.
-        &[0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0],
+        &[0, 0, 0xff, 0xff, 0xff, 0xff, 0x0f, 0],
         // A number past 64 bits.
         &[&[0][..], &too_long].concat(),
         // A diagnostic of an unknown code.
-        &[0, 0, 1, 9],
-        // A notice of an unknown kind.
         &[0, 0, 0, 1, 9],
+        // A notice of an unknown kind.
+        &[0, 0, 0, 0, 1, 9],
         // One byte more than an empty oath.
-        &[0, 0, 0, 0, 0, 0],
+        &[0, 0, 0, 0, 0, 0, 0],
     ] {
         assert_eq!(codec::decode(bytes), None, "{bytes:?}");
         assert!(codec::decode_packed(bytes).is_none(), "{bytes:?}");
     }
-    assert_eq!(codec::decode(&[0, 0, 0, 0, 0]), Some(Default::default()));
+    assert_eq!(codec::decode(&[0, 0, 0, 0, 0, 0]), Some(Default::default()));
 }
 
 #[test]
-fn packed_steps_unpack_into_their_examples_equal() {
+fn packed_examples_unpack_equal_and_name_themselves_without_unpacking() {
     let (plan, _) = planned(DOCUMENT);
-    let mut shells = plan.examples.clone();
-    let packed = PackedSteps::pack(&mut shells);
+    let packed = PackedExamples::pack(plan.examples.clone());
     assert_eq!(packed.len(), plan.examples.len());
     assert!(packed.size() > 0);
-    // What is left of each example holds no step and no row binding; the
-    // rest of it stays.
-    for (shell, whole) in shells.iter().zip(&plan.examples) {
-        assert!(shell.steps.is_empty() && shell.row.is_none(), "{shell:#?}");
-        assert_eq!((&shell.name, shell.span), (&whole.name, whole.span));
-        assert_eq!(shell.unmatched, whole.unmatched);
-    }
-    // Each reads back on its own, in any order, and its step lines are
-    // those of its key.
-    for index in (0..shells.len()).rev() {
-        let mut example = shells[index].clone();
-        assert!(packed.unpack(index, &mut example), "example {index}");
-        assert_eq!(example, plan.examples[index]);
-        let key = crate::results::ExampleKey::of(&plan.examples[index]);
-        assert_eq!(packed.lines(index), key.lines);
+    // Each reads back on its own, in any order; its head and key are those
+    // of the example, and its step lines those of its key.
+    for index in (0..plan.examples.len()).rev() {
+        let whole = &plan.examples[index];
         assert_eq!(
-            crate::results::ExampleKey::of_packed(&shells[index], packed.lines(index)),
-            key
+            packed.unpack(index).as_ref(),
+            Some(whole),
+            "example {index}"
         );
+        let head = packed.head(index).unwrap_or_else(|| panic!("head {index}"));
+        assert_eq!(
+            (head.name, &**head.scope_stack, head.span),
+            (&*whole.name, &*whole.scope_stack, whole.span)
+        );
+        let key = crate::results::ExampleKey::of(whole);
+        assert_eq!(packed.lines(index), key.lines);
+        assert_eq!(packed.key(index), Some(key));
     }
-    assert!(packed.lines(shells.len()).is_empty());
+    // No example past the last.
+    let past = plan.examples.len();
+    assert!(packed.unpack(past).is_none() && packed.head(past).is_none());
+    assert!(packed.key(past).is_none() && packed.lines(past).is_empty());
     // Steps of one expression share it across examples unpacked apart, as
-    // planned steps do.
-    let unpacked: Vec<PlannedExample> = (0..shells.len())
-        .map(|i| {
-            let mut e = shells[i].clone();
-            assert!(packed.unpack(i, &mut e));
-            e
-        })
+    // planned steps do; examples under one heading share their headings.
+    let unpacked: Vec<PlannedExample> = (0..packed.len())
+        .map(|i| packed.unpack(i).unwrap_or_else(|| panic!("example {i}")))
         .collect();
     let mut across = 0;
     for (i, a) in unpacked.iter().enumerate() {
@@ -259,63 +257,49 @@ fn packed_steps_unpack_into_their_examples_equal() {
                     across += 1;
                 }
             }
+            if a.scope_stack == b.scope_stack {
+                assert!(Arc::ptr_eq(&a.scope_stack, &b.scope_stack));
+            }
         }
     }
     assert!(across > 0, "{unpacked:#?}");
-    // No example past the last.
-    let mut past = shells[0].clone();
-    assert!(!packed.unpack(shells.len(), &mut past));
-    assert_eq!(past, shells[0]);
 }
 
 #[test]
-fn examples_without_steps_pack_to_nothing_and_unpack_as_they_were() {
-    let (plan, _) = planned(DOCUMENT);
-    let mut none: Vec<PlannedExample> = Vec::new();
-    let packed = PackedSteps::pack(&mut none);
-    assert!(packed.is_empty());
-    assert!(!packed.unpack(0, &mut plan.examples[0].clone()));
-    // An example whose steps were packed already packs again as empty.
-    let mut shells = plan.examples.clone();
-    let _ = PackedSteps::pack(&mut shells);
-    let again = PackedSteps::pack(&mut shells.clone());
-    let mut example = shells[0].clone();
-    assert!(again.unpack(0, &mut example));
-    assert_eq!(example, shells[0]);
+fn no_examples_pack_to_nothing() {
+    let packed = PackedExamples::pack(Vec::new());
+    assert!(packed.is_empty() && packed.size() == 0);
+    assert!(packed.unpack(0).is_none() && packed.head(0).is_none());
 }
 
 #[test]
-fn a_plan_stored_from_its_packed_steps_is_the_plan_stored_whole() {
+fn a_plan_stored_from_its_packed_examples_is_the_plan_stored_whole() {
     let (plan, candidates) = planned(DOCUMENT);
     let whole = codec::encode(&plan, &candidates);
-    let mut shells = plan.clone();
-    let packed = PackedSteps::pack(&mut shells.examples);
-    assert_eq!(
-        codec::encode_packed(&shells, &packed, &candidates),
-        Some(whole.clone())
-    );
-    // Steps of another number of examples do not fit.
-    let mut fewer = shells.clone();
-    fewer.examples.pop();
-    assert_eq!(codec::encode_packed(&fewer, &packed, &candidates), None);
+    let packed = PackedExamples::pack(plan.examples.clone());
+    let parts = (&plan.diagnostics[..], &plan.notices[..]);
+    assert_eq!(codec::encode_packed(&packed, parts, &candidates), whole);
 
-    // Read back packed: the same shells, steps and lines, and the
-    // candidates.
-    let (read, steps, read_candidates) =
+    // Read back packed: the plan without its examples, the same examples
+    // and lines, and the candidates.
+    let (read, examples, read_candidates) =
         codec::decode_packed(&whole).unwrap_or_else(|| panic!("{whole:?}"));
-    assert_eq!(read, shells);
+    let rest = Plan {
+        examples: Vec::new(),
+        ..plan.clone()
+    };
+    assert_eq!(read, rest);
     assert_eq!(read_candidates, candidates);
-    assert_eq!(steps.len(), plan.examples.len());
+    assert_eq!(examples.len(), plan.examples.len());
     for (i, example) in plan.examples.iter().enumerate() {
-        let mut back = read.examples[i].clone();
-        assert!(steps.unpack(i, &mut back), "example {i}");
-        assert_eq!(&back, example);
-        assert_eq!(steps.lines(i), packed.lines(i));
+        assert_eq!(examples.unpack(i).as_ref(), Some(example), "example {i}");
+        assert_eq!(examples.lines(i), packed.lines(i));
+        assert_eq!(examples.section(i), packed.section(i));
     }
 }
 
 #[test]
-fn packed_reading_refuses_what_whole_reading_refuses_but_a_damaged_section() {
+fn packed_reading_refuses_what_whole_reading_refuses_but_a_damaged_example_body() {
     let (plan, candidates) = planned(DOCUMENT);
     let bytes = codec::encode(&plan, &candidates);
     for end in 0..bytes.len() {
@@ -325,14 +309,6 @@ fn packed_reading_refuses_what_whole_reading_refuses_but_a_damaged_section() {
         );
     }
     assert!(codec::decode_packed(&[&bytes[..], b"x"].concat()).is_none());
-    // A step's text that is not UTF-8 lies inside its example's section:
-    // the whole reading refuses the plan, the packed one that example.
-    // (The name comes first and may hold the same words: looked for
-    // after it.)
-    let (name, text) = (
-        plan.examples[0].name.as_bytes(),
-        plan.examples[0].steps[0].text.as_bytes(),
-    );
     let find = |what: &[u8], from: usize| {
         bytes[from..]
             .windows(what.len())
@@ -340,42 +316,47 @@ fn packed_reading_refuses_what_whole_reading_refuses_but_a_damaged_section() {
             .map(|at| from + at)
             .unwrap_or_else(|| panic!("{what:?} in {bytes:?}"))
     };
+    // A step's text that is not UTF-8 lies in its example's body: the
+    // whole reading refuses the plan, the packed one that example. (The
+    // name comes first and may hold the same words: looked for after it.)
+    let (name, text) = (
+        plan.examples[0].name.as_bytes(),
+        plan.examples[0].steps[0].text.as_bytes(),
+    );
     let at = find(text, find(name, 0) + name.len());
     let mut damaged = bytes.clone();
     damaged[at] = 0xff;
     assert_eq!(codec::decode(&damaged), None);
-    let (shells, steps, _) =
-        codec::decode_packed(&damaged).unwrap_or_else(|| panic!("{damaged:?}"));
-    let mut first = shells.examples[0].clone();
-    assert!(!steps.unpack(0, &mut first));
-    assert_eq!(first, shells.examples[0]);
-    let mut second = shells.examples[1].clone();
-    assert!(steps.unpack(1, &mut second));
-    assert_eq!(second, plan.examples[1]);
+    let (_, examples, _) = codec::decode_packed(&damaged).unwrap_or_else(|| panic!("{damaged:?}"));
+    assert!(examples.unpack(0).is_none());
+    assert!(examples.head(0).is_some(), "its head still reads");
+    assert_eq!(examples.unpack(1).as_ref(), Some(&plan.examples[1]));
+    // A name that is not UTF-8 is in the head every run reads: the packed
+    // reading refuses the plan too.
+    let mut damaged = bytes.clone();
+    damaged[find(name, 0)] = 0xff;
+    assert_eq!(codec::decode(&damaged), None);
+    assert!(codec::decode_packed(&damaged).is_none());
 }
 
 #[test]
 fn thousands_of_examples_pack_on_two_threads_as_on_one() {
     let (plan, _) = planned(DOCUMENT);
     let many: Vec<PlannedExample> = plan.examples.iter().cycle().take(5000).cloned().collect();
-    let (mut here, mut split) = (many.clone(), many.clone());
-    let one = PackedSteps::of_here(&here);
-    PackedSteps::strip(&mut here);
-    let two = PackedSteps::pack(&mut split);
-    assert_eq!(here, split);
+    let one = PackedExamples::of_here(&many);
+    let two = PackedExamples::of(&many);
     assert_eq!(two.len(), 5000);
     assert_eq!(two.size(), one.size());
+    assert_eq!(two.scopes(), one.scopes());
     for i in [0, 1, 2499, 2500, 2501, 4999] {
         assert_eq!(two.section(i), one.section(i), "example {i}");
         assert_eq!(two.lines(i), one.lines(i), "example {i}");
-        let mut back = split[i].clone();
-        assert!(two.unpack(i, &mut back));
-        assert_eq!(back, many[i]);
+        assert_eq!(two.unpack(i).as_ref(), Some(&many[i]));
     }
 }
 
 #[test]
-fn each_expression_and_parameter_type_is_written_once_whatever_names_it() {
+fn each_name_and_heading_list_is_written_once_whatever_uses_it() {
     let (plan, candidates) = planned(DOCUMENT);
     let bytes = codec::encode(&plan, &candidates);
     let count = |what: &[u8]| bytes.windows(what.len()).filter(|w| *w == what).count();
@@ -387,6 +368,23 @@ fn each_expression_and_parameter_type_is_written_once_whatever_names_it() {
     assert!(uses >= 2, "{plan:#?}");
     assert_eq!(count(b"I deposit {money}"), 1);
     assert_eq!(count(b"The balance is {money}"), 1);
+    // Several examples stand under "Deposits", and the title above it.
+    let under = |heading: &str| {
+        (plan.examples.iter())
+            .filter(|e| e.scope_stack.iter().any(|h| h == heading))
+            .count()
+    };
+    let scopes = PackedExamples::of(&plan.examples).scopes().to_vec();
+    let lists = |heading: &str| {
+        scopes
+            .iter()
+            .filter(|s| s.iter().any(|h| h == heading))
+            .count()
+    };
+    for heading in ["Ledger — the book fund", "Deposits", "Orders"] {
+        assert_eq!(count(heading.as_bytes()), lists(heading), "{heading}");
+    }
+    assert!(lists("Deposits") < under("Deposits"), "{scopes:#?}");
 
     // A step whose expression is not its index's (no registry makes one)
     // still reads back as it was.
@@ -398,9 +396,6 @@ fn each_expression_and_parameter_type_is_written_once_whatever_names_it() {
         codec::decode(&bytes),
         Some((odd.clone(), candidates.clone()))
     );
-    let mut shells = odd.clone();
-    let packed = PackedSteps::pack(&mut shells.examples);
-    let mut back = shells.examples[0].clone();
-    assert!(packed.unpack(0, &mut back));
-    assert_eq!(back, odd.examples[0]);
+    let packed = PackedExamples::pack(odd.examples.clone());
+    assert_eq!(packed.unpack(0).as_ref(), Some(&odd.examples[0]));
 }

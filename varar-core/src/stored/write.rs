@@ -62,24 +62,6 @@ impl Writer {
         }
     }
 
-    /// What an example is besides its steps: its name, headings, span and
-    /// expectation.
-    fn shell(&mut self, e: &PlannedExample) {
-        self.str(&e.name);
-        self.len(e.scope_stack.len());
-        for heading in e.scope_stack.iter() {
-            self.str(heading);
-        }
-        self.span(&e.span);
-        match &e.expected {
-            Expectation::Pass => self.num(0u64),
-            Expectation::Fail { message } => {
-                self.num(1u64);
-                self.opt_str(message.as_deref());
-            }
-        }
-    }
-
     /// The names the steps of an oath name, before its examples.
     pub(super) fn names(&mut self, list: &[Arc<str>]) {
         self.len(list.len());
@@ -88,26 +70,42 @@ impl Writer {
         }
     }
 
-    /// An example whose steps are `section` (as `steps_and_row` wrote
-    /// them) and `lines`: the bytes of a stored example.
-    pub(super) fn packed_example(&mut self, shell: &PlannedExample, lines: &[u32], section: &[u8]) {
-        self.shell(shell);
-        self.nums(lines);
-        self.len(section.len());
-        self.0.extend_from_slice(section);
-        self.spans(&shell.unmatched);
-    }
-
-    fn nums(&mut self, numbers: &[u32]) {
-        self.len(numbers.len());
-        for &n in numbers {
-            self.num(n);
+    /// The headings an oath's examples stand under, after the names.
+    pub(super) fn scopes(&mut self, list: &[Arc<[String]>]) {
+        self.len(list.len());
+        for scope in list {
+            self.len(scope.len());
+            for heading in scope.iter() {
+                self.str(heading);
+            }
         }
     }
 
-    /// An example's steps and row binding: the bulk of it, which
-    /// `PackedSteps` holds apart from the rest.
-    pub(super) fn steps_and_row(&mut self, e: &PlannedExample, names: &Names) {
+    /// A stored example: its step lines, then its section (as `example`
+    /// wrote it), its length first.
+    pub(super) fn packed_example(&mut self, lines: &[u32], section: &[u8]) {
+        self.len(lines.len());
+        for &n in lines {
+            self.num(n);
+        }
+        self.len(section.len());
+        self.0.extend_from_slice(section);
+    }
+
+    /// An example's section: its head (name, the number of its headings in
+    /// `scopes`, span), what else it is, then its steps and row binding.
+    pub(super) fn example(&mut self, e: &PlannedExample, scope: u32, names: &Names) {
+        self.str(&e.name);
+        self.num(scope);
+        self.span(&e.span);
+        match &e.expected {
+            Expectation::Pass => self.num(0u64),
+            Expectation::Fail { message } => {
+                self.num(1u64);
+                self.opt_str(message.as_deref());
+            }
+        }
+        self.spans(&e.unmatched);
         self.len(e.steps.len());
         for step in &e.steps {
             self.step(step, names);

@@ -46,7 +46,7 @@ pub(super) fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
             if stored.is_none() && fresh.examples.is_empty() {
                 return None;
             }
-            let merged = merge_results(stored.as_ref(), &fresh, &oath.planned, &oath.ran());
+            let merged = merge_results(stored.as_ref(), &fresh, &oath.keys(), &oath.ran());
             match merged.to_text() {
                 Ok(text) => Some(text.into_bytes()),
                 Err(e) => {

@@ -9,7 +9,7 @@
 //! link's problem inside a referenced section) is reported once, as an
 //! item of the document it is written in (spec 70 §70.6.6).
 
-use std::cell::{OnceCell, RefCell};
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
@@ -17,17 +17,16 @@ use super::example::example_body;
 use super::items::{ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::parallel::{hash_aside, plan_in_parallel};
-use super::planned::{Planned, Steps};
+use super::planned::{Examples, Planned};
 use crate::harness::cache::plans::PlanCache;
 use crate::harness::read::documents::Texts;
 use crate::harness::run::trial::RunShared;
 use varar_core::lock::{Baseline, OathRecord, UpdateSummary};
 use varar_core::names::{Item, OathItems, Origin, items};
-use varar_core::plan::PlannedExample;
 use varar_core::planned::{Against, PlannedOath, plan_with_drift};
 use varar_core::render::{Styles, report};
 use varar_core::source::{Source, Tables};
-use varar_core::stored::PackedSteps;
+use varar_core::stored::PackedExamples;
 use varar_core::workspace::Workspace;
 use varar_project::discovery::OathFile;
 
@@ -198,7 +197,7 @@ fn plan_selected<'a>(
             let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
             let hash = inputs.texts.source_hash(path)?.to_owned();
-            let stored: Steps<Store> = Steps::Stored(packed);
+            let stored: Examples<Store> = Examples::Stored(packed);
             return Some(Planned::new(
                 (path, hash),
                 oath,
@@ -216,16 +215,15 @@ fn plan_selected<'a>(
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
         let store = entry.map(|(cache, entry)| {
-            move |oath: &PlannedOath, packed: &PackedSteps| {
+            move |oath: &PlannedOath, packed: &PackedExamples| {
                 cache.store(&entry, &oath.plan, packed, &oath.candidates);
             }
         });
-        let steps = Steps::Planned(store);
         Some(Planned::new(
             (path, hash),
             oath,
             tables,
-            steps,
+            Examples::Planned(store),
             inputs.update,
         ))
     };
@@ -267,49 +265,20 @@ fn plan_selected<'a>(
 
 /// The type of a plan cache's store, for a plan read back from it (stored
 /// no more).
-type Store = fn(&PlannedOath, &PackedSteps);
+type Store = fn(&PlannedOath, &PackedExamples);
 
 /// What the items of one planned oath share: its result sink, its text
-/// (for the excerpts of its failing items) and its examples, each moved
-/// into the trial that runs it.
+/// (for the excerpts of its failing items) and its examples, packed, each
+/// read back by the trial that runs it.
 struct Sink {
     run: Arc<OathRun>,
     text: Arc<str>,
     tables: Arc<Tables>,
-    /// Its examples without their steps, which `packed` holds, each taken
-    /// by its trial.
-    examples: RefCell<Waiting>,
-    packed: Arc<PackedSteps>,
-}
-
-/// The examples of an oath that no trial has taken yet: the list goes as
-/// soon as the last is taken, not once every oath's items are made.
-struct Waiting {
-    examples: Vec<Option<PlannedExample>>,
-    left: usize,
-}
-
-impl Waiting {
-    fn new(examples: Vec<PlannedExample>) -> Waiting {
-        Waiting {
-            left: examples.len(),
-            examples: examples.into_iter().map(Some).collect(),
-        }
-    }
-
-    /// Example `index`, unless it was taken.
-    fn take(&mut self, index: usize) -> Option<PlannedExample> {
-        let taken = self.examples.get_mut(index)?.take()?;
-        self.left -= 1;
-        if self.left == 0 {
-            self.examples = Vec::new();
-        }
-        Some(taken)
-    }
+    packed: Arc<PackedExamples>,
 }
 
 /// The lock record of `pass`, and for a planned oath its result sink, the
-/// documents it used, and its examples taken out of its plan.
+/// documents it used, and its packed examples.
 fn sink(
     inputs: &Inputs<'_>,
     pass: &mut Pass<'_>,
@@ -349,16 +318,13 @@ fn sink(
         (Arc::clone(&text), Arc::clone(&planned.tables)),
         planned.hash.clone(),
         (documents, document_texts),
-        std::mem::take(&mut planned.keys),
+        Arc::clone(&planned.packed),
     ));
     prepared.oaths.push(Arc::clone(&run));
     Some(Sink {
         run,
         text,
         tables: Arc::clone(&planned.tables),
-        examples: RefCell::new(Waiting::new(std::mem::take(
-            &mut planned.oath.plan.examples,
-        ))),
         packed: Arc::clone(&planned.packed),
     })
 }
@@ -386,16 +352,12 @@ impl Build<'_, '_> {
         };
         match item.origin {
             Origin::Example { oath, example } => {
-                let Some(sink) = self.sink(oath) else {
-                    return;
-                };
-                let taken = sink.examples.borrow_mut().take(example);
-                let Some(planned) = taken else {
+                let Some(sink) = self.sink(oath).filter(|s| example < s.packed.len()) else {
                     return;
                 };
                 let body = example_body(
                     (example, Arc::clone(&meta.name)),
-                    (planned, Arc::clone(&sink.packed)),
+                    Arc::clone(&sink.packed),
                     Arc::clone(&sink.run),
                     Arc::clone(self.shared),
                 );

@@ -1,35 +1,32 @@
-//! The trial of one planned example: it reads back the example's steps,
-//! packed since planning (issue 39), runs it, and gives its result to its
-//! oath's sink.
+//! The trial of one planned example: it reads back the example, packed
+//! since planning (issue 39), runs it, and gives its result to its oath's
+//! sink.
 
 use std::sync::Arc;
 
 use super::items::Body;
 use super::oath_run::OathRun;
 use crate::harness::run::trial::{RunShared, run_example};
-use varar_core::plan::PlannedExample;
 use varar_core::render::report;
 use varar_core::results::example_result;
-use varar_core::stored::PackedSteps;
+use varar_core::stored::PackedExamples;
 
-/// The body of example `index`'s trial, named `name`: it owns the example
-/// (`shell`, its steps in `packed`) and only executes it.
+/// The body of example `index`'s trial, named `name`, the example one of
+/// `packed`: it reads it back and only executes it.
 pub(super) fn example_body(
     (index, name): (usize, Arc<str>),
-    (shell, packed): (PlannedExample, Arc<PackedSteps>),
+    packed: Arc<PackedExamples>,
     oath: Arc<OathRun>,
     shared: Arc<RunShared>,
 ) -> Body {
     Box::new(move || {
-        let mut example = shell;
-        if !packed.unpack(index, &mut example) {
+        let Some(example) = packed.unpack(index) else {
             // The bytes were written by this process: only a defect of
             // ours gets here, and it fails the one example it touches.
-            let message = "varar: the planned steps of this example could not be read back; \
-                           please report this"
-                .to_owned();
+            let message =
+                "varar: the planned example could not be read back; please report this".to_owned();
             return Err((message.clone(), Some(message)));
-        }
+        };
         drop(packed);
         let example = Arc::new(example);
         // Watched from its start (not from enumeration, when every plan is

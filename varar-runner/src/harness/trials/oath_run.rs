@@ -14,6 +14,7 @@ use varar_core::results::{
     DocumentHash, ExampleKey, ExampleResult, OathResults, collected_results,
 };
 use varar_core::source::{Source, Tables};
+use varar_core::stored::PackedExamples;
 use varar_project::store::replace_run_result;
 
 /// One oath as the trials see it: its text (for failure excerpts), the
@@ -31,9 +32,11 @@ pub(crate) struct OathRun {
     documents: Vec<DocumentHash>,
     /// Their texts, for the excerpt of a failing spliced step.
     document_texts: Vec<(String, Arc<str>)>,
-    /// The key of every planned example, in plan order: what the oath's
-    /// result file may list (issue 10).
-    pub planned: Vec<ExampleKey>,
+    /// How many examples it planned.
+    examples: usize,
+    /// Its examples, packed: their keys are what the oath's result file may
+    /// list (issue 10). Let go once the file is written.
+    packed: Mutex<Option<Arc<PackedExamples>>>,
     results: Mutex<Vec<(usize, ExampleResult)>>,
     /// Whether its complete results were claimed for writing.
     written: AtomicBool,
@@ -45,13 +48,13 @@ pub(crate) struct OathRun {
 impl OathRun {
     /// The sink of the oath at `path`: its text and the text's position
     /// tables, its `sourceHash`, the other documents its steps come from
-    /// and their texts, and the key of every planned example.
+    /// and their texts, and its planned examples.
     pub(crate) fn new(
         path: String,
         (text, tables): (Arc<str>, Arc<Tables>),
         hash: String,
         (documents, document_texts): (Vec<DocumentHash>, Vec<(String, Arc<str>)>),
-        planned: Vec<ExampleKey>,
+        packed: Arc<PackedExamples>,
     ) -> OathRun {
         OathRun {
             path,
@@ -60,7 +63,8 @@ impl OathRun {
             hash,
             documents,
             document_texts,
-            planned,
+            examples: packed.len(),
+            packed: Mutex::new(Some(packed)),
             results: Mutex::new(Vec::new()),
             written: AtomicBool::new(false),
             unwritten: AtomicBool::new(false),
@@ -77,7 +81,10 @@ impl OathRun {
             return;
         }
         let ran = std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()));
-        let written = match self.collected(ran).to_text() {
+        let collected = self.collected(ran);
+        // Nothing asks for its examples' keys any more.
+        drop(self.packed.lock().unwrap_or_else(|e| e.into_inner()).take());
+        let written = match collected.to_text() {
             Ok(text) => replace_run_result(root, &self.path, text.as_bytes()),
             Err(e) => Ok(print::unserialisable(&self.path, &e)),
         };
@@ -106,7 +113,7 @@ impl OathRun {
         // time, the vector was copied ever larger as they ran), and only
         // once the oath runs: the oaths still waiting hold none.
         if results.capacity() == 0 {
-            results.reserve_exact(self.planned.len());
+            results.reserve_exact(self.examples);
         }
         results.push((index, result));
     }
@@ -119,7 +126,7 @@ impl OathRun {
             return true;
         }
         let results = self.results.lock().unwrap_or_else(|e| e.into_inner());
-        !self.planned.is_empty() && results.len() == self.planned.len()
+        self.examples > 0 && results.len() == self.examples
     }
 
     /// The plan indices of the examples that ran.
@@ -145,8 +152,18 @@ impl OathRun {
             &self.hash,
             self.documents.clone(),
             ran,
-            &self.planned,
+            &self.keys(),
         )
+    }
+
+    /// The key of every planned example, in plan order (none once its
+    /// result file is written).
+    pub fn keys(&self) -> Vec<ExampleKey> {
+        let packed = self.packed.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(packed) = packed.as_ref() else {
+            return Vec::new();
+        };
+        (0..packed.len()).filter_map(|i| packed.key(i)).collect()
     }
 
     /// The failure text of `example`: drawn from the document its failing

@@ -31,7 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
-use varar_core::stored::{self, PackedSteps};
+use varar_core::stored::{self, PackedExamples};
 
 use super::digests;
 use varar_project::discovery::OathFile;
@@ -49,7 +49,7 @@ const PACK: &str = "plans.pack";
 /// version (2: plans hold their notices, issue 37; 3: each example's
 /// steps are a section of their own, issue 39; 4: steps name their
 /// expressions and parameter types by number).
-const HEADER: &str = "varar plan 4";
+const HEADER: &str = "varar plan 5";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]
@@ -134,11 +134,11 @@ impl PlanCache {
     }
 
     /// The plan and drift candidates stored for `entry`, if any, its
-    /// examples' steps packed.
+    /// examples packed apart.
     pub(in crate::harness) fn load(
         &self,
         entry: &Entry,
-    ) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
+    ) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
         match &self.kept {
             Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha),
             Kept::PerOath { .. } => {
@@ -152,21 +152,20 @@ impl PlanCache {
         }
     }
 
-    /// Store `plan`, whose examples' steps `packed` holds, and
-    /// `candidates` as those of `entry`, as soon as they can be written (a
-    /// run of thousands of examples never holds them all), each file
-    /// atomically. Best effort: a plan that cannot be stored is made again
-    /// next time.
+    /// Store `plan`, whose examples `packed` holds (its own list is not
+    /// read), and `candidates` as those of `entry`, as soon as they can be
+    /// written (a run of thousands of examples never holds them all), each
+    /// file atomically. Best effort: a plan that cannot be stored is made
+    /// again next time.
     pub(in crate::harness) fn store(
         &self,
         entry: &Entry,
         plan: &Plan,
-        packed: &PackedSteps,
+        packed: &PackedExamples,
         candidates: &[CandidateInfo],
     ) {
-        let Some(body) = stored::encode_packed(plan, packed, candidates) else {
-            return;
-        };
+        let parts = (&plan.diagnostics[..], &plan.notices[..]);
+        let body = stored::encode_packed(packed, parts, candidates);
         match &self.kept {
             Kept::Pack(pack) => pack.store(&entry.oath_path, &entry.text_sha, body),
             Kept::PerOath { made } => {
@@ -275,11 +274,10 @@ mod tests {
         }
     }
 
-    /// Store `plan` (its steps packed) for `entry`, without candidates.
+    /// Store `plan` (its examples packed) for `entry`, without candidates.
     fn keep(cache: &PlanCache, entry: &Entry, plan: &Plan) {
-        let mut shells = plan.clone();
-        let packed = PackedSteps::pack(&mut shells.examples);
-        cache.store(entry, &shells, &packed, &[]);
+        let packed = PackedExamples::of(&plan.examples);
+        cache.store(entry, plan, &packed, &[]);
     }
 
     /// A text's key, as the run gives it.
@@ -290,7 +288,10 @@ mod tests {
     fn stored(cache: &PlanCache, path: &str, text: &str) -> Option<Plan> {
         cache
             .load(&cache.entry(path, &key(text)))
-            .map(|(plan, _, _)| plan)
+            .map(|(mut plan, packed, _)| {
+                plan.examples = (0..packed.len()).filter_map(|i| packed.unpack(i)).collect();
+                plan
+            })
     }
 
     #[test]

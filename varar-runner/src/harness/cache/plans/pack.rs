@@ -22,13 +22,13 @@ use std::time::Duration;
 
 use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
-use varar_core::stored::{self, PackedSteps};
+use varar_core::stored::{self, PackedExamples};
 
 use varar_project::store;
 
 /// The first words of the pack's first line, and the format's version
 /// (2: plans hold their notices, issue 37).
-const PACK_HEADER: &str = "varar plans 4";
+const PACK_HEADER: &str = "varar plans 5";
 
 /// How often the writer takes what the planners kept. It never waits in
 /// the channel, so a planner's send wakes no thread: a wake per oath
@@ -102,7 +102,7 @@ impl Packing {
         &self,
         oath_path: &str,
         text_sha: &str,
-    ) -> Option<(Plan, PackedSteps, Vec<CandidateInfo>)> {
+    ) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
         let (sha, range) = self.old.entries.get(oath_path)?;
         if sha != text_sha {
             return None;
