@@ -117,18 +117,31 @@ impl Progress for ExampleProgress {
     }
 }
 
-/// Every example of a run.
+/// Every example of a run that has not finished.
 pub(crate) struct Watch {
     epoch: Instant,
-    examples: Mutex<Vec<Arc<ExampleProgress>>>,
+    examples: Mutex<Watched>,
 }
+
+/// The examples watched, those that finished let go now and then (each
+/// was kept to the end of the run: half a megabyte for 5 000 examples,
+/// issue 39).
+#[derive(Default)]
+struct Watched {
+    examples: Vec<Arc<ExampleProgress>>,
+    /// How many examples the list holds before those that finished go.
+    prune_at: usize,
+}
+
+/// How many examples the list holds at least before it is pruned.
+const PRUNE_FROM: usize = 64;
 
 impl Watch {
     /// An empty watch.
     pub(crate) fn new() -> Arc<Watch> {
         Arc::new(Watch {
             epoch: Instant::now(),
-            examples: Mutex::new(Vec::new()),
+            examples: Mutex::new(Watched::default()),
         })
     }
 
@@ -145,18 +158,26 @@ impl Watch {
             abandoned: AtomicBool::new(false),
             noticed: AtomicBool::new(false),
         });
-        self.lock().push(Arc::clone(&progress));
+        let mut watched = self.lock();
+        if watched.examples.len() >= watched.prune_at {
+            // A finished example is neither slow nor left running: only
+            // those still running are looked at. Pruned when the list has
+            // doubled since, so each example is looked at a few times.
+            watched.examples.retain(|p| !p.done.load(Ordering::Acquire));
+            watched.prune_at = PRUNE_FROM.max(2 * watched.examples.len());
+        }
+        watched.examples.push(Arc::clone(&progress));
         progress
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Arc<ExampleProgress>>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Watched> {
         self.examples.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The `SLOW` lines due now, each example at most once.
     fn slow_lines(&self, threshold: Duration, now: Instant) -> Vec<String> {
         let mut lines = Vec::new();
-        for p in self.lock().iter() {
+        for p in &self.lock().examples {
             if p.running_for(now).is_some_and(|d| d > threshold)
                 && !p.noticed.swap(true, Ordering::AcqRel)
             {
@@ -169,6 +190,7 @@ impl Watch {
     /// Notices for abandoned examples whose step has still not returned.
     pub(crate) fn never_returned(&self) -> Vec<String> {
         self.lock()
+            .examples
             .iter()
             .filter(|p| p.abandoned.load(Ordering::Acquire) && !p.done.load(Ordering::Acquire))
             .map(|p| {
@@ -288,6 +310,41 @@ mod tests {
         );
         p.finish();
         assert!(watch.never_returned().is_empty());
+    }
+
+    #[test]
+    fn finished_examples_are_let_go_and_those_left_running_kept() {
+        let watch = Watch::new();
+        let steps = || Arc::new(vec!["a step".to_string()]);
+        let left = watch.add(&Arc::from("left"), steps());
+        left.begin();
+        left.abandon();
+        let slow = watch.add(&Arc::from("slow"), steps());
+        slow.begin();
+        for i in 0..10_000 {
+            let p = watch.add(&Arc::from(format!("ran {i}")), steps());
+            p.begin();
+            p.finish();
+        }
+        let watched = watch.lock().examples.len();
+        assert!(watched <= 2 * PRUNE_FROM, "{watched} examples watched");
+        let names: Vec<String> = (watch.lock().examples.iter())
+            .filter(|p| !p.done.load(Ordering::Acquire))
+            .map(|p| p.name.to_string())
+            .collect();
+        assert_eq!(names, ["left", "slow"]);
+        let later = Instant::now() + Duration::from_secs(120);
+        assert_eq!(
+            watch.slow_lines(SLOW_AFTER, later),
+            [
+                "SLOW [> 60 s] left (in step \"a step\")",
+                "SLOW [> 60 s] slow (in step \"a step\")"
+            ]
+        );
+        assert_eq!(
+            watch.never_returned(),
+            ["varar: left: step \"a step\" never returned, so its state was not torn down"]
+        );
     }
 
     /// What the watchdog printed, in order (its printer is a plain `fn`).
