@@ -36,6 +36,14 @@ fn add_twice(counter: &mut Counter, n: i64) {
     counter.count += 2 * n;
 }
 
+/// Changes the document at `path` while the run runs (a line added).
+#[stimulus("I change the document {string}")]
+fn change_document(path: &str) {
+    let mut text = std::fs::read_to_string(path).expect("the oath");
+    text.push_str("\nA line added while the run ran.\n");
+    std::fs::write(path, text).expect("the oath, changed");
+}
+
 /// Ties with `I add {int} twice` on `I add 1 twice`: an ambiguous sentence.
 #[stimulus("I add 1 twice")]
 fn add_one_twice(counter: &mut Counter) {
@@ -143,6 +151,41 @@ fn a_run_records_results_and_the_baseline() {
     // A second run over the same text leaves the lock byte-identical.
     let _ = run(&p, &[], false);
     assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
+}
+
+#[test]
+fn a_failure_s_excerpt_is_read_again_and_left_out_once_its_document_changed() {
+    // The run lets the texts go once its items are made (issue 39): a
+    // failing example's document is read again for its excerpt, and used
+    // only while it is the text that was planned.
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let changed = p.path("varar/changed.md");
+    let text = format!(
+        "# Changed\n\nI change the document \"{}\". The count is 5.\n",
+        changed.display()
+    );
+    std::fs::write(&changed, text).expect("the oath");
+    let (code, log) = run(&p, &["--test-threads", "1"], false);
+    assert_eq!(code, failed(), "{log}");
+    // Read again, unchanged: the excerpt of the failing cell.
+    assert!(
+        log.contains("varar/counter.md:11:23: cell 1: expected 3 but was 2"),
+        "{log}"
+    );
+    assert!(log.contains("I add 2. The count is 3."), "{log}");
+    assert!(!log.contains("varar/counter.md changed since"), "{log}");
+    // Changed by its own step: the header and values, no excerpt, a note.
+    assert!(
+        log.contains("varar/changed.md:3:") && log.contains("expected 5 but was 0"),
+        "{log}"
+    );
+    assert!(
+        log.contains(
+            "note: varar/changed.md changed since it was planned: no excerpt of it is shown"
+        ),
+        "{log}"
+    );
+    assert!(!log.contains("The count is 5."), "{log}");
 }
 
 #[test]

@@ -94,23 +94,26 @@ pub struct Reconciled {
 /// Reconcile (§4.5): refresh every oath without drift (all of them under
 /// `update`), freeze drifted ones, prune or report entries the full
 /// discovery (`discovered`, never a filtered subset) no longer contains, and
-/// decide whether to write.
+/// decide whether to write. The baseline's entries and the records' are
+/// moved into the next lock, not copied: at a run's end they were all held
+/// twice (issue 39).
 pub fn reconcile(
-    baseline: &Baseline,
-    records: &[OathRecord],
+    baseline: Baseline,
+    records: Vec<OathRecord>,
     discovered: &[String],
     update: bool,
 ) -> Reconciled {
-    let mut next = match baseline {
-        Baseline::Present { lock, .. } => lock.oaths.clone(),
-        _ => BTreeMap::new(),
+    let absent = matches!(baseline, Baseline::Absent);
+    let (mut next, bytes) = match baseline {
+        Baseline::Present { lock, bytes } => (lock.oaths, Some(bytes)),
+        _ => (BTreeMap::new(), None),
     };
     for record in records {
-        let Some(entry) = &record.entry else {
+        let Some(entry) = record.entry else {
             continue;
         };
         if update || !record.drifted {
-            next.insert(record.oath_path.clone(), entry.clone());
+            next.insert(record.oath_path, entry);
         }
     }
     let discovered: HashSet<&str> = discovered.iter().map(String::as_str).collect();
@@ -130,12 +133,12 @@ pub fn reconcile(
     };
     let lock = Lock { oaths: next };
     let text = serialize_lock(&lock);
-    let write = match baseline {
-        Baseline::Present { bytes, .. } => !bytes.same(text.as_bytes()),
-        Baseline::Absent => !discovered.is_empty(),
-        // Only under update does a run get this far with such a lock:
-        // the user consented to replacing it.
-        Baseline::Unsupported { .. } => update,
+    let write = match bytes {
+        Some(bytes) => !bytes.same(text.as_bytes()),
+        None if absent => !discovered.is_empty(),
+        // Only under update does a run get this far with an unsupported
+        // lock: the user consented to replacing it.
+        None => update,
     };
     Reconciled {
         lock,

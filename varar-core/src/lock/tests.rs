@@ -207,8 +207,8 @@ fn paths(p: &[&str]) -> Vec<String> {
 #[test]
 fn first_run_records_every_oath_and_writes_only_if_something_was_discovered() {
     let r = reconcile(
-        &Baseline::Absent,
-        &[
+        Baseline::Absent,
+        vec![
             record("a.md", Some(entry("h1", &[("x", 1)])), false),
             record("b.md", Some(entry("h2", &[])), false),
         ],
@@ -217,7 +217,7 @@ fn first_run_records_every_oath_and_writes_only_if_something_was_discovered() {
     );
     assert!(r.write);
     assert_eq!(r.lock.oaths.len(), 2);
-    let none = reconcile(&Baseline::Absent, &[], &[], false);
+    let none = reconcile(Baseline::Absent, Vec::new(), &[], false);
     assert!(!none.write);
     assert_eq!(none.text, "{\n  \"version\": 2,\n  \"oaths\": {}\n}\n");
 }
@@ -226,8 +226,8 @@ fn first_run_records_every_oath_and_writes_only_if_something_was_discovered() {
 fn unchanged_input_does_not_write() {
     let old = lock_of(&[("a.md", entry("h1", &[("x", 1)]))]);
     let r = reconcile(
-        &present(old.clone()),
-        &[record("a.md", Some(entry("h1", &[("x", 1)])), false)],
+        present(old.clone()),
+        vec![record("a.md", Some(entry("h1", &[("x", 1)])), false)],
         &paths(&["a.md"]),
         false,
     );
@@ -242,8 +242,8 @@ fn drift_freezes_only_the_drifted_oath() {
         ("b.md", entry("old-b", &[("y", 1)])),
     ]);
     let r = reconcile(
-        &present(old),
-        &[
+        present(old),
+        vec![
             record("a.md", Some(entry("new-a", &[])), true),
             record("b.md", Some(entry("new-b", &[("y", 2)])), false),
         ],
@@ -261,14 +261,19 @@ fn update_accepts_drift_and_prunes_stale_entries() {
         ("a.md", entry("old-a", &[("x", 1)])),
         ("gone.md", entry("g", &[])),
     ]);
-    let records = [record("a.md", Some(entry("new-a", &[])), true)];
-    let normal = reconcile(&present(old.clone()), &records, &paths(&["a.md"]), false);
+    let records = vec![record("a.md", Some(entry("new-a", &[])), true)];
+    let normal = reconcile(
+        present(old.clone()),
+        records.clone(),
+        &paths(&["a.md"]),
+        false,
+    );
     assert_eq!(normal.stale, paths(&["gone.md"]));
     assert!(normal.pruned.is_empty());
     assert!(normal.lock.oaths.contains_key("gone.md"));
     assert!(!normal.write, "drifted + stale only: nothing changes");
 
-    let update = reconcile(&present(old), &records, &paths(&["a.md"]), true);
+    let update = reconcile(present(old), records, &paths(&["a.md"]), true);
     assert_eq!(update.pruned, paths(&["gone.md"]));
     assert!(update.stale.is_empty());
     assert_eq!(update.lock, lock_of(&[("a.md", entry("new-a", &[]))]));
@@ -279,8 +284,8 @@ fn update_accepts_drift_and_prunes_stale_entries() {
 fn unreadable_oaths_keep_their_entry_and_are_not_stale() {
     let old = lock_of(&[("a.md", entry("old-a", &[("x", 1)]))]);
     let r = reconcile(
-        &present(old.clone()),
-        &[record("a.md", None, false)],
+        present(old.clone()),
+        vec![record("a.md", None, false)],
         &paths(&["a.md"]),
         true,
     );
@@ -294,8 +299,8 @@ fn pruning_uses_the_full_discovery_not_the_records() {
     // A filtered run only has records for a.md, but b.md is still discovered.
     let old = lock_of(&[("a.md", entry("h", &[])), ("b.md", entry("h", &[]))]);
     let r = reconcile(
-        &present(old.clone()),
-        &[record("a.md", Some(entry("h", &[])), false)],
+        present(old.clone()),
+        vec![record("a.md", Some(entry("h", &[])), false)],
         &paths(&["a.md", "b.md"]),
         true,
     );
@@ -308,11 +313,16 @@ fn issue10_5_an_unsupported_lock_is_re_recorded_only_under_update() {
     let unsupported = Baseline::Unsupported {
         version: "3".into(),
     };
-    let records = [record("a.md", Some(entry("h", &[])), false)];
-    let r = reconcile(&unsupported, &records, &paths(&["a.md"]), true);
+    let records = vec![record("a.md", Some(entry("h", &[])), false)];
+    let r = reconcile(
+        unsupported.clone(),
+        records.clone(),
+        &paths(&["a.md"]),
+        true,
+    );
     assert!(r.write, "VARAR_UPDATE consents to replacing it");
     assert_eq!(r.lock.oaths.keys().collect::<Vec<_>>(), ["a.md"]);
-    let r = reconcile(&unsupported, &records, &paths(&["a.md"]), false);
+    let r = reconcile(unsupported, records, &paths(&["a.md"]), false);
     assert!(!r.write);
 }
 
@@ -345,4 +355,38 @@ fn lock_bytes_tell_the_same_bytes_from_any_other_without_holding_them() {
     assert!(!known.same(&[&text[..], b"\n"].concat()));
     assert!(!known.same(&text[..text.len() - 1]));
     assert!(!known.same(b""));
+}
+
+/// Examples whose lock text is a little over 256 KiB: doubling would take
+/// nearly twice its size.
+const COUNT: usize = 2980;
+
+#[test]
+fn a_lock_s_text_is_made_in_about_the_room_it_takes() {
+    // Thousands of examples: the text's room is taken once, near its size
+    // (grown by doubling, it took half as much again at a run's end).
+    let names: Vec<String> = (0..COUNT)
+        .map(|i| format!("Ann deposits {i} coins"))
+        .collect();
+    let examples: Vec<(&str, i64)> = (names.iter())
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), 100_000 + i as i64))
+        .collect();
+    let hash = "a".repeat(64);
+    let lock = lock_of(&[
+        ("varar/a.md", entry(&hash, &examples)),
+        ("varar/b.md", entry(&hash, &examples[..10])),
+        ("varar/empty.md", entry(&hash, &[])),
+    ]);
+    let text = serialize_lock(&lock);
+    assert_eq!(valid(&text), lock);
+    assert!(text.capacity() >= text.len());
+    assert!(
+        text.capacity() <= text.len() + text.len() / 8,
+        "{} for {}",
+        text.capacity(),
+        text.len()
+    );
+    let empty = serialize_lock(&Lock::default());
+    assert_eq!(valid(&empty), Lock::default());
 }

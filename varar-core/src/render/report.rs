@@ -151,6 +151,19 @@ fn unmatched_note(source: &Source<'_>, example: &PlannedExample, styles: &Styles
     out
 }
 
+/// The note of a failure whose excerpts could not be drawn: the document
+/// `path` its step was written in changed since it was planned (the run
+/// reads a failing example's text again, issue 39).
+pub fn no_excerpt_note(path: &str, styles: &Styles) -> String {
+    let note = format!(
+        "note: {} changed since it was planned: no excerpt of it is shown",
+        terminal_line(path)
+    );
+    let mut out = styles.paint(styles.hint, &note);
+    out.push('\n');
+    out
+}
+
 /// The failed state teardowns of an example, after its own failure (spec
 /// 60.6); the one that became the failure itself is not repeated. Each is
 /// cut and escaped for a terminal.

@@ -141,12 +141,12 @@ fn entry(hash: &str) -> LockEntry {
 fn record_run(root: &Path, update: bool) -> Result<bool, StoreError> {
     let _guard = lock_baseline(root)?;
     let baseline = read_lock(root)?;
-    let records = [OathRecord {
+    let records = vec![OathRecord {
         oath_path: "a.md".into(),
         entry: Some(entry("fnv1a:00000001")),
         drifted: false,
     }];
-    let reconciled = reconcile(&baseline, &records, &["a.md".to_owned()], update);
+    let reconciled = reconcile(baseline, records, &["a.md".to_owned()], update);
     save_lock(root, &reconciled)
 }
 

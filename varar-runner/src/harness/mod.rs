@@ -20,7 +20,7 @@
 //! before its trials finished never rewrote the baseline, and the lock is
 //! held only for that short read-modify-write, never while planning.
 //!
-//! The folders follow the run's pipeline, which `stages.rs` alone runs in
+//! The folders follow the run's pipeline, which `stages/` alone runs in
 //! order: `setup/` (what the run was told), `read/` (what it reads and
 //! plans), `trials/` (the planned oaths made items), `run/` (the libtest
 //! run of those items), `finish/` (results, the baseline, the run record

@@ -1,5 +1,5 @@
 //! The harness's entry points: [`run`] and the [`Runner`] builder. A run
-//! goes through the stages of `stages.rs`; a fatal problem is printed once
+//! goes through the stages of `stages/`; a fatal problem is printed once
 //! and exits with libtest's failure code.
 
 use std::path::{Path, PathBuf};

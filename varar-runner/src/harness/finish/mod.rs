@@ -1,5 +1,5 @@
 //! The shell of the run's **finish** stage (spec 40 §6, §4.5, spec 60.6),
-//! which `stages.rs` sequences: the trials' results written to `.varar/`,
+//! which `stages/` sequences: the trials' results written to `.varar/`,
 //! the baseline reconciled and its write started, the outcome of that
 //! write judged, and the run's resources torn down.
 //!
@@ -70,7 +70,7 @@ pub(super) fn write_results(root: &Path, oaths: &[Arc<OathRun>]) {
 pub(super) fn record_baseline(
     root: &Path,
     earlier: Baseline,
-    records: &[OathRecord],
+    records: Vec<OathRecord>,
     discovered: &[String],
     summary: Option<UpdateSummary>,
 ) -> Result<Option<LockSave>, HarnessError> {
@@ -91,7 +91,7 @@ pub(super) fn record_baseline(
             return Ok(None);
         }
     };
-    let mut reconciled = reconcile(&current, records, discovered, update);
+    let mut reconciled = reconcile(current, records, discovered, update);
     let pruned = std::mem::take(&mut reconciled.pruned);
     for path in &pruned {
         print::notice(&pruned_notice(path));

@@ -47,6 +47,11 @@ pub(crate) struct Texts {
     by_path: Vec<u32>,
     /// The oaths left unread (`skip`), in discovery order.
     skipped: Vec<OathFile>,
+    /// Per entry of `read`, the file it was read from.
+    files: Vec<std::path::PathBuf>,
+    /// Per entry of `read`, whether its text was let go
+    /// ([`Texts::let_go_but`]).
+    gone: Vec<bool>,
 }
 
 impl Texts {
@@ -127,6 +132,8 @@ impl Texts {
             self.shas.push(OnceLock::new());
             self.source_hashes.push(OnceLock::new());
             self.read.push((oath.oath_path.clone(), text));
+            self.files.push(oath.path.clone());
+            self.gone.push(false);
             self.stamps.push(stamp);
         }
         let path = |i: u32| self.read[i as usize].0.as_str();
@@ -158,24 +165,64 @@ impl Texts {
     }
 
     /// The text of `oath_path`, or why it could not be read (`None` when it
-    /// was not read at all).
+    /// was not read at all, or once its text was let go).
     pub fn get(&self, oath_path: &str) -> Option<&Result<Arc<str>, String>> {
-        self.read.get(self.index(oath_path)?).map(|(_, t)| t)
+        let at = self.index(oath_path)?;
+        match &self.read[at].1 {
+            Ok(_) if self.gone[at] => None,
+            read => Some(read),
+        }
     }
 
-    /// The SHA-256 of the text of `oath_path` if it was read, computed once.
+    /// The SHA-256 of the text of `oath_path` if it was read, computed once
+    /// (not once the texts are let go).
     pub fn sha256(&self, oath_path: &str) -> Option<&str> {
         let at = self.index(oath_path)?;
-        let text = self.read[at].1.as_ref().ok()?;
-        Some(self.shas[at].get_or_init(|| sha256_hex(text.as_bytes())))
+        match self.held(at) {
+            Some(text) => Some(self.shas[at].get_or_init(|| sha256_hex(text.as_bytes()))),
+            None => self.shas[at].get().map(String::as_str),
+        }
     }
 
     /// The `sourceHash` of the text of `oath_path` if it was read,
-    /// computed once.
+    /// computed once (not once the texts are let go).
     pub fn source_hash(&self, oath_path: &str) -> Option<&str> {
         let at = self.index(oath_path)?;
-        let text = self.read[at].1.as_ref().ok()?;
-        Some(self.source_hashes[at].get_or_init(|| source_hash(text)))
+        match self.held(at) {
+            Some(text) => Some(self.source_hashes[at].get_or_init(|| source_hash(text))),
+            None => self.source_hashes[at].get().map(String::as_str),
+        }
+    }
+
+    /// The text of entry `at`, while the texts are held.
+    fn held(&self, at: usize) -> Option<&Arc<str>> {
+        self.read[at].1.as_ref().ok().filter(|_| !self.gone[at])
+    }
+
+    /// The oath at `oath_path` as it was read: its path and its file.
+    pub fn file(&self, oath_path: &str) -> Option<OathFile> {
+        let at = self.index(oath_path)?;
+        Some(OathFile {
+            oath_path: self.read[at].0.clone(),
+            path: self.files[at].clone(),
+        })
+    }
+
+    /// Let every text go but those of the oaths `keep` accepts (issue 39):
+    /// once planned, the run needs no text but a failing item's, which its
+    /// oath reads again (`trials/text.rs`). A text let go keeps the digests
+    /// computed so far; no other is computed, and it is given no more.
+    pub fn let_go_but(&mut self, keep: impl Fn(&str) -> bool) {
+        let none: Arc<str> = Arc::from("");
+        for ((path, read), gone) in self.read.iter_mut().zip(&mut self.gone) {
+            if let Ok(text) = read
+                && !*gone
+                && !keep(path)
+            {
+                *text = Arc::clone(&none);
+                *gone = true;
+            }
+        }
     }
 
     /// Where `oath_path` is in `read`.
@@ -190,9 +237,9 @@ impl Texts {
     /// Every oath that was read, with its text, in discovery order (those
     /// read after all, by [`Texts::read_skipped`], last).
     pub fn readable(&self) -> impl Iterator<Item = (&str, &Arc<str>)> {
-        self.read
-            .iter()
-            .filter_map(|(path, text)| Some((path.as_str(), text.as_ref().ok()?)))
+        (self.read.iter().zip(&self.gone))
+            .filter(|(_, gone)| !**gone)
+            .filter_map(|((path, text), _)| Some((path.as_str(), text.as_ref().ok()?)))
     }
 
     /// The text of `oath_path` if it was read.
@@ -204,9 +251,11 @@ impl Texts {
     /// unreadable oath is absent).
     pub fn workspace(&self) -> Workspace<'_> {
         Workspace::build(
-            self.read
-                .iter()
-                .filter_map(|(path, text)| Some((path.as_str(), text.as_ref().ok()?.as_ref()))),
+            (self.read.iter().zip(&self.gone))
+                .filter(|(_, gone)| !**gone)
+                .filter_map(|((path, text), _)| {
+                    Some((path.as_str(), text.as_ref().ok()?.as_ref()))
+                }),
         )
     }
 

@@ -1,5 +1,5 @@
 //! The **read** stage's pieces (spec 40 §7.2, §7.5, spec 70 §70.2;
-//! `stages.rs` runs the stage): which discovered oaths the run reads and
+//! `stages/` runs the stage): which discovered oaths the run reads and
 //! plans (`select.rs`: a run of one item, every `cargo nextest` process,
 //! plans only its oath), every oath's text read once and the workspace
 //! built over them (`documents.rs`: an oath is planned among the others,

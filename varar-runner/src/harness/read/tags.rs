@@ -12,7 +12,7 @@
 //!
 //! The items left out are unselected in the run record, so the run's
 //! standing is `filtered`, and, as under a libtest filter, such a run
-//! leaves the lock alone unless `VARAR_UPDATE` is set (`stages.rs`).
+//! leaves the lock alone unless `VARAR_UPDATE` is set (`stages/`).
 
 use std::collections::HashMap;
 use std::sync::Arc;

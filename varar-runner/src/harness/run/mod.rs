@@ -1,4 +1,4 @@
-//! The **libtest run** (spec 40 §7, spec 60.3, 60.6–60.7; `stages.rs`
+//! The **libtest run** (spec 40 §7, spec 60.3, 60.6–60.7; `stages/`
 //! starts it between the trials and the finish): the selected items run
 //! and reported as libtest-mimic reports them (`libtest/`), one example
 //! inside its trial (`trial.rs`), on a pooled thread when a time limit is

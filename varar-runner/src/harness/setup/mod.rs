@@ -1,4 +1,4 @@
-//! The **setup** stage's pieces (spec 40 §7.2; `stages.rs` runs the
+//! The **setup** stage's pieces (spec 40 §7.2; `stages/` runs the
 //! stage): what the run was told before it reads anything, each read
 //! once. libtest's command line (`arguments.rs`, spec 40 §7: the shapes
 //! `cargo test` and `cargo nextest` use), what code gave a

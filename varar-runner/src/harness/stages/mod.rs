@@ -10,14 +10,13 @@
 //! `varar_project::Project` (config, discovery, texts, lock), the
 //! harness's caches between them: the discovery cache, the link index
 //! that leaves linkless oaths unread, the lock read beside the texts.
+//! The setup stage is `setup.rs`.
 
-use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 
-use super::cache::discovery;
 use super::cache::plans::{Layout, PlanCache};
 use super::error::{FATAL, HarnessError};
 use super::finish::lock_save::LockSave;
@@ -28,30 +27,26 @@ use super::print;
 use super::read::documents::Texts;
 use super::read::only::Only;
 use super::read::select::Selection;
-use super::read::tags::{self, TagSelection};
+use super::read::tags::TagSelection;
 use super::run::libtest;
-use super::run::panics::install_quiet_panic_hook;
 use super::run::pool::Pool;
 use super::run::runtime::Runtime;
 use super::run::trial::RunShared;
 use super::run::watch::{Watch, Watchdog};
-use super::setup::color::{self, ColorEnv};
 use super::setup::settings::Settings;
-use super::setup::timeout::{Limit, resolve_limit};
 use super::trials::enumerate::{self, OathRun, Prepared, Purpose};
 use super::trials::items::ItemMeta;
-use crate::lifecycle::{Lifecycle, ResourceStore, StepUse};
-use crate::linked::LinkedSteps;
-use varar_core::env::VARAR_TIMEOUT;
+use crate::lifecycle::ResourceStore;
 use varar_core::lock::{
     Baseline, OathRecord, UpdateSummary, removed_notice, stale_notice, stale_paths,
 };
 use varar_core::names::{ItemKind, ItemName, read_error_item};
 use varar_core::record::RemovedExample;
-use varar_core::render::Styles;
-use varar_project::Project;
-use varar_project::config::{Config, update_mode_from_env};
 use varar_project::discovery::OathFile;
+
+mod setup;
+
+use setup::{Setup, setup};
 
 /// Run `runner` with `args`: the stages in order.
 pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, HarnessError> {
@@ -78,7 +73,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let mut read = read(runner, args, &setup, identity, (rerun, only.is_some()))?;
     let watch = Arc::clone(&shared.watch);
     let mut plans = plan_cache(runner, args, &read);
-    let mut prepared = trials(args, &setup, &read, &shared, plans.as_ref());
+    let mut prepared = trials(args, &setup, &mut read, &shared, plans.as_ref());
     if let Some(plans) = &mut plans {
         plans.planned();
     }
@@ -116,8 +111,19 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         .filter(|(_, t)| !(filtering && libtest::is_filtered_out(args, &t.name)))
         .map(|(&i, _)| i)
         .collect();
-    let recording = (!args.list).then(|| {
-        let used = prepared.used.iter().map(String::as_str);
+    let documents = (!args.list).then(|| {
+        let documents = read.texts.digests(prepared.used.iter().map(String::as_str));
+        // Nothing reads a text from here on but a failing example, which
+        // reads its document again (issue 39): those the items' messages
+        // were drawn from go too, before the record's first write and the
+        // trials.
+        for oath in &prepared.oaths {
+            oath.let_texts_go(|path| read.texts.sha256(path));
+        }
+        read.texts.let_go_but(|_| false);
+        documents
+    });
+    let recording = documents.map(|documents| {
         Recording::start(
             &runner.root,
             Start {
@@ -130,7 +136,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
                 ),
                 meta: &prepared.items.meta,
                 selected,
-                documents: read.texts.digests(used),
+                documents,
                 removed: removed_examples(&prepared.changes),
                 config_sha256: setup.project.config_sha256.clone(),
             },
@@ -162,7 +168,7 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         read,
         (
             &prepared.oaths,
-            &prepared.records,
+            std::mem::take(&mut prepared.records),
             std::mem::take(&mut prepared.changes),
         ),
     ) {
@@ -205,119 +211,6 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     })
 }
 
-/// What every stage after setup needs.
-struct Setup {
-    styles: Styles,
-    update: bool,
-    limit: Option<Limit>,
-    /// `VARAR_TAGS`, when set: the items it leaves out do not run.
-    tags: Option<varar_core::tags::TagExpression>,
-    steps: Arc<LinkedSteps>,
-    lifecycle: Arc<Lifecycle>,
-    /// The project, its config read (`varar_project::Project`, loaded
-    /// stage by stage: the discovery cache and the oaths read as the run
-    /// selects them sit between the stages).
-    project: Project,
-    /// Every discovered oath, in discovery order.
-    oaths: Vec<OathFile>,
-    /// The paths discovery found but could not read, with why.
-    unreadable: Vec<(String, String)>,
-}
-
-/// Setup: settings, steps and discovery. Nothing is read but the config.
-/// Once the settings are valid, and before discovery writes its cache, the
-/// directory of run `claim_for` is made (issue 34): a process a file-size
-/// limit kills at its first write still leaves a trace that `cargo varar
-/// gate` refuses to look past, and a run stopped by its settings leaves
-/// none.
-fn setup<'a>(
-    runner: &'a Settings,
-    args: &Arguments,
-    claim_for: Option<&str>,
-) -> Result<(Setup, Option<Claim<'a>>), HarnessError> {
-    install_quiet_panic_hook();
-    let styles = color::styles(args, ColorEnv::read());
-    let project = Project::open(&runner.root)?;
-    for warning in &project.config.warnings {
-        print::warning(warning);
-    }
-    let update = match runner.update {
-        Some(update) => update,
-        None => update_mode_from_env()?.is_update(),
-    };
-    let limit = resolve_limit(runner.timeout, std::env::var(VARAR_TIMEOUT))?;
-    let tags = tags::from_env()?;
-    let (steps, lifecycle) = linked_steps(runner.modules.as_deref())?;
-    // Given back, if still empty, when the run stops before it records
-    // itself.
-    let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
-    let found = discovery::discover(&project, args, update)?;
-    if found.oaths.is_empty() && found.unreadable.is_empty() {
-        return Err(nothing_discovered(&project.config, &runner.root));
-    }
-    if steps.is_empty() {
-        print::no_steps();
-    }
-    let setup = Setup {
-        styles,
-        update,
-        limit,
-        tags,
-        steps,
-        lifecycle,
-        project,
-        oaths: found.oaths,
-        unreadable: found
-            .unreadable
-            .into_iter()
-            .map(|(path, error)| (path, error.to_string()))
-            .collect(),
-    };
-    Ok((setup, claim))
-}
-
-/// The steps `inventory` collected from the modules `modules` selects (all
-/// of them by default), and their checked lifecycle.
-fn linked_steps(
-    modules: Option<&[String]>,
-) -> Result<(Arc<LinkedSteps>, Arc<Lifecycle>), HarnessError> {
-    let include = |module_path: &str| match modules {
-        None => true,
-        Some(prefixes) => prefixes.iter().any(|p| module_path.starts_with(p.as_str())),
-    };
-    let steps = LinkedSteps::from_inventory(include).map_err(HarnessError::Steps)?;
-    let uses: Vec<StepUse<'_>> = steps
-        .registry()
-        .steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| StepUse {
-            expression: &s.spec.expression,
-            file: &s.spec.file,
-            line: s.spec.line,
-            state: steps.code(i).and_then(|c| c.state),
-        })
-        .collect();
-    let lifecycle = Lifecycle::from_inventory(include, &uses).map_err(HarnessError::Lifecycle)?;
-    Ok((Arc::new(steps), Arc::new(lifecycle)))
-}
-
-/// Why a run found no oath, naming what was searched: no config, or globs
-/// that match nothing (issue 10).
-fn nothing_discovered(config: &Config, root: &Path) -> HarnessError {
-    if config.missing {
-        return HarnessError::NoConfig {
-            root: root.to_path_buf(),
-        };
-    }
-    HarnessError::NoOathMatched {
-        include: config.docs_include.clone(),
-        exclude: config.docs_exclude.clone(),
-        root: root.to_path_buf(),
-        config: config.path.clone(),
-    }
-}
-
 /// What the read stage found.
 struct Read {
     /// What the run plans.
@@ -332,6 +225,30 @@ struct Read {
     identity: Identity,
     /// The earlier runs a run that replaces them read at its start.
     earlier: Option<EarlierRuns>,
+}
+
+impl Read {
+    /// What enumeration reads of the run: the oaths to plan, the settings
+    /// and the plan cache beside what was read.
+    fn inputs<'a, 'o>(
+        &'a self,
+        (oaths, setup, purpose, plans): (
+            &'o [&'o OathFile],
+            &'a Setup,
+            Purpose,
+            Option<&'a PlanCache>,
+        ),
+    ) -> enumerate::Inputs<'a, 'o> {
+        enumerate::Inputs {
+            oaths,
+            texts: &self.texts,
+            baseline: &self.baseline,
+            update: setup.update,
+            styles: &setup.styles,
+            purpose,
+            plans,
+        }
+    }
 }
 
 /// Read: which oaths to plan, every oath's text, the baseline. Drift is
@@ -451,26 +368,26 @@ fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCa
 fn trials(
     args: &Arguments,
     setup: &Setup,
-    read: &Read,
+    read: &mut Read,
     shared: &Arc<RunShared>,
     plans: Option<&PlanCache>,
 ) -> Prepared {
     let workspace = read.texts.workspace();
     let planned = read.selection.oaths(&setup.oaths, &workspace);
-    let inputs = enumerate::Inputs {
-        oaths: &planned,
-        texts: &read.texts,
-        baseline: &read.baseline,
-        update: setup.update,
-        styles: &setup.styles,
-        purpose: if args.list {
-            Purpose::List
-        } else {
-            Purpose::Run
-        },
-        plans,
+    let purpose = if args.list {
+        Purpose::List
+    } else {
+        Purpose::Run
     };
-    let mut prepared = enumerate::prepare(inputs, workspace, shared);
+    let inputs = (&planned[..], setup, purpose, plans);
+    let mut planning = enumerate::plan(&read.inputs(inputs), workspace, shared);
+    // A run lets go of the texts its items do not need before it makes
+    // them (issue 39); a listing needs none, and `VARAR_TAGS` reads every
+    // selected oath's tags from its text once they are made.
+    if purpose == Purpose::Run && setup.tags.is_none() {
+        planning.let_texts_go(&mut read.texts);
+    }
+    let mut prepared = enumerate::build(read.inputs(inputs), planning, shared);
     if !args.list {
         for note in &prepared.notes {
             print::note(note);
@@ -517,7 +434,7 @@ fn finish(
     args: &Arguments,
     setup: &Setup,
     read: Read,
-    prepared: (&[Arc<OathRun>], &[OathRecord], UpdateSummary),
+    prepared: (&[Arc<OathRun>], Vec<OathRecord>, UpdateSummary),
 ) -> Result<Option<LockSave>, HarnessError> {
     let (oaths, records, changes) = prepared;
     if args.list {
@@ -554,35 +471,4 @@ fn removed_examples(changes: &UpdateSummary) -> Vec<RemovedExample> {
             line: e.line,
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::PathBuf;
-
-    use super::*;
-
-    #[test]
-    fn issue10_4_nothing_discovered_names_the_globs_and_the_directory() {
-        let root = Path::new("/work/shop");
-        let missing = Config::empty(root.join("varar.config.json"));
-        let text = nothing_discovered(&missing, root).to_string();
-        assert!(
-            text.starts_with("no varar.config.json in /work/shop, so no oath was found"),
-            "{text}"
-        );
-        let config = Config {
-            docs_include: vec!["varra/**/*.md".into()],
-            docs_exclude: vec!["varra/drafts/**".into()],
-            missing: false,
-            ..Config::empty(PathBuf::from("/work/shop/varar.config.json"))
-        };
-        assert_eq!(
-            nothing_discovered(&config, root).to_string(),
-            "no oath matched docs.include [\"varra/**/*.md\"] (less docs.exclude \
-             [\"varra/drafts/**\"]) under /work/shop (/work/shop/varar.config.json), so nothing \
-             was tested; check the globs (they match paths relative to that directory, e.g. \
-             \"varar/**/*.md\")"
-        );
-    }
 }

@@ -10,7 +10,7 @@
 //! item of the document it is written in (spec 70 §70.6.6).
 
 use std::cell::OnceCell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use super::example::example_body;
@@ -18,6 +18,7 @@ use super::items::{ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
 use super::parallel::{hash_aside, plan_in_parallel};
 use super::planned::{Examples, Planned};
+use super::text::DocumentText;
 use crate::harness::cache::plans::PlanCache;
 use crate::harness::read::documents::Texts;
 use crate::harness::run::trial::RunShared;
@@ -63,9 +64,9 @@ pub(crate) enum Purpose {
 
 /// What enumeration reads from (besides the workspace, which it drops
 /// once planning is done).
-pub(crate) struct Inputs<'a> {
+pub(crate) struct Inputs<'a, 'o> {
     /// The oaths to plan, in discovery order.
-    pub oaths: &'a [&'a OathFile],
+    pub oaths: &'o [&'o OathFile],
     /// Every discovered oath's text.
     pub texts: &'a Texts,
     pub baseline: &'a Baseline,
@@ -85,17 +86,68 @@ enum Pass<'a> {
     Planned(&'a OathFile, Box<Planned>),
 }
 
-/// Plan every oath, then build the trials in the engine's order of items.
-pub(crate) fn prepare(
-    inputs: Inputs<'_>,
+/// Every selected oath planned, before any item is made.
+pub(crate) struct Planning<'a> {
+    passes: Vec<Pass<'a>>,
+}
+
+/// Plan every selected oath (the workspace is dropped once they are).
+pub(crate) fn plan<'o>(
+    inputs: &Inputs<'_, 'o>,
     workspace: Workspace<'_>,
     shared: &Arc<RunShared>,
-) -> Prepared {
-    let mut passes = plan_selected(&inputs, &workspace, shared);
+) -> Planning<'o> {
+    let passes = plan_selected(inputs, &workspace, shared);
     // The parses the workspace kept (documents that link, or that are
     // linked to; the others went as soon as they were planned) go before
     // the items are built, which then reuse their memory.
     drop(workspace);
+    Planning { passes }
+}
+
+impl Planning<'_> {
+    /// Let go every text of `texts` that the items' messages do not draw
+    /// from (issue 39): those of documents with drift or a diagnostic stay
+    /// until the items are made. Each planned oath's SHA-256, and each
+    /// linked document's and its `sourceHash`, are computed first: the run
+    /// record and the results name them. A failing example reads its
+    /// document again (`text.rs`).
+    pub(crate) fn let_texts_go(&mut self, texts: &mut Texts) {
+        let mut keep: HashSet<String> = HashSet::new();
+        for pass in &self.passes {
+            let Pass::Planned(oath, planned) = pass else {
+                continue;
+            };
+            let path = &oath.oath_path;
+            let _ = texts.sha256(path);
+            for linked in &planned.linked {
+                let _ = (texts.sha256(linked), texts.source_hash(linked));
+            }
+            if !planned.oath.drifts.is_empty() {
+                keep.insert(path.clone());
+            }
+            let documents = planned.oath.plan.diagnostics.iter();
+            keep.extend(documents.map(|d| d.doc_path.clone().unwrap_or_else(|| path.clone())));
+        }
+        for pass in &mut self.passes {
+            if let Pass::Planned(oath, planned) = pass
+                && !keep.contains(&oath.oath_path)
+            {
+                planned.tables = None;
+            }
+        }
+        texts.let_go_but(|path| keep.contains(path));
+    }
+}
+
+/// Build the trials of the oaths `planning` planned, in the engine's order
+/// of items.
+pub(crate) fn build(
+    inputs: Inputs<'_, '_>,
+    planning: Planning<'_>,
+    shared: &Arc<RunShared>,
+) -> Prepared {
+    let mut passes = planning.passes;
     let order = {
         let oaths: Vec<OathItems<'_>> = passes.iter().map(Pass::items).collect();
         items(&oaths)
@@ -170,7 +222,7 @@ impl<'a> Pass<'a> {
 /// Every selected oath planned with its drift, in discovery order; an
 /// unreadable one as its reason.
 fn plan_selected<'a>(
-    inputs: &Inputs<'a>,
+    inputs: &Inputs<'_, 'a>,
     workspace: &Workspace<'_>,
     shared: &RunShared,
 ) -> Vec<Pass<'a>> {
@@ -272,15 +324,16 @@ type Store = fn(&PlannedOath, &PackedExamples);
 /// read back by the trial that runs it.
 struct Sink {
     run: Arc<OathRun>,
-    text: Arc<str>,
-    tables: Arc<Tables>,
+    /// Its text and position tables, held while its drift or diagnostics
+    /// are rendered (none when they were let go: it has neither).
+    text: Option<(Arc<str>, Arc<Tables>)>,
     packed: Arc<PackedExamples>,
 }
 
 /// The lock record of `pass`, and for a planned oath its result sink, the
 /// documents it used, and its packed examples.
 fn sink(
-    inputs: &Inputs<'_>,
+    inputs: &Inputs<'_, '_>,
     pass: &mut Pass<'_>,
     hashes: &mut HashMap<String, String>,
     prepared: &mut Prepared,
@@ -298,7 +351,9 @@ fn sink(
         Pass::Planned(oath, planned) => (oath, planned),
     };
     let path = &oath.oath_path;
-    let text = Arc::clone(inputs.texts.text(path)?);
+    let text = (inputs.texts.text(path))
+        .zip(planned.tables.as_ref())
+        .map(|(text, tables)| (Arc::clone(text), Arc::clone(tables)));
     prepared.records.extend(planned.record.take());
     let changes = std::mem::take(&mut planned.changes);
     prepared.changes.removed.extend(changes.removed);
@@ -309,13 +364,13 @@ fn sink(
     prepared
         .used
         .extend(documents.iter().map(|d| d.path.clone()));
-    let document_texts = documents
-        .iter()
-        .filter_map(|d| Some((d.path.clone(), Arc::clone(inputs.texts.text(&d.path)?))))
+    let document_texts = (documents.iter())
+        .filter_map(|d| DocumentText::of(inputs.texts, &d.path, None))
         .collect();
+    let own = DocumentText::of(inputs.texts, path, planned.tables.clone())?;
     let run = Arc::new(OathRun::new(
         path.clone(),
-        (Arc::clone(&text), Arc::clone(&planned.tables)),
+        own,
         planned.hash.clone(),
         (documents, document_texts),
         Arc::clone(&planned.packed),
@@ -324,14 +379,13 @@ fn sink(
     Some(Sink {
         run,
         text,
-        tables: Arc::clone(&planned.tables),
         packed: Arc::clone(&planned.packed),
     })
 }
 
 /// What every item is built with.
 struct Build<'b, 'a> {
-    inputs: &'b Inputs<'a>,
+    inputs: &'b Inputs<'b, 'a>,
     shared: &'b Arc<RunShared>,
     passes: &'b [Pass<'a>],
     /// Per pass, its sink when it was planned.
@@ -382,7 +436,10 @@ impl Build<'_, '_> {
                 };
                 let path = &*meta.oath_path;
                 let (message, plain) = self.inputs.render(|styles| {
-                    let source = Source::with_tables(&sink.text, Arc::clone(&sink.tables));
+                    let source = match &sink.text {
+                        Some((text, tables)) => Source::with_tables(text, Arc::clone(tables)),
+                        None => Source::new(""),
+                    };
                     report::drift(path, &source, d, styles)
                 });
                 items.push_failing(meta, message, plain);
@@ -438,8 +495,11 @@ impl Build<'_, '_> {
             }
             planned
         });
-        if let Some(sink) = planned.get(document).and_then(|&i| self.sink(i)) {
-            return Some(Source::with_tables(&sink.text, Arc::clone(&sink.tables)));
+        let own = planned
+            .get(document)
+            .and_then(|&i| self.sink(i)?.text.as_ref());
+        if let Some((text, tables)) = own {
+            return Some(Source::with_tables(text, Arc::clone(tables)));
         }
         if trailing.as_ref().is_none_or(|t| t.document != document) {
             let text = Arc::clone(self.inputs.texts.text(document)?);
@@ -463,7 +523,7 @@ struct Trailing {
     tables: Arc<Tables>,
 }
 
-impl Inputs<'_> {
+impl Inputs<'_, '_> {
     /// A failing item's text for libtest and, without colour, for the
     /// record; nothing when the run only lists.
     fn render(&self, text: impl Fn(&Styles) -> String) -> (String, String) {

@@ -34,15 +34,9 @@ pub(super) fn example_body(
         let progress = shared.watch.add(&name, Arc::clone(&example) as Arc<_>);
         let run = run_example(&shared, &example, &progress);
         oath.record(index, example_result(&example, &run, &oath.path));
-        // The last example of an oath writes its results, while the other
-        // trials run: the file system's work overlaps theirs instead of
-        // following the run.
-        if let Some(root) = &shared.results_root
-            && oath.complete()
-        {
-            oath.replace_results(root);
-        }
-        match &run.failure {
+        // Its failure's text first: it may read its document again, which
+        // the oath forgets once its results are written.
+        let outcome = match &run.failure {
             None => Ok(()),
             Some(failure) => {
                 let styles = &shared.styles;
@@ -52,6 +46,15 @@ pub(super) fn example_body(
                 let first = message.lines().next().unwrap_or_default().to_owned();
                 Err((text, Some(first)))
             }
+        };
+        // The last example of an oath writes its results, while the other
+        // trials run: the file system's work overlaps theirs instead of
+        // following the run.
+        if let Some(root) = &shared.results_root
+            && oath.complete()
+        {
+            oath.replace_results(root);
         }
+        outcome
     })
 }

@@ -1,5 +1,5 @@
 //! The **trials** stage (spec 40 §7.2 phase 1, spec 70 §70.2, §70.6.6;
-//! `stages.rs` runs it): every selected oath planned once among the others
+//! `stages/` runs it): every selected oath planned once among the others
 //! with its drift, by the engine, and turned into libtest trials in the
 //! engine's one order of items (`enumerate.rs`); one oath as enumeration
 //! keeps it once planned, its steps packed and its lock record made on its
@@ -16,3 +16,4 @@ pub(super) mod items;
 pub(super) mod oath_run;
 pub(super) mod parallel;
 mod planned;
+mod text;

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use super::text::DocumentText;
 use crate::harness::print;
 use varar_core::plan::PlannedExample;
 use varar_core::render::{Styles, report};
@@ -22,16 +23,14 @@ use varar_project::store::replace_run_result;
 /// report.
 pub(crate) struct OathRun {
     pub path: String,
-    text: Arc<str>,
-    /// The position tables of `text`, built once while planning and shared
-    /// by every failing example's excerpt.
-    tables: Arc<Tables>,
+    /// Its text, for the excerpts of its failing examples.
+    text: DocumentText,
     hash: String,
     /// The other documents its steps were written in, with their hashes
     /// (spec 70 §70.4.5).
     documents: Vec<DocumentHash>,
     /// Their texts, for the excerpt of a failing spliced step.
-    document_texts: Vec<(String, Arc<str>)>,
+    document_texts: Vec<DocumentText>,
     /// How many examples it planned.
     examples: usize,
     /// Its examples, packed: their keys are what the oath's result file may
@@ -46,20 +45,19 @@ pub(crate) struct OathRun {
 }
 
 impl OathRun {
-    /// The sink of the oath at `path`: its text and the text's position
-    /// tables, its `sourceHash`, the other documents its steps come from
-    /// and their texts, and its planned examples.
+    /// The sink of the oath at `path`: its text, its `sourceHash`, the
+    /// other documents its steps come from and their texts, and its
+    /// planned examples.
     pub(crate) fn new(
         path: String,
-        (text, tables): (Arc<str>, Arc<Tables>),
+        text: DocumentText,
         hash: String,
-        (documents, document_texts): (Vec<DocumentHash>, Vec<(String, Arc<str>)>),
+        (documents, document_texts): (Vec<DocumentHash>, Vec<DocumentText>),
         packed: Arc<PackedExamples>,
     ) -> OathRun {
         OathRun {
             path,
             text,
-            tables,
             hash,
             documents,
             document_texts,
@@ -82,8 +80,12 @@ impl OathRun {
         }
         let ran = std::mem::take(&mut *self.results.lock().unwrap_or_else(|e| e.into_inner()));
         let collected = self.collected(ran);
-        // Nothing asks for its examples' keys any more.
+        // Nothing asks for its examples' keys any more, nor, most likely,
+        // for its texts.
         drop(self.packed.lock().unwrap_or_else(|e| e.into_inner()).take());
+        for text in std::iter::once(&self.text).chain(&self.document_texts) {
+            text.forget();
+        }
         let written = match collected.to_text() {
             Ok(text) => replace_run_result(root, &self.path, text.as_bytes()),
             Err(e) => Ok(print::unserialisable(&self.path, &e)),
@@ -166,24 +168,58 @@ impl OathRun {
         (0..packed.len()).filter_map(|i| packed.key(i)).collect()
     }
 
+    /// Let its texts go, once every item is made (issue 39): `sha256` gives
+    /// the SHA-256 of a document as read, which a text read again for a
+    /// failure's excerpt must have.
+    pub(crate) fn let_texts_go<'t>(&self, sha256: impl Fn(&str) -> Option<&'t str>) {
+        for text in std::iter::once(&self.text).chain(&self.document_texts) {
+            text.let_go(sha256(text.oath_path()));
+        }
+    }
+
     /// The failure text of `example`: drawn from the document its failing
-    /// step was written in (spec 70 §70.4.4).
+    /// step was written in (spec 70 §70.4.4). Without that document's text
+    /// as planned (changed since), it has no excerpt, and says so.
     pub(crate) fn report(
         &self,
         example: &PlannedExample,
         failure: &varar_core::failure::Failure,
         styles: &Styles,
     ) -> String {
-        let source = Source::with_tables(&self.text, Arc::clone(&self.tables));
+        let own = self.text.get();
         let doc_path = failure
             .step()
             .and_then(|i| example.steps.get(i))
             .and_then(|s| s.doc_path.as_deref());
-        let other = doc_path.and_then(|path| {
-            let (path, text) = self.document_texts.iter().find(|(p, _)| p == path)?;
-            Some((path.as_str(), Source::new(text)))
-        });
-        let step_doc = other.as_ref().map(|(path, source)| (*path, source));
-        report::failure_in((&self.path, &source), step_doc, example, failure, styles)
+        let other = doc_path
+            .and_then(|path| self.document_texts.iter().find(|d| d.oath_path() == path))
+            .map(|d| (d.oath_path(), d.get()));
+        let oath_source = source_of(&own);
+        let other_source = other.as_ref().map(|(path, text)| (*path, source_of(text)));
+        let step_doc = other_source.as_ref().map(|(path, s)| (*path, s));
+        let mut text = report::failure_in(
+            (&self.path, &oath_source),
+            step_doc,
+            example,
+            failure,
+            styles,
+        );
+        let missing = match &other {
+            Some((path, None)) => Some(*path),
+            Some(_) => None,
+            None => own.is_none().then_some(self.path.as_str()),
+        };
+        if let Some(path) = missing {
+            text.push_str(&report::no_excerpt_note(path, styles));
+        }
+        text
+    }
+}
+
+/// The source of a text with its tables; an empty one without.
+fn source_of(text: &Option<(Arc<str>, Arc<Tables>)>) -> Source<'_> {
+    match text {
+        Some((text, tables)) => Source::with_tables(text, Arc::clone(tables)),
+        None => Source::new(""),
     }
 }

@@ -17,8 +17,8 @@ use varar_core::stored::PackedExamples;
 pub(super) struct Planned {
     /// Its plan and drift.
     pub(super) oath: PlannedOath,
-    /// The position tables of its text.
-    pub(super) tables: Arc<Tables>,
+    /// The position tables of its text (let go with its text).
+    pub(super) tables: Option<Arc<Tables>>,
     /// Its `sourceHash`.
     pub(super) hash: String,
     /// Each example's item name before it is made unique in the run, and
@@ -88,7 +88,7 @@ impl Planned {
             record,
             changes,
             hash,
-            tables,
+            tables: Some(tables),
             oath,
         }
     }
