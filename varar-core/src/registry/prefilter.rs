@@ -66,9 +66,14 @@ pub(crate) struct Prefilter {
 /// where the automaton costs a few hundred instructions a byte too).
 #[derive(Clone, Debug)]
 struct PairIndex {
-    /// `first << 8 | second` → 1 + the index in `lists` of the literals
-    /// starting so; 0 when none does.
-    slots: Vec<u32>,
+    /// By first byte: 1 + the index in `rows` of the literals starting so;
+    /// 0 when none does. Two levels, not one table of every pair: the
+    /// table was 256 KiB held by every run, for the few dozen first bytes
+    /// a registry's literals start with (issue 39).
+    firsts: Box<[u16; 256]>,
+    /// By second byte, for one first byte: 1 + the index in `lists` of the
+    /// literals starting with the pair; 0 when none does.
+    rows: Vec<[u32; 256]>,
     /// Literal ids, by starting pair.
     lists: Vec<Vec<usize>>,
     /// The literals of one byte: that byte, and the id.
@@ -78,7 +83,8 @@ struct PairIndex {
 impl PairIndex {
     fn new(literals: &[&str]) -> PairIndex {
         let mut index = PairIndex {
-            slots: Vec::new(),
+            firsts: Box::new([0; 256]),
+            rows: Vec::new(),
             lists: Vec::new(),
             single: Vec::new(),
         };
@@ -87,10 +93,13 @@ impl PairIndex {
                 [] => {}
                 [byte] => index.single.push((byte, id)),
                 [a, b, ..] => {
-                    if index.slots.is_empty() {
-                        index.slots = vec![0; 1 << 16];
+                    let row = &mut index.firsts[usize::from(a)];
+                    if *row == 0 {
+                        index.rows.push([0; 256]);
+                        // At most 256 rows: one per first byte.
+                        *row = index.rows.len() as u16;
                     }
-                    let slot = &mut index.slots[usize::from(a) << 8 | usize::from(b)];
+                    let slot = &mut index.rows[*row as usize - 1][usize::from(b)];
                     if *slot == 0 {
                         index.lists.push(Vec::new());
                         *slot = index.lists.len() as u32;
@@ -110,13 +119,17 @@ impl PairIndex {
             seen[id] = b.contains(&byte);
         }
         // Slices, not vectors: indexing a `Vec` is a call unoptimised.
-        let slots: &[u32] = &self.slots;
-        if slots.is_empty() {
+        let (firsts, rows): (&[u16; 256], &[[u32; 256]]) = (&self.firsts, &self.rows);
+        if rows.is_empty() {
             return;
         }
         let mut i = 0;
         while i + 1 < b.len() {
-            let slot = slots[(b[i] as usize) << 8 | b[i + 1] as usize];
+            let row = firsts[b[i] as usize];
+            let slot = match row {
+                0 => 0,
+                row => rows[row as usize - 1][b[i + 1] as usize],
+            };
             if slot != 0 {
                 for &id in &self.lists[slot as usize - 1] {
                     if !seen[id] && b[i..].starts_with(literals[id].as_bytes()) {

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::items::Body;
+use super::items::Ended;
 use super::oath_run::OathRun;
 use crate::harness::run::trial::{RunShared, run_example};
 use varar_core::render::report;
@@ -18,8 +18,8 @@ pub(super) fn example_body(
     packed: Arc<PackedExamples>,
     oath: Arc<OathRun>,
     shared: Arc<RunShared>,
-) -> Body {
-    Box::new(move || {
+) -> impl FnOnce() -> Ended + Send + 'static {
+    move || {
         let Some(example) = packed.unpack(index) else {
             // The bytes were written by this process: only a defect of
             // ours gets here, and it fails the one example it touches.
@@ -56,5 +56,5 @@ pub(super) fn example_body(
             oath.replace_results(root);
         }
         outcome
-    })
+    }
 }

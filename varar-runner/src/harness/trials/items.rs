@@ -66,9 +66,9 @@ pub(crate) struct Items {
     pub log: Arc<RunLog>,
 }
 
-/// A trial body's result: `Err` holds the text libtest prints and the plain
-/// message the record keeps.
-pub(crate) type Body = Box<dyn FnOnce() -> Result<(), (String, Option<String>)> + Send>;
+/// What a trial's body gives: `Err` holds the text libtest prints and the
+/// plain message the record keeps.
+pub(crate) type Ended = Result<(), (String, Option<String>)>;
 
 impl Items {
     /// Room for `more` items, so that thousands of them are not copied
@@ -78,8 +78,9 @@ impl Items {
         self.meta.reserve_exact(more);
     }
 
-    /// Add a trial whose `body` runs the item.
-    pub(crate) fn push(&mut self, meta: ItemMeta, body: Body) {
+    /// Add a trial whose `body` runs the item (boxed once, with what
+    /// reports its end: a box each was two for every item of the run).
+    pub(crate) fn push(&mut self, meta: ItemMeta, body: impl FnOnce() -> Ended + Send + 'static) {
         let index = self.trials.len();
         let log = Arc::clone(&self.log);
         let runner = Box::new(move || {
@@ -116,7 +117,7 @@ impl Items {
     /// Add an item that always fails with `message` (drift, diagnostics,
     /// read errors); `plain` is the message without colour.
     pub(crate) fn push_failing(&mut self, meta: ItemMeta, message: String, plain: String) {
-        self.push(meta, Box::new(move || Err((message, Some(plain)))));
+        self.push(meta, move || Err((message, Some(plain))));
     }
 }
 
