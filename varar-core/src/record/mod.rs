@@ -24,7 +24,8 @@ mod tests;
 
 pub use combine::{ItemEvidence, RunRecord};
 pub use model::{
-    Attempt, DocumentDigest, FileDigest, Item, Manifest, NextestRun, Options, Outcome,
-    ProcessRecord, RECORD_EXTENSION, RECORD_FORMAT, RECORD_VERSION, RemovedExample, RerunOf,
+    Attempt, DocumentDigest, FileDigest, Item, ItemView, Manifest, NextestRun, Options, Outcome,
+    ProcessRecord, RECORD_EXTENSION, RECORD_FORMAT, RECORD_VERSION, RecordItems, RemovedExample,
+    RerunOf,
 };
 pub use read::{RecordError, RecordHeader, parse_process_record, parse_record_header};

@@ -309,12 +309,27 @@ impl ProcessRecord {
     /// The same bytes, written to `sink` in chunks as they are made: a
     /// record of thousands of items is never held whole.
     pub fn write_to(&self, sink: &mut dyn std::io::Write) -> std::io::Result<()> {
+        self.write_with_items_to(sink, &self.items)
+    }
+
+    /// [`ProcessRecord::write_to`], its `items` being `items` (its own list
+    /// is not written): a process that runs writes its record from its own
+    /// list of items, not from a copy of every one of them (issue 39).
+    pub fn write_with_items_to(
+        &self,
+        sink: &mut dyn std::io::Write,
+        items: &dyn RecordItems,
+    ) -> std::io::Result<()> {
         let mut w = Pretty::streaming(sink);
-        self.write(&mut w);
+        self.write_with(&mut w, items);
         w.finish_into()
     }
 
     fn write(&self, w: &mut Pretty<'_>) {
+        self.write_with(w, &self.items);
+    }
+
+    fn write_with(&self, w: &mut Pretty<'_>, items: &dyn RecordItems) {
         w.object(None);
         w.uint(Some("version"), self.version);
         w.string(Some("format"), &self.format);
@@ -342,7 +357,7 @@ impl ProcessRecord {
         }
         self.manifest.write(w);
         w.array(Some("items"));
-        w.elements(&self.items, |w, item| item.write(w));
+        w.elements_indexed(items.count(), |w, i| items.item(i).write(w));
         w.end_array();
         if !self.unselected.is_empty() {
             w.strings(
@@ -456,12 +471,70 @@ impl Manifest {
     }
 }
 
+/// An item of a record as it is written, borrowed from wherever it is
+/// kept (the fields of an [`Item`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ItemView<'a> {
+    /// [`Item::name`].
+    pub name: &'a str,
+    /// [`Item::kind`].
+    pub kind: ItemKind,
+    /// [`Item::oath_path`].
+    pub oath_path: &'a str,
+    /// [`Item::line`].
+    pub line: u32,
+    /// [`Item::attempt`].
+    pub attempt: u32,
+    /// [`Item::outcome`].
+    pub outcome: Option<Outcome>,
+    /// [`Item::duration_ms`].
+    pub duration_ms: Option<f64>,
+    /// [`Item::message`].
+    pub message: Option<&'a str>,
+}
+
+/// The items a record is written with
+/// ([`ProcessRecord::write_with_items_to`]): its own list, or what a
+/// running process keeps of its items.
+pub trait RecordItems: Sync {
+    /// How many items there are.
+    fn count(&self) -> usize;
+    /// Item `index`, below [`RecordItems::count`].
+    fn item(&self, index: usize) -> ItemView<'_>;
+}
+
+impl RecordItems for Vec<Item> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn item(&self, index: usize) -> ItemView<'_> {
+        self[index].view()
+    }
+}
+
 impl Item {
+    /// Its fields, borrowed.
+    pub fn view(&self) -> ItemView<'_> {
+        ItemView {
+            name: &self.name,
+            kind: self.kind,
+            oath_path: &self.oath_path,
+            line: self.line,
+            attempt: self.attempt,
+            outcome: self.outcome,
+            duration_ms: self.duration_ms,
+            message: self.message.as_deref(),
+        }
+    }
+}
+
+impl ItemView<'_> {
     fn write(&self, w: &mut Pretty) {
         w.object(None);
-        w.string(Some("name"), &self.name);
+        w.string(Some("name"), self.name);
         w.string(Some("kind"), self.kind.as_str());
-        w.string(Some("oathPath"), &self.oath_path);
+        w.string(Some("oathPath"), self.oath_path);
         w.uint(Some("line"), self.line);
         w.uint(Some("attempt"), self.attempt);
         if let Some(outcome) = self.outcome {
@@ -470,7 +543,7 @@ impl Item {
         if let Some(ms) = self.duration_ms {
             w.float(Some("durationMs"), ms);
         }
-        if let Some(message) = &self.message {
+        if let Some(message) = self.message {
             w.string(Some("message"), message);
         }
         w.end_object();

@@ -389,3 +389,67 @@ fn a_sink_that_fails_fails_the_streamed_record() {
     let e = r.write_to(&mut Full).map(|()| "written");
     assert_eq!(e.map_err(|e| e.to_string()), Err("disk full".to_owned()));
 }
+
+#[test]
+fn a_record_written_with_items_kept_elsewhere_is_the_record_with_those_items() {
+    // A running process writes its record from its own list of items: the
+    // bytes are those of the record holding the items, on one thread or
+    // on two (thousands of items).
+    struct Kept(Vec<(String, Option<Outcome>, Option<String>)>);
+    impl RecordItems for Kept {
+        fn count(&self) -> usize {
+            self.0.len()
+        }
+        fn item(&self, index: usize) -> ItemView<'_> {
+            let (name, outcome, message) = &self.0[index];
+            ItemView {
+                name,
+                kind: crate::names::ItemKind::Example,
+                oath_path: "a.md",
+                line: 3,
+                attempt: 1,
+                outcome: *outcome,
+                duration_ms: outcome.map(|_| 1.5),
+                message: message.as_deref(),
+            }
+        }
+    }
+    for count in [0, 1, 5000] {
+        let kept = Kept(
+            (0..count)
+                .map(|i| {
+                    let failed = i % 3 == 0;
+                    let outcome = failed.then_some(Outcome::Failed).or(Some(Outcome::Passed));
+                    (
+                        format!("a.md::x{i}"),
+                        outcome,
+                        failed.then(|| format!("no {i}")),
+                    )
+                })
+                .collect(),
+        );
+        let items: Vec<Item> = (0..count)
+            .map(|i| {
+                let v = kept.item(i);
+                Item {
+                    name: v.name.into(),
+                    kind: v.kind,
+                    oath_path: v.oath_path.into(),
+                    line: v.line,
+                    attempt: v.attempt,
+                    outcome: v.outcome,
+                    duration_ms: v.duration_ms,
+                    message: v.message.map(str::to_owned),
+                }
+            })
+            .collect();
+        let whole = record("run-1", "p1", "2026-12-01T07:00:00.000Z", items);
+        let empty = record("run-1", "p1", "2026-12-01T07:00:00.000Z", Vec::new());
+        let mut written = Vec::new();
+        empty
+            .write_with_items_to(&mut written, &kept)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = whole.to_text().unwrap_or_default();
+        assert_eq!(String::from_utf8_lossy(&written), text, "{count} items");
+    }
+}

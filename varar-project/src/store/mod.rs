@@ -61,6 +61,7 @@ pub use runs::{
     read_other_headers, read_records, read_records_in, read_records_under, read_run_dirs,
     read_run_dirs_in, read_run_dirs_under, record_files_in, record_files_under, release_run_dir,
     remove_runs_before, runs_dir, runs_dir_in, runs_dir_shown, write_process_record,
+    write_process_record_with,
 };
 pub use scratch::{
     CACHE_DIR, SCRATCH_DIR, cache_path, ensure_cache_dir, ensure_scratch_dir, scratch_dir,

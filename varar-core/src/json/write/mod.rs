@@ -300,32 +300,48 @@ impl<'s> Pretty<'s> {
     /// after; the text is the same as one thread's. The record of a run of
     /// 180 000 items spent half a second of a run writing them, twice.
     ///
-    /// A batch is 1 024 items: the half held apart is then about 150 KB of
-    /// a run record (batches of 4 096 made a run of 5 000 examples 0.7 MiB
-    /// larger, for no less time).
+    /// A batch is 256 items: the half held apart is then about a chunk of
+    /// a run record, 32 KB (batches of 1 024 held 256 KB apart at a run's
+    /// peak, and batches of 4 096 made a run of 5 000 examples 0.7 MiB
+    /// larger, for no less time). A thread is started per batch, a few
+    /// hundredths of a millisecond each.
     pub fn elements<T: Sync>(&mut self, items: &[T], write: impl Fn(&mut Pretty<'_>, &T) + Sync) {
-        const TWO_THREADS_FROM: usize = 4096;
-        const BATCH: usize = 1024;
-        let two = items.len() >= TWO_THREADS_FROM
-            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
-        self.elements_in(items, &write, if two { BATCH } else { 0 });
+        self.elements_indexed(items.len(), |w, i| write(w, &items[i]));
     }
 
-    /// [`Pretty::elements`], in batches of `batch` (`0`: on this thread).
-    fn elements_in<T: Sync>(
+    /// [`Pretty::elements`] of the elements `0..count`, each written by
+    /// `write` from its index (a list that is not held as one).
+    pub fn elements_indexed(
         &mut self,
-        items: &[T],
-        write: &(dyn Fn(&mut Pretty<'_>, &T) + Sync),
+        count: usize,
+        write: impl Fn(&mut Pretty<'_>, usize) + Sync,
+    ) {
+        const TWO_THREADS_FROM: usize = 4096;
+        const BATCH: usize = 256;
+        let two = count >= TWO_THREADS_FROM
+            && std::thread::available_parallelism().is_ok_and(|n| n.get() > 1);
+        self.elements_in(count, &write, if two { BATCH } else { 0 });
+    }
+
+    /// [`Pretty::elements_indexed`], in batches of `batch` (`0`: on this
+    /// thread).
+    fn elements_in(
+        &mut self,
+        count: usize,
+        write: &(dyn Fn(&mut Pretty<'_>, usize) + Sync),
         batch: usize,
     ) {
         if batch < 2 {
-            for item in items {
-                write(self, item);
+            for i in 0..count {
+                write(self, i);
             }
             return;
         }
-        for chunk in items.chunks(batch) {
-            let (here, apart) = chunk.split_at(chunk.len().div_ceil(2));
+        let mut start = 0;
+        while start < count {
+            let end = (start + batch).min(count);
+            let mid = start + (end - start).div_ceil(2);
+            let (here, apart) = (start..mid, mid..end);
             // The part written apart continues the array after `here`
             // (never empty), so its first element follows a comma.
             let mut open = self.open.clone();
@@ -335,18 +351,18 @@ impl<'s> Pretty<'s> {
             let open = &open;
             let apart = || {
                 let mut w = Pretty {
-                    out: String::with_capacity(CHUNK),
+                    out: String::with_capacity(CHUNK + CHUNK / 2),
                     open: open.clone(),
                     sink: None,
                 };
-                for item in apart {
-                    write(&mut w, item);
+                for i in apart.clone() {
+                    write(&mut w, i);
                 }
                 w.out
             };
             let here = || {
-                for item in here {
-                    write(self, item);
+                for i in here {
+                    write(self, i);
                 }
             };
             let ((), after) = crate::threads::side_by_side(here, &apart);
@@ -354,6 +370,7 @@ impl<'s> Pretty<'s> {
                 *first = false;
             }
             self.append(&after);
+            start = end;
         }
     }
 

@@ -29,7 +29,7 @@ fn elements_written_in_batches_apart_are_those_of_one_thread() {
         w.object(None);
         w.string(Some("before"), "x");
         w.array(Some("items"));
-        w.elements_in(items, &write, batch);
+        w.elements_in(items.len(), &|w, i| write(w, &items[i]), batch);
         w.end_array();
         w.uint(Some("after"), 1u64);
         w.end_object();
@@ -65,7 +65,7 @@ fn a_streamed_list_written_in_batches_keeps_its_buffer_at_a_chunk() {
     let mut w = Pretty::streaming(&mut bytes);
     let room = w.out.capacity();
     w.array(None);
-    w.elements_in(&items, &|w, item| w.string(None, item), 32);
+    w.elements_in(items.len(), &|w, i| w.string(None, &items[i]), 32);
     w.end_array();
     assert_eq!(w.out.capacity(), room);
     w.finish_into().unwrap();

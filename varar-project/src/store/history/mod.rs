@@ -28,7 +28,9 @@ use varar_core::history::{
     MARKER_TEXT, SeenEntry, clash, history_dir, judge_history, runs_to_prune, target_dir,
 };
 use varar_core::owned::{EntryKind, is_temporary, temporary_prefix};
-use varar_core::record::{ProcessRecord, RECORD_EXTENSION, RecordHeader, parse_record_header};
+use varar_core::record::{
+    ProcessRecord, RECORD_EXTENSION, RecordHeader, RecordItems, parse_record_header,
+};
 
 use super::atomic::{create_dir_noting_new, exchange, write_disposable_with};
 use super::errors::{StoreError, write_err};
@@ -163,6 +165,17 @@ impl History {
         record: &ProcessRecord,
         written: Option<&Path>,
     ) -> Result<bool, StoreError> {
+        self.write_linked_with(record, &record.items, written)
+    }
+
+    /// [`History::write_linked`] of `record` with its items written from
+    /// `items` (`ProcessRecord::write_with_items_to`).
+    pub fn write_linked_with(
+        &self,
+        record: &ProcessRecord,
+        items: &dyn RecordItems,
+        written: Option<&Path>,
+    ) -> Result<bool, StoreError> {
         let dir = self.run_dir(&record.run_id);
         let new = create_dir_noting_new(&dir)?;
         let path = dir.join(format!(
@@ -178,7 +191,7 @@ impl History {
             link_into(source, &temporary, &path)
         });
         if !linked {
-            write_disposable_with(&path, |sink| record.write_to(sink))?;
+            write_disposable_with(&path, |sink| record.write_with_items_to(sink, items))?;
         }
         Ok(new)
     }

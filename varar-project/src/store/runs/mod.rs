@@ -17,8 +17,8 @@ use super::scratch::{ensure_scratch_dir, scratch_dir};
 use varar_core::hash::sha256_hex;
 use varar_core::owned::{EntryKind, RunEntry, run_entry};
 use varar_core::record::{
-    ProcessRecord, RECORD_EXTENSION, RecordError, RecordHeader, RunRecord, parse_process_record,
-    parse_record_header,
+    ProcessRecord, RECORD_EXTENSION, RecordError, RecordHeader, RecordItems, RunRecord,
+    parse_process_record, parse_record_header,
 };
 use varar_core::time::rfc3339_millis;
 
@@ -55,6 +55,16 @@ pub fn write_process_record(
     root: &Path,
     record: &ProcessRecord,
 ) -> Result<WrittenRecord, StoreError> {
+    write_process_record_with(root, record, &record.items)
+}
+
+/// [`write_process_record`] of `record` with its items written from
+/// `items` (`ProcessRecord::write_with_items_to`).
+pub fn write_process_record_with(
+    root: &Path,
+    record: &ProcessRecord,
+    items: &dyn RecordItems,
+) -> Result<WrittenRecord, StoreError> {
     ensure_scratch_dir(root)?;
     let dir = runs_dir(root).join(file_name_of(&record.run_id));
     let new_run = create_dir_noting_new(&dir)?;
@@ -62,7 +72,7 @@ pub fn write_process_record(
         "{}.{RECORD_EXTENSION}",
         file_name_of(&record.process_id)
     ));
-    write_disposable_with(&path, |sink| record.write_to(sink))?;
+    write_disposable_with(&path, |sink| record.write_with_items_to(sink, items))?;
     Ok(WrittenRecord { path, new_run })
 }
 

@@ -16,7 +16,7 @@ use std::thread::JoinHandle;
 use std::time::SystemTime;
 
 use varar_core::env::VARAR_HISTORY;
-use varar_core::record::ProcessRecord;
+use varar_core::record::{ProcessRecord, RecordItems};
 
 use crate::harness::print;
 use varar_project::store::{History, Orphans, StoreError};
@@ -90,14 +90,18 @@ impl HistoryWriter {
         self.history.as_ref().map(|h| h.dir.as_path())
     }
 
-    /// Write `record`, serialised as `text` (and already written to
+    /// Write `record` with `items` (and already written to
     /// `written`, its file in `.varar/.runs/`, when given), to the history;
     /// prune when its run is new there. Whether the history holds it now.
-    pub(crate) fn write(&self, record: &ProcessRecord, written: Option<&Path>) -> bool {
+    pub(crate) fn write(
+        &self,
+        (record, items): (&ProcessRecord, &dyn RecordItems),
+        written: Option<&Path>,
+    ) -> bool {
         let Some(history) = &self.history else {
             return false;
         };
-        match history.write_linked(record, written) {
+        match history.write_linked_with(record, items, written) {
             Ok(true) => {
                 let (now, orphans) = (SystemTime::now(), self.orphans);
                 let (kept, keep) = (history.clone(), record.run_id.clone());

@@ -185,7 +185,8 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
         .collect();
     let (saved, unrecorded) = match recording {
         Some(recording) => {
-            let done = recording.finish(&prepared.items.log, earlier, lock, unwritten);
+            let items = (&prepared.items.meta[..], &*prepared.items.log);
+            let done = recording.finish(items, earlier, lock, unwritten);
             (done.lock, done.failed)
         }
         None => (lock.map(LockSave::wait), false),

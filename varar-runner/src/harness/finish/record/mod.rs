@@ -4,16 +4,15 @@
 //! at the end with every item's outcome.
 
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use libtest_mimic::Arguments;
 use varar_core::config::CONFIG_FILE_NAME;
 use varar_core::record::{
-    DocumentDigest, FileDigest, Item, Manifest, Options, Outcome, ProcessRecord, RECORD_FORMAT,
-    RECORD_VERSION, RecordHeader, RemovedExample, RerunOf, RunRecord,
+    DocumentDigest, FileDigest, ItemView, Manifest, Options, Outcome, ProcessRecord, RECORD_FORMAT,
+    RECORD_VERSION, RecordHeader, RecordItems, RemovedExample, RerunOf, RunRecord,
 };
 use varar_core::time::rfc3339_millis;
 
@@ -22,7 +21,7 @@ use super::lock_save::LockSave;
 use crate::harness::cache::digests::{binary_digest, lock_digest};
 use crate::harness::cache::stamp::Stamp;
 use crate::harness::print;
-use crate::harness::trials::items::{ItemMeta, RunLog};
+use crate::harness::trials::items::{Finished as FinishedItem, ItemMeta, RunLog};
 use varar_project::store::{self, StoreError};
 
 mod identity;
@@ -81,9 +80,17 @@ const LIMITATIONS: [&str; 2] = [
 /// This process's record while the run is on.
 pub(crate) struct Recording<'a> {
     root: &'a Path,
+    /// The record, but its items: each write lists them from the run's own
+    /// list of items ([`Listed`]), not from a copy of it held all the run
+    /// (issue 39).
     record: ProcessRecord,
-    /// The trial index of each item in `record.items`.
+    /// The trial index of each item the record lists.
     selected: Vec<usize>,
+    /// The attempt of each item the record lists.
+    attempts: Vec<u32>,
+    /// How each trial that finished ended, by trial index, once the run
+    /// is over.
+    finished: BTreeMap<usize, FinishedItem>,
     /// Where the record is kept beyond the next run (issue 20).
     history: HistoryWriter,
     /// The lock's stamp when `lock_before` was taken.
@@ -145,17 +152,11 @@ impl<'a> Recording<'a> {
             }
         }
         let lock_stamp = Stamp::of_file(&store::lock_path(root));
-        let mut items = Vec::with_capacity(selected.len());
-        items.extend(selected.iter().filter_map(|&i| meta.get(i)).map(|m| Item {
-            name: Arc::clone(&m.name),
-            kind: m.kind,
-            oath_path: Arc::clone(&m.oath_path),
-            line: m.line,
-            attempt: identity.attempt(&m.name),
-            outcome: None,
-            duration_ms: None,
-            message: None,
-        }));
+        let selected: Vec<usize> = selected.into_iter().filter(|&i| i < meta.len()).collect();
+        let attempts = selected
+            .iter()
+            .map(|&i| identity.attempt(&meta[i].name))
+            .collect();
         let unselected = meta
             .iter()
             .enumerate()
@@ -191,7 +192,7 @@ impl<'a> Recording<'a> {
                 reproducible: false,
                 limitations: LIMITATIONS.iter().map(|l| (*l).to_owned()).collect(),
             },
-            items,
+            items: Vec::new(),
             unselected,
             unwritten: Vec::new(),
             removed,
@@ -201,6 +202,8 @@ impl<'a> Recording<'a> {
             root,
             record,
             selected,
+            attempts,
+            finished: BTreeMap::new(),
             history: HistoryWriter::from_env(root, identity.started_ms),
             lock_stamp,
             unrecorded: Cell::new(false),
@@ -210,7 +213,7 @@ impl<'a> Recording<'a> {
         // Older runs are pruned (and killed writers' temporaries swept)
         // only once this run's record is written: a run that cannot record
         // itself destroys no evidence.
-        match recording.write() {
+        match recording.write(meta) {
             Some(written) if new_run || written.new_run => {
                 recording.tidying = tidy_when_new(root, &recording.record.run_id, orphans);
             }
@@ -234,22 +237,12 @@ impl<'a> Recording<'a> {
     /// record then says so and stays `complete: false` (issue 34).
     pub(crate) fn finish(
         mut self,
-        log: &RunLog,
+        (meta, log): (&[ItemMeta], &RunLog),
         earlier: Option<EarlierRuns>,
         lock: Option<LockSave>,
         unwritten: Vec<String>,
     ) -> Finished {
-        let mut finished_items = log.take();
-        for (item, &index) in self.record.items.iter_mut().zip(&self.selected) {
-            if let Some(finished) = finished_items.remove(&index) {
-                item.outcome = Some(finished.outcome);
-                item.duration_ms = Some(finished.duration_ms);
-                item.message = match finished.outcome {
-                    Outcome::Failed => finished.message,
-                    _ => None,
-                };
-            }
-        }
+        self.finished = log.take();
         self.record.manifest.lock_after = match &lock {
             Some(lock) => Some(lock.digest.clone()),
             None => self.lock_on_disk(),
@@ -269,12 +262,12 @@ impl<'a> Recording<'a> {
         self.record.complete = unwritten.is_empty();
         self.record.unwritten = unwritten;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
-        let _ = self.write();
+        let _ = self.write(meta);
         let saved = lock.map(|lock| {
             let saved = lock.wait();
             if saved.is_err() {
                 self.record.manifest.lock_after = self.lock_on_disk();
-                let _ = self.write();
+                let _ = self.write(meta);
             }
             saved
         });
@@ -317,10 +310,16 @@ impl<'a> Recording<'a> {
     /// does not take is an error, said once: the run then fails, and the
     /// history's copy (when there is a history) is the witness that makes
     /// `cargo varar gate` refuse the older evidence (issue 34).
-    fn write(&self) -> Option<store::WrittenRecord> {
-        let written = store::write_process_record(self.root, &self.record);
+    fn write(&self, meta: &[ItemMeta]) -> Option<store::WrittenRecord> {
+        let items = Listed {
+            meta,
+            selected: &self.selected,
+            attempts: &self.attempts,
+            finished: &self.finished,
+        };
+        let written = store::write_process_record_with(self.root, &self.record, &items);
         let kept = self.history.write(
-            &self.record,
+            (&self.record, &items),
             written.as_ref().ok().map(|w| w.path.as_path()),
         );
         match written {
@@ -331,6 +330,39 @@ impl<'a> Recording<'a> {
                 }
                 None
             }
+        }
+    }
+}
+
+/// The items a record lists, as the run keeps them: each selected trial's
+/// metadata, its attempt and, once the run is over, how it ended.
+struct Listed<'r> {
+    meta: &'r [ItemMeta],
+    selected: &'r [usize],
+    attempts: &'r [u32],
+    finished: &'r BTreeMap<usize, FinishedItem>,
+}
+
+impl RecordItems for Listed<'_> {
+    fn count(&self) -> usize {
+        self.selected.len()
+    }
+
+    fn item(&self, index: usize) -> ItemView<'_> {
+        let (selected, attempt) = (self.selected[index], self.attempts[index]);
+        let meta = &self.meta[selected];
+        let finished = self.finished.get(&selected);
+        ItemView {
+            name: &meta.name,
+            kind: meta.kind,
+            oath_path: &meta.oath_path,
+            line: meta.line,
+            attempt,
+            outcome: finished.map(|f| f.outcome),
+            duration_ms: finished.map(|f| f.duration_ms),
+            message: finished
+                .filter(|f| f.outcome == Outcome::Failed)
+                .and_then(|f| f.message.as_deref()),
         }
     }
 }

@@ -1,5 +1,6 @@
 use super::*;
 use varar_core::lock::LOCK_FILE_NAME;
+use varar_core::record::Item;
 
 /// A record as another writer would have put it on disk: read through the
 /// strict reader, so these tests exercise the same path as a consumer. Its
@@ -175,13 +176,16 @@ fn the_record_names_the_lock_it_wrote_or_the_one_on_disk_when_that_write_failed(
             root,
             record: record("run", process, STARTED, false),
             selected: Vec::new(),
+            attempts: Vec::new(),
+            finished: BTreeMap::new(),
             history: HistoryWriter::none(),
             lock_stamp: None,
             unrecorded: Cell::new(false),
             orphans: store::Orphans::since_ms(0),
             tidying: None,
         };
-        let finished = recording.finish(&RunLog::default(), None, Some(lock), Vec::new());
+        let log = RunLog::default();
+        let finished = recording.finish((&[], &log), None, Some(lock), Vec::new());
         assert_eq!(finished.lock.map(|s| s.is_ok()), Some(process == "wrote"));
         assert!(!finished.failed);
         let records = store::read_records(root);
@@ -226,15 +230,18 @@ fn issue34_a_record_that_varar_cannot_take_fails_the_run_and_the_history_keeps_i
         root: &root,
         record: record("run", "p1", STARTED, false),
         selected: Vec::new(),
+        attempts: Vec::new(),
+        finished: BTreeMap::new(),
         history: history_in(&history),
         lock_stamp: None,
         unrecorded: Cell::new(false),
         orphans: store::Orphans::since_ms(0),
         tidying: None,
     };
-    assert!(recording.write().is_none());
+    assert!(recording.write(&[]).is_none());
     assert!(recording.unrecorded.get());
-    let finished = recording.finish(&RunLog::default(), None, None, Vec::new());
+    let log = RunLog::default();
+    let finished = recording.finish((&[], &log), None, None, Vec::new());
     assert!(finished.failed, "the run fails");
     let kept = store::read_history(&history);
     assert_eq!(kept.len(), 1, "the history keeps the end record: {kept:?}");
@@ -249,13 +256,20 @@ fn issue34_result_files_that_could_not_be_written_leave_the_record_incomplete() 
         root,
         record: record("run", "p1", STARTED, false),
         selected: Vec::new(),
+        attempts: Vec::new(),
+        finished: BTreeMap::new(),
         history: HistoryWriter::none(),
         lock_stamp: None,
         unrecorded: Cell::new(false),
         orphans: store::Orphans::since_ms(0),
         tidying: None,
     };
-    let finished = recording.finish(&RunLog::default(), None, None, vec!["a.md".to_owned()]);
+    let finished = recording.finish(
+        (&[], &RunLog::default()),
+        None,
+        None,
+        vec!["a.md".to_owned()],
+    );
     assert!(finished.failed);
     let records: Vec<ProcessRecord> = store::read_records(root).into_iter().flatten().collect();
     assert_eq!(records.len(), 1);
