@@ -234,7 +234,8 @@ fn plan_selected<'a>(
         .map(|o| o.oath_path.as_str())
         .collect();
     let plan_one = |path: &str| {
-        let text = inputs.texts.text(path)?;
+        // Only a text that was read is planned.
+        inputs.texts.text(path)?;
         let against = Against {
             entry: inputs.baseline.entry(path),
             update: inputs.update,
@@ -246,14 +247,13 @@ fn plan_selected<'a>(
         if let Some((cache, entry)) = &entry
             && let Some((plan, packed, candidates)) = cache.load(entry)
         {
-            let tables = Source::new(text).tables();
             let oath = PlannedOath::judged(plan, candidates, against);
             let hash = inputs.texts.source_hash(path)?.to_owned();
             let stored: Examples<Store> = Examples::Stored(packed);
             return Some(Planned::new(
                 (path, hash),
                 oath,
-                tables,
+                None,
                 stored,
                 inputs.update,
             ));
@@ -262,7 +262,7 @@ fn plan_selected<'a>(
         // others link to it (the workspace keeps those).
         let (oath, tables) = workspace.with_document(path, |document| {
             let oath = plan_with_drift(workspace, document, registry, against);
-            (oath, document.source().tables())
+            (oath, Some(document.source().tables()))
         })?;
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
@@ -351,9 +351,16 @@ fn sink(
         Pass::Planned(oath, planned) => (oath, planned),
     };
     let path = &oath.oath_path;
-    let text = (inputs.texts.text(path))
-        .zip(planned.tables.as_ref())
-        .map(|(text, tables)| (Arc::clone(text), Arc::clone(tables)));
+    // Held only for an oath with drift or diagnostics (or when the run
+    // lets no text go): its tables are made here if its plan was read
+    // back from the cache, which made none.
+    let text = inputs.texts.text(path).map(|text| {
+        let tables = (planned
+            .tables
+            .get_or_insert_with(|| Source::new(text).tables()))
+        .clone();
+        (Arc::clone(text), tables)
+    });
     prepared.records.extend(planned.record.take());
     let changes = std::mem::take(&mut planned.changes);
     prepared.changes.removed.extend(changes.removed);

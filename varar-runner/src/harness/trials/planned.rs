@@ -17,7 +17,8 @@ use varar_core::stored::PackedExamples;
 pub(super) struct Planned {
     /// Its plan and drift.
     pub(super) oath: PlannedOath,
-    /// The position tables of its text (let go with its text).
+    /// The position tables of its text, when its parse made them (none
+    /// for a plan read back from the cache); let go with its text.
     pub(super) tables: Option<Arc<Tables>>,
     /// Its `sourceHash`.
     pub(super) hash: String,
@@ -54,7 +55,7 @@ impl Planned {
     pub(super) fn new(
         (path, hash): (&str, String),
         mut oath: PlannedOath,
-        tables: Arc<Tables>,
+        tables: Option<Arc<Tables>>,
         examples: Examples<impl Fn(&PlannedOath, &PackedExamples)>,
         update: bool,
     ) -> Planned {
@@ -88,7 +89,7 @@ impl Planned {
             record,
             changes,
             hash,
-            tables: Some(tables),
+            tables,
             oath,
         }
     }
