@@ -189,6 +189,37 @@ fn a_failure_s_excerpt_is_read_again_and_left_out_once_its_document_changed() {
 }
 
 #[test]
+fn a_spliced_step_s_excerpt_is_left_out_once_its_document_changed() {
+    // The failing step was spliced from another document by a link: that
+    // document's text is the one read again, and the note names it.
+    let p = Project::new(&[]);
+    let shared = p.path("varar/shared.md");
+    std::fs::create_dir_all(p.path("varar")).expect("dirs");
+    let text = format!(
+        "# Shared\n\n## Change it\n\nI change the document \"{}\". The count is 5.\n",
+        shared.display()
+    );
+    std::fs::write(&shared, text).expect("the shared oath");
+    std::fs::write(
+        p.path("varar/uses.md"),
+        "# Uses\n\nI add 1.\n\n[Change it](shared.md#change-it)\n",
+    )
+    .expect("the oath");
+    let (code, log) = run(&p, &["--test-threads", "1"], false);
+    assert_eq!(code, failed(), "{log}");
+    let uses = log
+        .split("---- ")
+        .find(|block| block.starts_with("varar/uses.md::"))
+        .unwrap_or_else(|| panic!("the failure of varar/uses.md in {log}"));
+    assert!(uses.contains("varar/shared.md:5:"), "{uses}");
+    assert!(
+        uses.contains("note: varar/shared.md changed since it was planned"),
+        "{uses}"
+    );
+    assert!(!uses.contains("varar/uses.md changed"), "{uses}");
+}
+
+#[test]
 fn drift_fails_until_accepted() {
     let p = Project::new(&[("varar/counter.md", COUNTER)]);
     let _ = run(&p, &[], false);

@@ -368,4 +368,40 @@ mod tests {
         );
         assert!(texts.skipped().is_empty());
     }
+
+    #[test]
+    fn texts_let_go_keep_the_digests_computed_and_give_no_other() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let oath = |oath_path: &str, text: &str| {
+            let path = dir.path().join(oath_path);
+            std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+            OathFile {
+                oath_path: oath_path.to_owned(),
+                path,
+            }
+        };
+        let oaths = [oath("a.md", "alpha"), oath("b.md", "beta")];
+        let mut texts = Texts::read(&oaths, &|_| false);
+        let sha = texts.sha256("a.md").map(str::to_owned);
+        assert_eq!(sha.as_deref(), Some(sha256_hex(b"alpha").as_str()));
+        texts.let_go_but(|path| path == "b.md");
+        // Let go: no text, the digest computed before, no other digest.
+        assert!(texts.text("a.md").is_none() && texts.get("a.md").is_none());
+        assert_eq!(texts.sha256("a.md").map(str::to_owned), sha);
+        assert_eq!(texts.source_hash("a.md"), None);
+        assert_eq!(
+            texts.file("a.md").map(|f| f.path),
+            Some(dir.path().join("a.md"))
+        );
+        let readable: Vec<&str> = texts.readable().map(|(path, _)| path).collect();
+        assert_eq!(readable, ["b.md"]);
+        // Kept: as before.
+        assert_eq!(
+            texts.text("b.md").map(|t| t.to_string()).as_deref(),
+            Some("beta")
+        );
+        assert!(texts.source_hash("b.md").is_some());
+        texts.let_go_but(|_| false);
+        assert!(texts.text("b.md").is_none());
+    }
 }

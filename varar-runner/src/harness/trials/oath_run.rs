@@ -204,12 +204,11 @@ impl OathRun {
             failure,
             styles,
         );
-        let missing = match &other {
-            Some((path, None)) => Some(*path),
-            Some(_) => None,
-            None => own.is_none().then_some(self.path.as_str()),
-        };
-        if let Some(path) = missing {
+        let other_missing = other
+            .as_ref()
+            .and_then(|(path, t)| t.is_none().then_some(*path));
+        let own_missing = own.is_none().then_some(self.path.as_str());
+        for path in other_missing.into_iter().chain(own_missing) {
             text.push_str(&report::no_excerpt_note(path, styles));
         }
         text
