@@ -148,6 +148,7 @@ pub(crate) fn build(
     shared: &Arc<RunShared>,
 ) -> Prepared {
     let mut passes = planning.passes;
+    name_examples(&mut passes);
     let order = {
         let oaths: Vec<OathItems<'_>> = passes.iter().map(Pass::items).collect();
         items(&oaths)
@@ -178,6 +179,20 @@ pub(crate) fn build(
         build.push(item, &mut trailing, &mut prepared.items);
     }
     prepared
+}
+
+/// Name the examples of every planned pass, on two threads.
+fn name_examples(passes: &mut [Pass<'_>]) {
+    let names =
+        varar_core::threads::map_in_halves(passes.len(), 2, &|| (), &|(), i| match &passes[i] {
+            Pass::Planned(oath, planned) => Some(planned.name(&oath.oath_path)),
+            Pass::Unreadable(..) => None,
+        });
+    for (pass, names) in passes.iter_mut().zip(names) {
+        if let (Pass::Planned(_, planned), Some(names)) = (pass, names) {
+            planned.names = names;
+        }
+    }
 }
 
 impl<'a> Pass<'a> {

@@ -1,7 +1,8 @@
 //! One oath as enumeration keeps it once planned (issue 39): on the thread
-//! that planned it, its item names and lock record are made, its drift
-//! candidates freed and its examples packed, so that what every oath holds
-//! until its trials run is as small as it can be.
+//! that planned it, its lock record is made, its drift candidates freed and
+//! its examples packed, so that what every oath holds until its trials run
+//! is as small as it can be. Its item names are made from the packed
+//! examples once every oath is planned.
 
 use std::sync::Arc;
 
@@ -23,9 +24,9 @@ pub(super) struct Planned {
     /// Its `sourceHash`.
     pub(super) hash: String,
     /// Each example's item name before it is made unique in the run, and
-    /// its line, in plan order: made here, on the planning threads, so that
-    /// only the claiming of names is left to the one thread that builds
-    /// items.
+    /// its line, in plan order: made from the packed examples' heads once
+    /// every oath is planned and the texts are let go ([`Planned::name`],
+    /// on two threads), not while the texts are held (issue 39).
     pub(super) names: ExampleNames,
     /// The other documents its steps were written in.
     pub(super) linked: Vec<String>,
@@ -59,31 +60,24 @@ impl Planned {
         examples: Examples<impl Fn(&PlannedOath, &PackedExamples)>,
         update: bool,
     ) -> Planned {
-        let (linked, names, packed) = match examples {
+        let (linked, packed) = match examples {
             Examples::Planned(store) => {
                 let linked = linked_documents(&oath.plan);
-                let names = ExampleNames::of(path, &oath.plan);
                 let packed = PackedExamples::pack(std::mem::take(&mut oath.plan.examples));
                 if let Some(store) = store {
                     store(&oath, &packed);
                 }
-                (linked, names, packed)
+                (linked, packed)
             }
             // A stored plan is used only by a run in which no document
             // may link (`cache/plans/`): its steps are all its oath's.
-            Examples::Stored(packed) => {
-                // Every head reads: `stored::decode_packed` read them all.
-                let heads = (0..packed.len()).filter_map(|i| packed.head(i));
-                let heads = heads.map(|h| (h.scope_stack, h.name, h.span.start_line));
-                let names = ExampleNames::of_heads(path, heads);
-                (Vec::new(), names, packed)
-            }
+            Examples::Stored(packed) => (Vec::new(), packed),
         };
         let record = Some(oath.take_record(path, &hash));
         let mut changes = UpdateSummary::default();
         changes_of(update, path, &mut oath, &mut changes);
         Planned {
-            names,
+            names: ExampleNames::default(),
             linked,
             packed: Arc::new(packed),
             record,
@@ -92,6 +86,17 @@ impl Planned {
             tables,
             oath,
         }
+    }
+}
+
+impl Planned {
+    /// The names of its examples, the oath at `path`'s, from their packed
+    /// heads (every head reads: the examples were packed by this run, or
+    /// their heads read by `stored::decode_packed`).
+    pub(super) fn name(&self, path: &str) -> ExampleNames {
+        let heads = (0..self.packed.len()).filter_map(|i| self.packed.head(i));
+        let heads = heads.map(|h| (h.scope_stack, h.name, h.span.start_line));
+        ExampleNames::of_heads(path, heads)
     }
 }
 
