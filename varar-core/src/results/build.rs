@@ -194,17 +194,17 @@ pub fn oath_results(
 }
 
 /// The payload of one oath as a run collected it: `ran` holds the results
-/// with their plan index (into `planned`), in any order; they are sorted
-/// by [`ExampleKey::sort_line`], ties in plan order (spec 30 §30.8.3,
-/// spec 70 §70.6.3), and the version follows [`results_version`].
+/// with their plan index, in any order; they are sorted by `sort_line` of
+/// that index (the example's [`ExampleKey::sort_line`]), ties in plan order
+/// (spec 30 §30.8.3, spec 70 §70.6.3), and the version follows
+/// [`results_version`].
 pub fn collected_results(
     oath_path: &str,
     source_hash: &str,
     documents: Vec<DocumentHash>,
     mut ran: Vec<(usize, ExampleResult)>,
-    planned: &[ExampleKey],
+    sort_line: impl Fn(usize) -> u32,
 ) -> OathResults {
-    let sort_line = |i: usize| planned.get(i).map_or(0, ExampleKey::sort_line);
     ran.sort_by_key(|(i, _)| (sort_line(*i), *i));
     let examples: Vec<ExampleResult> = ran.into_iter().map(|(_, r)| r).collect();
     OathResults {

@@ -108,9 +108,7 @@ fn encode_rest(
 /// [`encode`] (or [`encode_packed`]) wrote.
 pub fn decode(bytes: &[u8]) -> Option<(Plan, Vec<CandidateInfo>)> {
     let (mut plan, packed, candidates) = decode_packed(bytes)?;
-    plan.examples = (0..packed.len())
-        .map(|i| packed.unpack(i))
-        .collect::<Option<_>>()?;
+    plan.examples = packed.unpack_all()?;
     Some((plan, candidates))
 }
 

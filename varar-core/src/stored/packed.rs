@@ -198,6 +198,21 @@ impl PackedExamples {
         })
     }
 
+    /// The line example `index` sorts by among its oath's results, as
+    /// `ExampleKey::sort_line` gives it: its first step line, else its
+    /// span's start (0 when there is no such example).
+    pub fn sort_line(&self, index: usize) -> u32 {
+        match self.lines(index).first() {
+            Some(&line) => line,
+            None => self.head(index).map_or(0, |h| h.span.start_line),
+        }
+    }
+
+    /// The examples, each read back; `None` when one does not read.
+    pub fn unpack_all(&self) -> Option<Vec<PlannedExample>> {
+        (0..self.len()).map(|i| self.unpack(i)).collect()
+    }
+
     /// Example `index`'s step lines: the lines its steps start on in its
     /// oath, in order, each once (none for a step spliced from another
     /// document). Empty when there is no such example.

@@ -233,6 +233,7 @@ fn packed_examples_unpack_equal_and_name_themselves_without_unpacking() {
         );
         let key = crate::results::ExampleKey::of(whole);
         assert_eq!(packed.lines(index), key.lines);
+        assert_eq!(packed.sort_line(index), key.sort_line());
         assert_eq!(packed.key(index), Some(key));
     }
     // No example past the last.

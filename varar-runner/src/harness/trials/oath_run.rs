@@ -149,12 +149,14 @@ impl OathRun {
     }
 
     fn collected(&self, ran: Vec<(usize, ExampleResult)>) -> OathResults {
+        let packed = self.packed.lock().unwrap_or_else(|e| e.into_inner());
+        let sort_line = |i| packed.as_ref().map_or(0, |p| p.sort_line(i));
         collected_results(
             &self.path,
             &self.hash,
             self.documents.clone(),
             ran,
-            &self.keys(),
+            sort_line,
         )
     }
 

@@ -288,9 +288,9 @@ mod tests {
     fn stored(cache: &PlanCache, path: &str, text: &str) -> Option<Plan> {
         cache
             .load(&cache.entry(path, &key(text)))
-            .map(|(mut plan, packed, _)| {
-                plan.examples = (0..packed.len()).filter_map(|i| packed.unpack(i)).collect();
-                plan
+            .and_then(|(mut plan, packed, _)| {
+                plan.examples = packed.unpack_all()?;
+                Some(plan)
             })
     }
 
