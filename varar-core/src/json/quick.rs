@@ -10,6 +10,7 @@
 //! and every error, answers `None`: the caller then parses the text with
 //! serde_json, which reads it or names the problem.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::ops::Range;
@@ -86,7 +87,10 @@ impl Track {
     }
 }
 
-struct Reader<'t, 'k> {
+/// The byte loop. With no [`Track`], it is also the cursor of a reader
+/// that builds its own types as it goes instead of a [`Node`] tree (the
+/// lock, `lock/quick.rs`): [`Cursor`].
+pub(crate) struct Reader<'t, 'k> {
     text: &'t str,
     bytes: &'t [u8],
     at: usize,
@@ -94,7 +98,69 @@ struct Reader<'t, 'k> {
     track: Option<&'k mut Track>,
 }
 
-impl Reader<'_, '_> {
+/// The byte loop's primitives for a reader that builds its own types.
+/// Each answers `None` where the tree reader declines or fails, so that a
+/// caller that declines on every `None` never reads a text otherwise than
+/// [`parse`] and serde_json after it would.
+pub(crate) type Cursor<'t> = Reader<'t, 'static>;
+
+impl<'t> Cursor<'t> {
+    /// A cursor at the start of `text`.
+    pub(crate) fn new(text: &'t str) -> Cursor<'t> {
+        Reader {
+            bytes: text.as_bytes(),
+            text,
+            at: 0,
+            depth: 0,
+            track: None,
+        }
+    }
+
+    /// Past `byte`, the next byte after whitespace; `None` if it is another.
+    pub(crate) fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.at += 1)
+    }
+
+    /// The next value, which must be a string, decoded.
+    pub(crate) fn string_value(&mut self) -> Option<String> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        self.string()
+    }
+
+    /// The next member's key, decoded (borrowed from the text when it
+    /// holds no escape), and the colon after it.
+    pub(crate) fn key(&mut self) -> Option<Cow<'t, str>> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let key = self.string_in_place()?;
+        self.eat(b':')?;
+        Some(key)
+    }
+
+    /// The next value, which must be a number written as a plain
+    /// non-negative integer that fits a `u64` (`0`, `12`; not `012`, `-1`,
+    /// `1.0`, `1e2`).
+    pub(crate) fn unsigned(&mut self) -> Option<u64> {
+        if !self.peek()?.is_ascii_digit() {
+            return None;
+        }
+        match self.number()? {
+            Node::Number(n) => n.as_u64(),
+            _ => None,
+        }
+    }
+
+    /// Whether only whitespace is left.
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.skip_ws();
+        self.at == self.bytes.len()
+    }
+}
+
+impl<'t> Reader<'t, '_> {
     fn skip_ws(&mut self) {
         while self.at < self.bytes.len()
             && matches!(self.bytes[self.at], b' ' | b'\n' | b'\r' | b'\t')
@@ -203,7 +269,7 @@ impl Reader<'_, '_> {
 
     /// After an opening bracket: what `element` reads, separated by commas,
     /// up to and past `close` (no trailing comma, as JSON has none).
-    fn separated(
+    pub(crate) fn separated(
         &mut self,
         close: u8,
         mut element: impl FnMut(&mut Self) -> Option<()>,
@@ -227,15 +293,21 @@ impl Reader<'_, '_> {
 
     /// At `"`: the decoded string, the reader after its closing quote.
     fn string(&mut self) -> Option<String> {
+        self.string_in_place().map(Cow::into_owned)
+    }
+
+    /// [`Reader::string`], borrowed from the text when it holds no escape.
+    fn string_in_place(&mut self) -> Option<Cow<'t, str>> {
         self.at += 1;
         let start = self.at;
+        let text = self.text;
         // The plain case: no escape before the closing quote.
         while self.at < self.bytes.len() {
             match self.bytes[self.at] {
                 b'"' => {
-                    let s = self.text[start..self.at].to_owned();
+                    let s = &text[start..self.at];
                     self.at += 1;
-                    return Some(s);
+                    return Some(Cow::Borrowed(s));
                 }
                 b'\\' => break,
                 0x00..=0x1f => return None,
@@ -249,7 +321,7 @@ impl Reader<'_, '_> {
                 b'"' => {
                     out.push_str(&self.text[run..self.at]);
                     self.at += 1;
-                    return Some(out);
+                    return Some(Cow::Owned(out));
                 }
                 b'\\' => {
                     out.push_str(&self.text[run..self.at]);

@@ -7,6 +7,7 @@
 
 mod model;
 mod notices;
+mod quick;
 mod read;
 mod reconcile;
 #[cfg(test)]

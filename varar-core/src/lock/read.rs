@@ -39,6 +39,16 @@ fn unsupported_version(version: Option<&Node>) -> Option<String> {
 
 /// Parse lock file bytes (§4.4).
 pub fn parse_lock(bytes: &[u8]) -> Result<ParsedLock, LockError> {
+    // The usual lock is read straight into its model; anything else, and
+    // every error, by the tree reader.
+    if let Some(lock) = std::str::from_utf8(bytes).ok().and_then(super::quick::lock) {
+        return Ok(ParsedLock::Valid(lock));
+    }
+    parse_lock_strictly(bytes)
+}
+
+/// [`parse_lock`] by the tree reader alone: what names every problem.
+pub(super) fn parse_lock_strictly(bytes: &[u8]) -> Result<ParsedLock, LockError> {
     let node = json::parse(bytes)?;
     lock_of(&node)
 }
