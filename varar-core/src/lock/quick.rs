@@ -72,6 +72,8 @@ fn example_list(c: &mut Cursor<'_>) -> Option<Vec<LockExample>> {
         examples.push(example(c)?);
         Some(())
     })?;
+    // Held for the whole run: no room grown past the examples.
+    examples.shrink_to_fit();
     Some(examples)
 }
 
@@ -130,7 +132,12 @@ mod tests {
         );
         oaths.insert("varar/empty.md".to_owned(), LockEntry::default());
         let written = Lock { oaths };
-        assert_eq!(lock(&serialize_lock(&written)), Some(written.clone()));
+        let read = lock(&serialize_lock(&written));
+        assert_eq!(read.as_ref(), Some(&written));
+        for entry in read.iter().flat_map(|l| l.oaths.values()) {
+            // Held for the whole run: no room past the examples.
+            assert_eq!(entry.examples.capacity(), entry.examples.len());
+        }
         assert_eq!(
             lock("{\"version\": 2, \"oaths\": {}}\n"),
             Some(Lock::default())
