@@ -13,5 +13,7 @@ pub mod write;
 
 pub use duplicates::{DuplicateKey, KeyPlace, parse_noting_duplicates};
 pub(crate) use quick::Cursor;
+#[cfg(test)]
+pub(crate) use quick::damaged;
 pub use read::{Node, Object, ReadError, TOP, first_duplicate, integer, parse, parse_text};
 pub use write::{Pretty, cmp_utf16, to_pretty_string, write_string};

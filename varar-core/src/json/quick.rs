@@ -389,6 +389,23 @@ impl<'t> Reader<'t, '_> {
     }
 }
 
+/// `text` damaged for the readers' property tests: `with` put in at byte
+/// `at` (moved back to a character boundary), over the character there
+/// when `replace` is set.
+#[cfg(test)]
+pub(crate) fn damaged(text: &str, at: usize, with: &str, replace: bool) -> String {
+    let mut cut = at.min(text.len());
+    while !text.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let rest = if replace {
+        text[cut..].chars().skip(1).collect::<String>()
+    } else {
+        text[cut..].to_owned()
+    };
+    format!("{}{with}{rest}", &text[..cut])
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -517,16 +534,7 @@ mod tests {
             replace in any::<bool>(),
         ) {
             let text = serde_json::to_string(&v).unwrap_or_default();
-            let mut cut = at.index(text.len() + 1);
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let rest = if replace {
-                text[cut..].chars().skip(1).collect::<String>()
-            } else {
-                text[cut..].to_owned()
-            };
-            agrees(&format!("{}{with}{rest}", &text[..cut]))?;
+            agrees(&damaged(&text, at.index(text.len() + 1), with, replace))?;
         }
     }
 }

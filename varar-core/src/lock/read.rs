@@ -193,16 +193,7 @@ mod tests {
     }
 
     fn lock() -> impl Strategy<Value = Lock> {
-        let example =
-            ("[a-z \"\\\\é]{0,8}", -2i64..40).prop_map(|(name, line)| LockExample { name, line });
-        let entry = ("fnv1a:[0-9a-f]{8}", prop::collection::vec(example, 0..4)).prop_map(
-            |(source_hash, examples)| LockEntry {
-                source_hash,
-                examples,
-            },
-        );
-        prop::collection::btree_map("[ab][a-z/]{0,6}\\.md", entry, 0..6)
-            .prop_map(|oaths| Lock { oaths })
+        crate::lock::tests::any_lock("[a-z \"\\\\é]{0,8}", -2..40)
     }
 
     proptest! {

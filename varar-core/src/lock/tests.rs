@@ -1,5 +1,24 @@
+use proptest::prelude::*;
+
 use super::*;
 use crate::json::cmp_utf16;
+
+/// Any lock: its examples' names drawn from `names` (a regex), their lines
+/// from `lines`; what the readers' property tests write and read back.
+pub(super) fn any_lock(
+    names: &'static str,
+    lines: std::ops::Range<i64>,
+) -> impl Strategy<Value = Lock> {
+    let example = (names, lines).prop_map(|(name, line)| LockExample { name, line });
+    let entry = ("fnv1a:[0-9a-f]{8}", prop::collection::vec(example, 0..4)).prop_map(
+        |(source_hash, examples)| LockEntry {
+            source_hash,
+            examples,
+        },
+    );
+    prop::collection::btree_map("[ab][a-z/]{0,6}\\.md", entry, 0..6)
+        .prop_map(|oaths| Lock { oaths })
+}
 
 fn entry(hash: &str, examples: &[(&str, i64)]) -> LockEntry {
     LockEntry {
