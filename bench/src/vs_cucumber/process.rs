@@ -121,14 +121,8 @@ pub(super) fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<S
     let mut child = run
         .spawn()
         .map_err(|e| format!("cannot run {run:?}: {e}"))?;
-    let killed = crate::project::wait_or_kill(
-        &mut child,
-        start,
-        timeout,
-        Duration::from_millis(2),
-        kill_group,
-    )
-    .map_err(|e| format!("cannot wait for {run:?}: {e}"))?;
+    let killed = crate::project::wait_or_kill(&mut child, start, timeout, kill_group)
+        .map_err(|e| format!("cannot wait for {run:?}: {e}"))?;
     let wall = if killed { timeout } else { start.elapsed() };
     let (cpu, rss_kib) = if timed && !killed {
         read_time(report)
