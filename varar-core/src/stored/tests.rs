@@ -400,3 +400,51 @@ fn each_name_and_heading_list_is_written_once_whatever_uses_it() {
     let packed = PackedExamples::pack(odd.examples.clone());
     assert_eq!(packed.unpack(0).as_ref(), Some(&odd.examples[0]));
 }
+
+/// What the byte loop of `Reader::num` reads: the reference its quick
+/// paths (one byte, two bytes) must agree with.
+fn num_by_the_loop(bytes: &[u8]) -> Option<(u64, usize)> {
+    let (mut n, mut shift) = (0u64, 0u32);
+    for (i, &b) in bytes.iter().enumerate() {
+        if shift == 63 && b > 1 {
+            return None;
+        }
+        n |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some((n, i + 1));
+        }
+        shift += 7;
+        if shift > 63 {
+            return None;
+        }
+    }
+    None
+}
+
+#[test]
+fn numbers_read_back_as_written_and_as_the_loop_reads_any_bytes() {
+    use super::read::Reader;
+    use super::write::Writer;
+    let edges = [0, 1, 127, 128, 255, 16_383, 16_384, 2_097_151, 2_097_152];
+    for n in edges.into_iter().chain([u64::from(u32::MAX), u64::MAX]) {
+        let mut w = Writer(Vec::new());
+        w.num(n);
+        let mut r = Reader::new(&w.0);
+        assert_eq!(r.num(), Some(n), "{n}");
+        assert!(r.done(), "{n}");
+    }
+    // Every one- and two-byte sequence, and a third byte after it (what
+    // the quick paths see): the same number and length as the loop, or
+    // refused alike.
+    for first in 0..=255u8 {
+        for second in 0..=255u8 {
+            let bytes = [first, second, 0x01];
+            let mut r = Reader::new(&bytes);
+            let read = r.num().map(|n| (n, 3 - r.remaining()));
+            assert_eq!(read, num_by_the_loop(&bytes), "{bytes:?}");
+        }
+        let mut r = Reader::new(std::slice::from_ref(&first));
+        let read = r.num().map(|n| (n, 1 - r.remaining()));
+        assert_eq!(read, num_by_the_loop(&[first]), "{first}");
+    }
+}
