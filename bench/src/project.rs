@@ -294,11 +294,7 @@ pub fn wait_or_kill(
             Ok(()) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => false,
             Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                 kill_more(id);
-                // Not reaped yet, so the id is still the child's.
-                let _ = Command::new("kill")
-                    .args(["-KILL", &id.to_string()])
-                    .stderr(Stdio::null())
-                    .status();
+                kill_process(id);
                 true
             }
         };
@@ -307,6 +303,24 @@ pub fn wait_or_kill(
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         status.map(|_| killed)
     })
+}
+
+/// Kill process `id`, a child of ours not yet reaped (so the id is still
+/// its own), by the system's own tool: the waiting thread holds the
+/// `Child`. The only argument from outside is the id, a decimal number,
+/// never read as an option.
+fn kill_process(id: u32) {
+    let id = id.to_string();
+    let mut kill = if cfg!(windows) {
+        let mut kill = Command::new("taskkill");
+        kill.args(["/F", "/PID", &id]);
+        kill
+    } else {
+        let mut kill = Command::new("kill");
+        kill.args(["-KILL", &id]);
+        kill
+    };
+    let _ = kill.stdout(Stdio::null()).stderr(Stdio::null()).status();
 }
 
 /// CPU time of this process's waited-for children (`cutime + cstime` of
@@ -454,6 +468,7 @@ mod tests {
     use super::*;
 
     #[test]
+    #[cfg(unix)]
     fn a_wait_ends_as_the_child_ends_and_a_child_past_its_time_is_killed() {
         let spawn = |args: &[&str]| {
             Command::new("sh")

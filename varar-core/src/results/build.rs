@@ -144,7 +144,7 @@ impl ExampleKey {
 
     /// The line the example sorts by: `lines[0]`, else its span's start.
     pub fn sort_line(&self) -> u32 {
-        self.lines.first().copied().unwrap_or(self.line)
+        sort_line(&self.lines, || self.line)
     }
 
     pub(super) fn matches(&self, result: &ExampleResult) -> bool {
@@ -193,6 +193,13 @@ pub fn oath_results(
     .sorted()
 }
 
+/// Where an example sorts among its oath's results (spec 30 §30.8.3): the
+/// first line a step of it starts on in the oath (`step_lines`), or, when
+/// every step was spliced from another document, its own first line.
+pub fn sort_line(step_lines: &[u32], start_line: impl FnOnce() -> u32) -> u32 {
+    step_lines.first().copied().unwrap_or_else(start_line)
+}
+
 /// The payload of one oath as a run collected it: `ran` holds the results
 /// with their plan index, in any order; they are sorted by `sort_line` of
 /// that index (the example's [`ExampleKey::sort_line`]), ties in plan order
@@ -205,7 +212,9 @@ pub fn collected_results(
     mut ran: Vec<(usize, ExampleResult)>,
     sort_line: impl Fn(usize) -> u32,
 ) -> OathResults {
-    ran.sort_by_key(|(i, _)| (sort_line(*i), *i));
+    // Each key once: an example with no step line in the oath reads it
+    // from its packed head.
+    ran.sort_by_cached_key(|(i, _)| (sort_line(*i), *i));
     let examples: Vec<ExampleResult> = ran.into_iter().map(|(_, r)| r).collect();
     OathResults {
         version: results_version(&documents, &examples),

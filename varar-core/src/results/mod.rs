@@ -11,7 +11,9 @@ mod model;
 mod read;
 
 pub(crate) use build::example_lines;
-pub use build::{ExampleKey, collected_results, example_result, oath_results, results_version};
+pub use build::{
+    ExampleKey, collected_results, example_result, oath_results, results_version, sort_line,
+};
 pub use merge::merge_results;
 pub use model::{
     Anchor, CellFailure, DocumentHash, ExampleResult, OathResults, ResultFailure, Status,

@@ -91,7 +91,9 @@ impl Names {
     }
 }
 
-/// Whether two names are the same: mostly the one `Arc` of the registry.
-fn same(a: &Arc<str>, b: &Arc<str>) -> bool {
+/// Whether two shared values are the same: mostly the one `Arc` (of the
+/// registry's names, of an oath's heading lists), compared by content
+/// only when they are two.
+pub(super) fn same<T: ?Sized + PartialEq>(a: &Arc<T>, b: &Arc<T>) -> bool {
     Arc::ptr_eq(a, b) || **a == **b
 }

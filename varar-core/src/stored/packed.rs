@@ -12,11 +12,11 @@
 use std::sync::Arc;
 
 use super::head::Head;
-use super::names::Names;
+use super::names::{Names, same};
 use super::read::Reader;
 use super::write::Writer;
 use crate::plan::PlannedExample;
-use crate::results::{ExampleKey, example_lines};
+use crate::results::{ExampleKey, example_lines, sort_line};
 
 /// A list of examples packed by [`PackedExamples::pack`] and read back one
 /// at a time by [`PackedExamples::unpack`]. Each example's step lines (its
@@ -202,10 +202,9 @@ impl PackedExamples {
     /// `ExampleKey::sort_line` gives it: its first step line, else its
     /// span's start (0 when there is no such example).
     pub fn sort_line(&self, index: usize) -> u32 {
-        match self.lines(index).first() {
-            Some(&line) => line,
-            None => self.head(index).map_or(0, |h| h.span.start_line),
-        }
+        sort_line(self.lines(index), || {
+            self.head(index).map_or(0, |h| h.span.start_line)
+        })
     }
 
     /// The examples, each read back; `None` when one does not read.
@@ -247,10 +246,10 @@ fn scopes_of(examples: &[PlannedExample]) -> (Vec<Arc<[String]>>, Vec<u32>) {
     let mut scopes: Vec<Arc<[String]>> = Vec::new();
     let mut numbers = Vec::with_capacity(examples.len());
     for example in examples {
-        let same = scopes.last().is_some_and(|last| {
-            Arc::ptr_eq(last, &example.scope_stack) || **last == *example.scope_stack
-        });
-        if !same {
+        if !scopes
+            .last()
+            .is_some_and(|last| same(last, &example.scope_stack))
+        {
             scopes.push(Arc::clone(&example.scope_stack));
         }
         numbers.push(u32::try_from(scopes.len() - 1).unwrap_or(u32::MAX));

@@ -16,6 +16,7 @@ use std::sync::Arc;
 use super::example::example_body;
 use super::items::{ItemMeta, Items};
 pub(crate) use super::oath_run::OathRun;
+use super::oath_run::source_of;
 use super::parallel::{hash_aside, plan_in_parallel};
 use super::planned::{Examples, Planned};
 use super::text::DocumentText;
@@ -457,13 +458,9 @@ impl Build<'_, '_> {
                     return;
                 };
                 let path = &*meta.oath_path;
-                let (message, plain) = self.inputs.render(|styles| {
-                    let source = match &sink.text {
-                        Some((text, tables)) => Source::with_tables(text, Arc::clone(tables)),
-                        None => Source::new(""),
-                    };
-                    report::drift(path, &source, d, styles)
-                });
+                let (message, plain) = self
+                    .inputs
+                    .render(|styles| report::drift(path, &source_of(&sink.text), d, styles));
                 items.push_failing(meta, message, plain);
             }
             Origin::Diagnostic { oath, diagnostic } => {

@@ -218,7 +218,7 @@ impl OathRun {
 }
 
 /// The source of a text with its tables; an empty one without.
-fn source_of(text: &Option<(Arc<str>, Arc<Tables>)>) -> Source<'_> {
+pub(super) fn source_of(text: &Option<(Arc<str>, Arc<Tables>)>) -> Source<'_> {
     match text {
         Some((text, tables)) => Source::with_tables(text, Arc::clone(tables)),
         None => Source::new(""),
