@@ -115,7 +115,7 @@ fn cases() -> Vec<Case> {
                 span: fee,
             }]);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("cell-mismatch-table", {
@@ -127,7 +127,7 @@ fn cases() -> Vec<Case> {
                 span: price,
             }]);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("cell-mismatch-doc-string", {
@@ -139,7 +139,7 @@ fn cases() -> Vec<Case> {
                 span: body,
             }]);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("return-shape", {
@@ -150,14 +150,14 @@ fn cases() -> Vec<Case> {
                 shape: Shape::GotNothing { slots: 1 },
             };
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("thrown", {
             let ex = example("I drop the tray", vec![drop], pass.clone());
             let f = thrown("the tray broke\nall 12 buns are on the floor", drop, None);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("thrown-not-the-expected-message", {
@@ -170,7 +170,7 @@ fn cases() -> Vec<Case> {
             );
             let f = thrown("the tray broke", drop, None);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("unexpected-pass", {
@@ -183,7 +183,7 @@ fn cases() -> Vec<Case> {
                 last: Some((0, drop)),
             };
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("issue10_7-panic", {
@@ -198,7 +198,7 @@ fn cases() -> Vec<Case> {
                 Some(site),
             );
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("issue10_7-panic-backtrace", {
@@ -216,7 +216,7 @@ fn cases() -> Vec<Case> {
                 Some(site),
             );
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("issue10_9-table-attached", {
@@ -231,7 +231,7 @@ fn cases() -> Vec<Case> {
                 },
             };
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("issue10_9-unmatched-sentences", {
@@ -239,7 +239,7 @@ fn cases() -> Vec<Case> {
             ex.unmatched = vec![rises];
             let f = thrown("the scale is broken", weigh, None);
             Box::new(move |st: &Styles| {
-                report::failure_in(("varar/bakery.md", &src()), None, &ex, &f, st)
+                report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, st)
             })
         }),
         ("drift", {
@@ -307,4 +307,55 @@ fn colour_never_carries_meaning() {
         let stripped = escapes.replace_all(&coloured, "");
         assert_eq!(stripped, plain, "{name}: colour changed the text");
     }
+}
+
+/// A document that changed during the run has no source (issue 39): the
+/// failure keeps its header, values and notes, draws no excerpt (not even
+/// a blank one for a step on line 1) and names the sentences that matched
+/// no step by their line alone.
+#[test]
+fn a_failure_without_its_document_draws_nothing_from_it() {
+    let st = Styles::plain();
+    let (put, fee) = (
+        span_of("I put 2 buns in the basket", 0),
+        span_of("£1.60", 0),
+    );
+    let mut ex = example("I put 2 buns", vec![put], Expectation::Pass);
+    ex.unmatched = vec![span_of("The bakery opens at seven.", 0)];
+    let f = mismatch(vec![CellDiff {
+        column: "cell 1".into(),
+        expected: "£1.60".into(),
+        actual: "£1.80".into(),
+        span: fee,
+    }]);
+    let with = report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, &st);
+    assert!(
+        with.contains("I put 2 buns in the basket. The total is"),
+        "{with}"
+    );
+    assert!(
+        with.contains("line 3: The bakery opens at seven."),
+        "{with}"
+    );
+    let without = report::failure_in(("varar/bakery.md", None), None, &ex, &f, &st);
+    assert!(without.starts_with("varar/bakery.md:5:"), "{without}");
+    assert!(without.contains("£1.80"), "{without}");
+    assert!(
+        !without.contains("I put 2 buns in the basket. The total"),
+        "{without}"
+    );
+    assert!(without.contains("  line 3\n"), "{without}");
+    assert!(!without.contains("line 3:"), "{without}");
+    // A step anchored on line 1 draws no blank excerpt either.
+    let heading = span_of("# Bakery", 0);
+    let ex = example("# Bakery", vec![heading], Expectation::Pass);
+    let f = thrown("the oven is cold", heading, None);
+    let with = report::failure_in(("varar/bakery.md", Some(&src())), None, &ex, &f, &st);
+    let without = report::failure_in(("varar/bakery.md", None), None, &ex, &f, &st);
+    assert!(
+        with.lines().count() > without.lines().count(),
+        "{with}\n---\n{without}"
+    );
+    assert!(!without.contains("# Bakery\n"), "{without}");
+    assert!(!without.contains(" | "), "{without}");
 }

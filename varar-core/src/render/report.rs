@@ -23,9 +23,13 @@ const MAX_CELLS: usize = 12;
 /// document's oathPath and source, and the location, the excerpts and the
 /// cells are drawn from it; `oath` is the running oath, named on the last
 /// line.
+///
+/// A source of `None` is a document whose text is not the one planned (it
+/// changed during the run, issue 39): no excerpt is drawn from it, and the
+/// sentences of it that matched no step are named by their line alone.
 pub fn failure_in(
-    oath: (&str, &Source<'_>),
-    step_doc: Option<(&str, &Source<'_>)>,
+    oath: (&str, Option<&Source<'_>>),
+    step_doc: Option<(&str, Option<&Source<'_>>)>,
     example: &PlannedExample,
     failure: &Failure,
     styles: &Styles,
@@ -47,7 +51,9 @@ pub fn failure_in(
     match failure {
         Failure::CellMismatch { cells, .. } => {
             for cell in cells.iter().take(MAX_CELLS) {
-                out.push_str(&snippet(source, cell.span, &cell.column, styles));
+                if let Some(source) = source {
+                    out.push_str(&snippet(source, cell.span, &cell.column, styles));
+                }
                 out.push_str(&expected_actual("", &cell.expected, &cell.actual, styles));
             }
             if cells.len() > MAX_CELLS {
@@ -75,7 +81,9 @@ pub fn failure_in(
                     FailureKind::ReturnShape => "this step's return does not fit its slots",
                     _ => "the last step passed",
                 };
-                out.push_str(&snippet(source, anchor, label, styles));
+                if let Some(source) = source {
+                    out.push_str(&snippet(source, anchor, label, styles));
+                }
             }
             if let Some(site) = other.panic() {
                 out.push_str(&backtrace(site, styles));
@@ -131,7 +139,11 @@ fn backtrace(site: &PanicSite, styles: &Styles) -> String {
 
 /// The sentences of the example's paragraphs that matched no step: prose
 /// to the planner, but often a step renamed in code (issue 10).
-fn unmatched_note(source: &Source<'_>, example: &PlannedExample, styles: &Styles) -> String {
+fn unmatched_note(
+    source: Option<&Source<'_>>,
+    example: &PlannedExample,
+    styles: &Styles,
+) -> String {
     if example.unmatched.is_empty() {
         return String::new();
     }
@@ -141,6 +153,10 @@ fn unmatched_note(source: &Source<'_>, example: &PlannedExample, styles: &Styles
     );
     out.push('\n');
     for span in &example.unmatched {
+        let Some(source) = source else {
+            out.push_str(&format!("  line {}\n", span.start_line));
+            continue;
+        };
         let text = source.slice_utf16(span.start_offset, span.end_offset);
         out.push_str(&format!(
             "  line {}: {}\n",

@@ -458,9 +458,11 @@ impl Build<'_, '_> {
                     return;
                 };
                 let path = &*meta.oath_path;
-                let (message, plain) = self
-                    .inputs
-                    .render(|styles| report::drift(path, &source_of(&sink.text), d, styles));
+                let (message, plain) = self.inputs.render(|styles| {
+                    // A drift item's text is held (`let_texts_go`).
+                    let source = source_of(&sink.text).unwrap_or_else(|| Source::new(""));
+                    report::drift(path, &source, d, styles)
+                });
                 items.push_failing(meta, message, plain);
             }
             Origin::Diagnostic { oath, diagnostic } => {

@@ -198,9 +198,9 @@ impl OathRun {
             .map(|d| (d.oath_path(), d.get()));
         let oath_source = source_of(&own);
         let other_source = other.as_ref().map(|(path, text)| (*path, source_of(text)));
-        let step_doc = other_source.as_ref().map(|(path, s)| (*path, s));
+        let step_doc = other_source.as_ref().map(|(path, s)| (*path, s.as_ref()));
         let mut text = report::failure_in(
-            (&self.path, &oath_source),
+            (&self.path, oath_source.as_ref()),
             step_doc,
             example,
             failure,
@@ -217,10 +217,8 @@ impl OathRun {
     }
 }
 
-/// The source of a text with its tables; an empty one without.
-pub(super) fn source_of(text: &Option<(Arc<str>, Arc<Tables>)>) -> Source<'_> {
-    match text {
-        Some((text, tables)) => Source::with_tables(text, Arc::clone(tables)),
-        None => Source::new(""),
-    }
+/// The source of a text with its tables, when it is held.
+pub(super) fn source_of(text: &Option<(Arc<str>, Arc<Tables>)>) -> Option<Source<'_>> {
+    text.as_ref()
+        .map(|(text, tables)| Source::with_tables(text, Arc::clone(tables)))
 }
