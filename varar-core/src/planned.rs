@@ -20,7 +20,7 @@
 
 use crate::drift::{
     BaselineChanges, CandidateInfo, Drift, compare_baseline, fresh_entry, into_fresh_entry,
-    oath_candidates,
+    name_every, oath_candidates,
 };
 use crate::lock::{LockEntry, LockExample, OathRecord};
 use crate::plan::{
@@ -149,22 +149,59 @@ fn judge(
     // there is an entry to compare (planning it alone costs a match per
     // sentence).
     let with_entry = against.entry.is_some();
-    let candidates = oath_candidates(workspace, document, &plan, registry, with_entry);
-    PlannedOath::judged(plan, candidates, against)
+    let mut candidates = oath_candidates(workspace, document, &plan, registry, with_entry);
+    let changes = match compare_baseline(against.entry, &candidates) {
+        Some(changes) => changes,
+        None => {
+            // The entry no longer reads as recorded: the dead candidates'
+            // names are read too. Once they are made nothing is missing;
+            // were anything, the entry would be kept as it was (held).
+            name_every(document.doc(), &mut candidates);
+            compare_baseline(against.entry, &candidates).unwrap_or(BaselineChanges {
+                held: true,
+                ..BaselineChanges::default()
+            })
+        }
+    };
+    PlannedOath::with_changes(plan, candidates, changes, against.update)
 }
 
 impl PlannedOath {
     /// An oath's `plan` and `candidates`, made earlier by
     /// [`plan_with_drift`] (the harness keeps them between runs), judged
-    /// `against` its lock entry as [`plan_with_drift`] judges them.
-    pub fn judged(plan: Plan, candidates: Vec<CandidateInfo>, against: Against<'_>) -> Self {
+    /// `against` its lock entry as [`plan_with_drift`] judges them. `None`
+    /// when that needs a name the candidates were kept without (a dead
+    /// one's, for an entry that no longer reads as recorded): the oath is
+    /// then planned again.
+    pub fn judged(
+        plan: Plan,
+        candidates: Vec<CandidateInfo>,
+        against: Against<'_>,
+    ) -> Option<Self> {
+        let changes = compare_baseline(against.entry, &candidates)?;
+        Some(PlannedOath::with_changes(
+            plan,
+            candidates,
+            changes,
+            against.update,
+        ))
+    }
+
+    /// The oath of `plan` and `candidates`, given what its lock entry says
+    /// of them (what is accepted instead of reported under `update`).
+    fn with_changes(
+        plan: Plan,
+        candidates: Vec<CandidateInfo>,
+        changes: BaselineChanges,
+        update: bool,
+    ) -> Self {
         let BaselineChanges {
             drifts,
             held,
             removed,
             added,
-        } = compare_baseline(against.entry, &candidates);
-        let (drifts, held, accepted) = if against.update {
+        } = changes;
+        let (drifts, held, accepted) = if update {
             (Vec::new(), false, drifts)
         } else {
             (drifts, held, Vec::new())

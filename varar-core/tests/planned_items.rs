@@ -341,8 +341,55 @@ fn a_kept_plan_is_judged_as_a_fresh_one() {
         fresh.candidates.clone(),
         Against::entry(Some(&lock)),
     );
-    assert_eq!(kept, fresh);
+    assert_eq!(kept.as_ref(), Some(&fresh));
     assert_eq!(fresh.drifts.len(), 1);
+}
+
+/// Planned without a lock entry (a first run), only the live candidates
+/// are named, and the plan is kept so. Judged later against the entry
+/// that run wrote, it needs no other name; against an entry that no longer
+/// reads as recorded it declines (the harness plans again), and planning
+/// again names every candidate and judges as before.
+#[test]
+fn a_plan_kept_without_dead_names_is_judged_or_declined() {
+    let text = "# S\n\nI put 2 buns in the basket.\n\nSome prose between.\n\nI sell 3 buns.\n";
+    let workspace = Workspace::build([("varar/s.md", text)]);
+    let first = planned(&workspace, "varar/s.md", Against::entry(None));
+    let names: Vec<Option<&str>> = first.candidates.iter().map(|c| c.name.as_deref()).collect();
+    assert_eq!(names, [Some("I put 2 buns in the basket"), None, None]);
+    let written = first.record("varar/s.md", "fnv1a:0").entry;
+    let written = written.as_ref().map(|e| e.examples.clone());
+    assert_eq!(
+        written,
+        Some(vec![LockExample {
+            name: "I put 2 buns in the basket".into(),
+            line: 3
+        }])
+    );
+    // The entry the first run wrote reads as recorded.
+    let recorded = entry(&[("I put 2 buns in the basket", 3)]);
+    let kept = PlannedOath::judged(
+        first.plan.clone(),
+        first.candidates.clone(),
+        Against::entry(Some(&recorded)),
+    );
+    let again = planned(&workspace, "varar/s.md", Against::entry(Some(&recorded)));
+    assert_eq!(
+        kept.map(|k| (k.drifts, k.removed, k.added)),
+        Some((again.drifts, again.removed, again.added))
+    );
+    // An entry that names a dead candidate does not.
+    let drifted = entry(&[("I sell 3 buns", 7)]);
+    let kept = PlannedOath::judged(
+        first.plan.clone(),
+        first.candidates.clone(),
+        Against::entry(Some(&drifted)),
+    );
+    assert_eq!(kept, None);
+    let again = planned(&workspace, "varar/s.md", Against::entry(Some(&drifted)));
+    assert!(again.candidates.iter().all(|c| c.name.is_some()));
+    assert_eq!(again.drifts.len(), 1);
+    assert_eq!(again.drifts[0].line, 7);
 }
 
 /// The names a shell makes where it plans (`ExampleNames::of`, on its

@@ -442,7 +442,7 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
     // Every readable oath's plan is kept, in one pack (the unreadable oath
     // has none), and no file per oath.
     let (header, entries) = pack_entries(&root);
-    assert!(header.starts_with("varar plans 5 "), "{header}");
+    assert!(header.starts_with("varar plans 6 "), "{header}");
     assert_eq!(entries.len(), 3, "{first}");
     assert!(plan_files(&root).is_empty());
     let lock = std::fs::read_to_string(root.join("varar.lock.json")).expect("lock");
@@ -497,4 +497,44 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
     let (_, listed) = run(&root, &["--list"]);
     assert!(listed.contains(failing), "{listed}");
     assert!(!root.join(".varar/.cache/plans.pack").exists());
+}
+
+/// A first run keeps its plans without the dead paragraphs' names. When
+/// the lock then names one of them (an example that stopped matching), the
+/// kept plan cannot judge it: the oath is planned again, and the drift is
+/// reported as a run without kept plans reports it.
+#[test]
+fn a_kept_plan_is_planned_again_when_the_lock_names_a_dead_paragraph() {
+    let (_dir, root) = project(&[("varar/ledger.md", LEDGER.as_bytes())]);
+    let (_, first) = run(&root, &[]);
+    let drift = |log: &str| {
+        executed(log)
+            .into_iter()
+            .filter(|(n, _)| n.contains("::varar:drift:"))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(drift(&first), [], "{first}");
+    let lock_path = root.join("varar.lock.json");
+    let lock = std::fs::read_to_string(&lock_path).expect("lock");
+    let recorded = r#""name": "I count 3. The tally is 4","#;
+    assert!(lock.contains(recorded), "{lock}");
+    let drifted = lock.replacen(
+        recorded,
+        r#""name": "Prose between", "line": 5 }, { "name": "I count 3. The tally is 4","#,
+        1,
+    );
+    std::fs::write(&lock_path, &drifted).expect("lock");
+    let (_, kept) = run(&root, &[]);
+    let found = drift(&kept);
+    // The paragraph on line 5, "Prose between.".
+    let expected = (
+        "[varar] varar/ledger.md::varar:drift:5".to_string(),
+        "FAILED".to_string(),
+    );
+    assert_eq!(found, [expected], "{kept}");
+    // The same as a run that keeps no plan.
+    std::fs::write(&lock_path, &drifted).expect("lock");
+    std::fs::remove_dir_all(root.join(".varar/.cache")).expect("no plans");
+    let (_, fresh) = run(&root, &[]);
+    assert_eq!(drift(&fresh), found);
 }

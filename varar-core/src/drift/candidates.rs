@@ -10,13 +10,30 @@ use crate::registry::Registry;
 use crate::threads::{TWO_THREADS_FROM, map_in_halves};
 use crate::workspace::{Document, Workspace};
 
+/// Which candidates [`candidates_naming`] names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Naming {
+    /// Every candidate: what re-identifying a baseline entry may read.
+    Every,
+    /// The live ones only, which a fresh lock entry records: enough for an
+    /// oath without a baseline entry, or one whose entry reads as recorded
+    /// (see [`CandidateInfo::name`]).
+    Live,
+}
+
 /// The candidates of a document with their names, lines and liveness: live
 /// when their offset range overlaps a planned example's (spec 40 §0).
+/// Every one is named ([`candidates_naming`] with [`Naming::Every`]).
+pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
+    candidates_naming(doc, plan, Naming::Every)
+}
+
+/// [`candidates`], naming those `naming` says.
 ///
 /// One pass: the examples' ranges sorted by start with a running maximum of
 /// their ends, so each candidate asks "does an example starting before my
 /// end reach past my start?" with one binary search.
-pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
+pub fn candidates_naming(doc: &Doc, plan: &Plan, naming: Naming) -> Vec<CandidateInfo> {
     let mut ambiguities: Vec<u32> = plan
         .diagnostics
         .iter()
@@ -48,8 +65,9 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
         let ambiguous = ambiguities
             .get(first)
             .is_some_and(|&start| start < c.span.end_offset);
+        let named = live || naming == Naming::Every;
         CandidateInfo {
-            name: crate::text::example_name(&c.body.text.text),
+            name: named.then(|| crate::text::example_name(&c.body.text.text)),
             line: c.body.text.span.start_line,
             span: c.span,
             live,
@@ -63,9 +81,12 @@ pub fn candidates(doc: &Doc, plan: &Plan) -> Vec<CandidateInfo> {
 /// the baseline is compared with them (spec 40 §5 with spec 70 §70.5 and
 /// §70.6.5): [`candidates`] with [`apply_consumed`]. Every consumer reaches
 /// it through [`crate::planned::plan_with_drift`], so the editor, `cargo
-/// varar check` and `cargo test` report the same drift. Whether a consumed candidate still runs alone is asked
-/// only when there is a baseline to compare (`with_baseline`): planning it
-/// alone costs a match per sentence.
+/// varar check` and `cargo test` report the same drift. Whether a consumed
+/// candidate still runs alone is asked only when there is a baseline to
+/// compare (`with_baseline`): planning it alone costs a match per
+/// sentence. Only the live candidates are named ([`Naming::Live`]); the
+/// comparison asks for the others' names ([`name_every`]) when it needs
+/// them.
 pub fn oath_candidates(
     workspace: &Workspace<'_>,
     document: &Document<'_>,
@@ -73,11 +94,27 @@ pub fn oath_candidates(
     registry: &Registry,
     with_baseline: bool,
 ) -> Vec<CandidateInfo> {
-    let mut cands = candidates(document.doc(), plan);
+    let mut cands = candidates_naming(document.doc(), plan, Naming::Live);
     apply_consumed(&mut cands, &workspace.consumed(document), |i| {
         with_baseline && runs_alone(workspace, document.path(), i, registry)
     });
     cands
+}
+
+/// Name the candidates of `doc` (as [`candidates_naming`] made them) that
+/// are not named yet.
+pub fn name_every(doc: &Doc, candidates: &mut [CandidateInfo]) {
+    let unnamed: Vec<usize> = (0..candidates.len())
+        .filter(|&i| candidates[i].name.is_none())
+        .collect();
+    let of = &doc.examples;
+    let names = map_in_halves(unnamed.len(), TWO_THREADS_FROM, &|| (), &|(), k| {
+        of.get(unnamed[k])
+            .map(|c| crate::text::example_name(&c.body.text.text))
+    });
+    for (i, name) in unnamed.into_iter().zip(names) {
+        candidates[i].name = name;
+    }
 }
 
 /// Apply what reuse by link says of the candidates of an oath (spec 70
@@ -99,14 +136,15 @@ pub fn apply_consumed(
 }
 
 /// The fresh lock entry of an oath (spec 40 §4.2): its hash and its live
-/// candidates in document order.
+/// candidates in document order (each is named: see
+/// [`CandidateInfo::name`]).
 pub fn fresh_entry(source_hash: &str, candidates: &[CandidateInfo]) -> LockEntry {
     entry_of(
         source_hash,
         candidates
             .iter()
             .filter(|c| c.live)
-            .map(|c| (c.name.clone(), c.line)),
+            .filter_map(|c| Some((c.name.clone()?, c.line))),
     )
 }
 
@@ -115,7 +153,7 @@ pub fn into_fresh_entry(source_hash: &str, candidates: Vec<CandidateInfo>) -> Lo
     let live = candidates
         .into_iter()
         .filter(|c| c.live)
-        .map(|c| (c.name, c.line));
+        .filter_map(|c| Some((c.name?, c.line)));
     let mut entry = entry_of(source_hash, live);
     // Collected in place, the list would keep the candidates' larger
     // room, and the entry is held until the lock is written.

@@ -14,8 +14,14 @@ use crate::lock::{LockEntry, LockExample};
 /// Entries that still re-identify exactly are settled by a hash lookup and
 /// the rest are searched over an inverted token index (`index.rs`), with
 /// the same results as comparing every entry with every candidate.
-pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
-    compare_baseline(baseline, candidates).drifts
+///
+/// `None` when the comparison needs a name that was not made (see
+/// [`compare_baseline`]).
+pub fn detect_drift(
+    baseline: Option<&LockEntry>,
+    candidates: &[CandidateInfo],
+) -> Option<Vec<Drift>> {
+    compare_baseline(baseline, candidates).map(|c| c.drifts)
 }
 
 /// Everything one oath's lock entry and its current candidates say, from
@@ -27,13 +33,17 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
 /// examples no lock example re-identifies onto (new ones). Without an
 /// entry, every example is new and nothing is removed.
 ///
+/// `None` when it needs a name that was not made: a dead candidate's
+/// ([`CandidateInfo::name`]), for an entry that no longer reads as
+/// recorded. Candidates named by [`super::candidates`] always do.
+///
 /// ```
 /// use varar_core::drift::{CandidateInfo, compare_baseline};
 /// use varar_core::lock::{LockEntry, LockExample};
 /// use varar_core::source::Span;
 ///
 /// let candidate = |name: &str, line| CandidateInfo {
-///     name: name.into(),
+///     name: Some(name.into()),
 ///     line,
 ///     span: Span::default(),
 ///     live: true,
@@ -45,7 +55,8 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
 ///     examples: vec![LockExample { name: "Uppercase each one".into(), line: 3 }],
 /// };
 /// // 2 shared tokens of 6: J = 1/3, not the same example any more.
-/// let changes = compare_baseline(Some(&entry), &[candidate("Uppercase every one of them", 3)]);
+/// let changes = compare_baseline(Some(&entry), &[candidate("Uppercase every one of them", 3)])
+///     .expect("every candidate is named");
 /// assert_eq!(changes.removed, entry.examples);
 /// assert_eq!(changes.added[0].name, "Uppercase every one of them");
 /// assert!(changes.drifts.is_empty());
@@ -53,14 +64,14 @@ pub fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) 
 pub fn compare_baseline(
     baseline: Option<&LockEntry>,
     candidates: &[CandidateInfo],
-) -> BaselineChanges {
+) -> Option<BaselineChanges> {
     let Some(baseline) = baseline else {
-        return BaselineChanges {
+        return Some(BaselineChanges {
             added: added(candidates, &[]),
             ..BaselineChanges::default()
-        };
+        });
     };
-    let found = index::reidentify(baseline, candidates);
+    let found = index::reidentify(baseline, candidates)?;
     let held = found.dead.iter().any(|&(_, c)| candidates[c].ambiguous);
     let drifts = found
         .dead
@@ -72,7 +83,7 @@ pub fn compare_baseline(
             span: candidates[c].span,
         })
         .collect();
-    BaselineChanges {
+    Some(BaselineChanges {
         drifts,
         held,
         removed: found
@@ -81,19 +92,22 @@ pub fn compare_baseline(
             .map(|b| baseline.examples[b].clone())
             .collect(),
         added: added(candidates, &found.matched),
-    }
+    })
 }
 
 /// The live candidates (the examples a fresh entry records) that no lock
-/// example re-identifies onto, as the fresh entry would record them.
+/// example re-identifies onto, as the fresh entry would record them (a
+/// live candidate is always named).
 fn added(candidates: &[CandidateInfo], matched: &[bool]) -> Vec<LockExample> {
     candidates
         .iter()
         .enumerate()
         .filter(|&(i, c)| c.live && !matched.get(i).copied().unwrap_or(false))
-        .map(|(_, c)| LockExample {
-            name: c.name.clone(),
-            line: i64::from(c.line),
+        .filter_map(|(_, c)| {
+            Some(LockExample {
+                name: c.name.clone()?,
+                line: i64::from(c.line),
+            })
         })
         .collect()
 }
@@ -101,13 +115,18 @@ fn added(candidates: &[CandidateInfo], matched: &[bool]) -> Vec<LockExample> {
 /// Whether a baseline example re-identifies onto a candidate that is dead
 /// because it is ambiguous. Its oath's baseline entry is then kept as it
 /// was, as for drift, until the ambiguity is resolved: the example is not
-/// forgotten while its diagnostic item fails the run.
-pub fn held_by_ambiguity(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> bool {
+/// forgotten while its diagnostic item fails the run. `None` when that
+/// needs a name that was not made (see [`compare_baseline`]).
+pub fn held_by_ambiguity(
+    baseline: Option<&LockEntry>,
+    candidates: &[CandidateInfo],
+) -> Option<bool> {
     let Some(baseline) = baseline else {
-        return false;
+        return Some(false);
     };
-    candidates.iter().any(|c| c.ambiguous)
-        && index::dead_matches(baseline, candidates)
-            .iter()
-            .any(|&(_, c)| candidates[c].ambiguous)
+    if !candidates.iter().any(|c| c.ambiguous) {
+        return Some(false);
+    }
+    let dead = index::dead_matches(baseline, candidates)?;
+    Some(dead.iter().any(|&(_, c)| candidates[c].ambiguous))
 }

@@ -41,7 +41,8 @@ struct Index<'a> {
 }
 
 impl<'a> Index<'a> {
-    fn new(candidates: &'a [CandidateInfo]) -> Self {
+    /// `None` when a candidate is not named.
+    fn new(candidates: &'a [CandidateInfo]) -> Option<Self> {
         let mut index = Index {
             candidates,
             ids: FastMap::default(),
@@ -50,14 +51,14 @@ impl<'a> Index<'a> {
             postings: Vec::new(),
         };
         for (i, c) in candidates.iter().enumerate() {
-            let set = index.token_set(&c.name);
+            let set = index.token_set(c.name.as_deref()?);
             for &t in &set {
                 index.postings[t as usize].push(i);
             }
             index.by_set.entry(set.clone()).or_default().push(i);
             index.sets.push(set);
         }
-        index
+        Some(index)
     }
 
     /// The token set of `name`, interning new tokens.
@@ -161,14 +162,19 @@ pub(super) struct Reidentified {
 
 /// Re-identify the baseline examples of one oath among its candidates, in
 /// time linear in the names' length when they still re-identify exactly.
-pub(super) fn reidentify(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Reidentified {
+/// `None` when the baseline no longer reads as recorded and a candidate is
+/// not named: every name is then read.
+pub(super) fn reidentify(
+    baseline: &LockEntry,
+    candidates: &[CandidateInfo],
+) -> Option<Reidentified> {
     if let Some(matched) = still_recorded(baseline, candidates) {
-        return Reidentified {
+        return Some(Reidentified {
             matched,
             ..Reidentified::default()
-        };
+        });
     }
-    let mut index = Index::new(candidates);
+    let mut index = Index::new(candidates)?;
     let mut found = Reidentified {
         matched: vec![false; candidates.len()],
         ..Reidentified::default()
@@ -184,16 +190,17 @@ pub(super) fn reidentify(baseline: &LockEntry, candidates: &[CandidateInfo]) -> 
             }
         }
     }
-    found
+    Some(found)
 }
 
 /// The baseline examples of one oath (by index) whose best match is a dead
-/// candidate (by index), in stored order (spec 40 §5.1).
+/// candidate (by index), in stored order (spec 40 §5.1); `None` as for
+/// [`reidentify`].
 pub(super) fn dead_matches(
     baseline: &LockEntry,
     candidates: &[CandidateInfo],
-) -> Vec<(usize, usize)> {
-    reidentify(baseline, candidates).dead
+) -> Option<Vec<(usize, usize)>> {
+    Some(reidentify(baseline, candidates)?.dead)
 }
 
 /// Whether every baseline example is still recorded as it was: a live
@@ -202,7 +209,8 @@ pub(super) fn dead_matches(
 /// on that line. Each example's best match is then that live candidate
 /// (J = 1 at distance 0, unique), so none is dead and none removed; the
 /// candidates matched are returned. A binary search per example, no
-/// tokenising: cheap even in an unoptimised build.
+/// tokenising: cheap even in an unoptimised build, and only live
+/// candidates' names are read.
 fn still_recorded(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Option<Vec<bool>> {
     if !candidates.windows(2).all(|w| w[0].line < w[1].line) {
         return None;
@@ -211,7 +219,7 @@ fn still_recorded(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Option<
     for example in &baseline.examples {
         let line = u32::try_from(example.line).ok()?;
         let i = candidates.binary_search_by_key(&line, |c| c.line).ok()?;
-        if !(candidates[i].live && candidates[i].name == example.name) {
+        if !(candidates[i].live && candidates[i].name.as_deref() == Some(example.name.as_str())) {
             return None;
         }
         matched[i] = true;

@@ -15,6 +15,9 @@ mod similarity;
 #[cfg(test)]
 mod tests;
 
-pub use candidates::{apply_consumed, candidates, fresh_entry, into_fresh_entry, oath_candidates};
+pub use candidates::{
+    Naming, apply_consumed, candidates, candidates_naming, fresh_entry, into_fresh_entry,
+    name_every, oath_candidates,
+};
 pub use detect::{compare_baseline, detect_drift, held_by_ambiguity};
 pub use model::{BaselineChanges, CandidateInfo, Drift, HARNESS_DRIFT_HINT, drift_message};

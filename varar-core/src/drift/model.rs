@@ -6,8 +6,14 @@ use crate::source::Span;
 /// What drift detection needs to know of one candidate of the current text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CandidateInfo {
-    /// Its example name (spec 40 §0).
-    pub name: String,
+    /// Its example name (spec 40 §0): always made for a live candidate. A
+    /// dead one's is made only when asked for ([`Naming::Every`]): only
+    /// re-identifying a baseline that no longer reads as recorded reads
+    /// it, and naming every paragraph of prose was most of a first run's
+    /// drift work (issue 39). `None`: not made.
+    ///
+    /// [`Naming::Every`]: super::Naming::Every
+    pub name: Option<String>,
     /// 1-based start line of its primary block.
     pub line: u32,
     /// Its whole span (primary block and attachments).

@@ -95,7 +95,7 @@ fn encode_rest(
     }
     w.len(candidates.len());
     for c in candidates {
-        w.str(&c.name);
+        w.opt_str(c.name.as_deref());
         w.num(c.line);
         w.span(&c.span);
         w.flag(c.live);
@@ -146,14 +146,16 @@ fn decode_rest(r: &mut Reader<'_>) -> Option<(Plan, Vec<CandidateInfo>)> {
         })
     })?;
     let candidates = r.many(|r| {
-        Some(CandidateInfo {
-            name: r.string()?,
+        let c = CandidateInfo {
+            name: r.opt_string()?,
             line: r.u32()?,
             span: r.span()?,
             live: r.flag()?,
             ambiguous: r.flag()?,
             runs_elsewhere: r.flag()?,
-        })
+        };
+        // A live candidate is always named (a fresh lock entry records it).
+        (c.name.is_some() || !c.live).then_some(c)
     })?;
     let plan = Plan {
         examples: Vec::new(),

@@ -111,6 +111,20 @@ fn a_plan_reads_back_equal_and_exercises_the_whole_model() {
         codec::decode(&bytes),
         Some((plan.clone(), candidates.clone()))
     );
+    // A dead candidate kept without its name reads back so; a live one
+    // without a name is refused (every live one is named).
+    let mut unnamed = candidates.clone();
+    for c in unnamed.iter_mut().filter(|c| !c.live) {
+        c.name = None;
+    }
+    assert_eq!(
+        codec::decode(&codec::encode(&plan, &unnamed)),
+        Some((plan.clone(), unnamed.clone()))
+    );
+    for c in unnamed.iter_mut().filter(|c| c.live) {
+        c.name = None;
+    }
+    assert_eq!(codec::decode(&codec::encode(&plan, &unnamed)), None);
     // Encoded on two threads (a plan of thousands of examples, whose steps
     // are packed in two halves), it reads back the same.
     let mut many = plan.clone();

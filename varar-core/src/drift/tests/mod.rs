@@ -25,9 +25,24 @@ fn span(start: u32, end: u32, line: u32) -> Span {
     }
 }
 
+// The comparisons of candidates that are all named, as every test's are
+// (each test asserts they are by unwrapping).
+
+fn detect_drift(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> Vec<Drift> {
+    super::detect_drift(baseline, candidates).expect("every candidate is named")
+}
+
+fn compare_baseline(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> BaselineChanges {
+    super::compare_baseline(baseline, candidates).expect("every candidate is named")
+}
+
+fn held_by_ambiguity(baseline: Option<&LockEntry>, candidates: &[CandidateInfo]) -> bool {
+    super::held_by_ambiguity(baseline, candidates).expect("every candidate is named")
+}
+
 fn cand(name: &str, line: u32, live: bool) -> CandidateInfo {
     CandidateInfo {
-        name: name.to_owned(),
+        name: Some(name.to_owned()),
         line,
         span: span(line * 100, line * 100 + 10, line),
         live,
@@ -274,7 +289,7 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
     let cs = candidates(&doc, &plan);
     assert_eq!(
         cs.iter()
-            .map(|c| (c.name.as_str(), c.line, c.live))
+            .map(|c| (c.name.as_deref().unwrap_or("(unnamed)"), c.line, c.live))
             .collect::<Vec<_>>(),
         [
             ("Prose here", 1, false),
@@ -283,6 +298,17 @@ fn liveness_is_offset_overlap_and_fresh_entries_keep_live_candidates() {
             ("Bound table:", 8, true),
         ]
     );
+    // Named only where live, and the rest named later: the same.
+    let mut live_only = candidates_naming(&doc, &plan, Naming::Live);
+    assert_eq!(
+        live_only
+            .iter()
+            .map(|c| c.name.as_deref())
+            .collect::<Vec<_>>(),
+        [None, Some("A step here"), None, Some("Bound table:")]
+    );
+    name_every(&doc, &mut live_only);
+    assert_eq!(live_only, cs);
     let entry = fresh_entry("fnv1a:1", &cs);
     assert_eq!(crate::drift::into_fresh_entry("fnv1a:1", cs.clone()), entry);
     assert_eq!(

@@ -14,8 +14,10 @@ pub(super) fn detect(baseline: Option<&LockEntry>, candidates: &[CandidateInfo])
     let Some(baseline) = baseline else {
         return Vec::new();
     };
-    let candidate_tokens: Vec<BTreeSet<String>> =
-        candidates.iter().map(|c| tokens(&c.name)).collect();
+    let candidate_tokens: Vec<BTreeSet<String>> = candidates
+        .iter()
+        .map(|c| tokens(c.name.as_deref().expect("every candidate is named")))
+        .collect();
     let mut drifts = Vec::new();
     for b in &baseline.examples {
         let b_tokens = tokens(&b.name);
@@ -62,7 +64,10 @@ pub(super) fn removed(baseline: &LockEntry, candidates: &[CandidateInfo]) -> Vec
             let b_tokens = tokens(&b.name);
             candidates.iter().all(|c| {
                 cmp_ratio(
-                    jaccard(&b_tokens, &tokens(&c.name)),
+                    jaccard(
+                        &b_tokens,
+                        &tokens(c.name.as_deref().expect("every candidate is named")),
+                    ),
                     (THRESHOLD_NUM, THRESHOLD_DEN),
                 ) == Ordering::Less
             })

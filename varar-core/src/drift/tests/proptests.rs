@@ -36,7 +36,7 @@ fn span_at(line: u32) -> Span {
 fn candidate() -> impl Strategy<Value = CandidateInfo> {
     (name(), 1u32..30, any::<bool>(), prop::bool::weighted(0.2)).prop_map(
         |(name, line, live, ambiguous)| CandidateInfo {
-            name,
+            name: Some(name),
             line,
             span: span_at(line),
             live,
@@ -74,7 +74,10 @@ proptest! {
             .map(|(k, (pick, fresh, line))| {
                 let name = match pick {
                     Some(ix) if !candidates.is_empty() => {
-                        let base = &candidates[ix.index(candidates.len())].name;
+                        let base = candidates[ix.index(candidates.len())]
+                            .name
+                            .clone()
+                            .expect("every candidate is named");
                         // Every third copy gains a word: a near miss.
                         if k % 3 == 2 { format!("{base} {extra}") } else { base.clone() }
                     }
@@ -112,7 +115,10 @@ proptest! {
             .iter()
             .zip(&keep)
             .filter(|(c, k)| c.live && **k)
-            .map(|(c, _)| LockExample { name: c.name.clone(), line: i64::from(c.line) })
+            .map(|(c, _)| LockExample {
+                name: c.name.clone().expect("every candidate is named"),
+                line: i64::from(c.line),
+            })
             .collect();
         let baseline = LockEntry { source_hash: "fnv1a:00000000".into(), examples };
         prop_assert_eq!(

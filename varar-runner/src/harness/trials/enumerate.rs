@@ -260,10 +260,12 @@ fn plan_selected<'a>(
             let sha = inputs.texts.sha256(path)?;
             Some((cache, cache.entry(path, sha)))
         });
+        // A stored plan whose judgement needs the names it was kept
+        // without (its entry no longer reads as recorded) is planned again.
         if let Some((cache, entry)) = &entry
             && let Some((plan, packed, candidates)) = cache.load(entry)
+            && let Some(oath) = PlannedOath::judged(plan, candidates, against)
         {
-            let oath = PlannedOath::judged(plan, candidates, against);
             let hash = inputs.texts.source_hash(path)?.to_owned();
             let stored: Examples<Store> = Examples::Stored(packed);
             return Some(Planned::new(

@@ -48,8 +48,9 @@ const PACK: &str = "plans.pack";
 /// The first words of a one-oath file's first line, and the format's
 /// version (2: plans hold their notices, issue 37; 3: each example's
 /// steps are a section of their own, issue 39; 4: steps name their
-/// expressions and parameter types by number).
-const HEADER: &str = "varar plan 5";
+/// expressions and parameter types by number; 6: a dead drift
+/// candidate may be kept without its name).
+const HEADER: &str = "varar plan 6";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]

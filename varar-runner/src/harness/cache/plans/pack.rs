@@ -27,8 +27,9 @@ use varar_core::stored::{self, PackedExamples};
 use varar_project::store;
 
 /// The first words of the pack's first line, and the format's version
-/// (2: plans hold their notices, issue 37).
-const PACK_HEADER: &str = "varar plans 5";
+/// (2: plans hold their notices, issue 37; 6: a dead drift candidate may
+/// be kept without its name).
+const PACK_HEADER: &str = "varar plans 6";
 
 /// How often the writer takes what the planners kept. It never waits in
 /// the channel, so a planner's send wakes no thread: a wake per oath
