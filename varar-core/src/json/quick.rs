@@ -140,6 +140,26 @@ impl<'t> Cursor<'t> {
         Some(key)
     }
 
+    /// The next value, which must be an object: each member's key given to
+    /// `member`, which reads the member's value.
+    pub(crate) fn members(
+        &mut self,
+        mut member: impl FnMut(&mut Self, Cow<'t, str>) -> Option<()>,
+    ) -> Option<()> {
+        self.eat(b'{')?;
+        self.separated(b'}', |c| {
+            let key = c.key()?;
+            member(c, key)
+        })
+    }
+
+    /// The next value, which must be an array, each element read by
+    /// `element`.
+    pub(crate) fn elements(&mut self, element: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.eat(b'[')?;
+        self.separated(b']', element)
+    }
+
     /// The next value, which must be a number written as a plain
     /// non-negative integer that fits a `u64` (`0`, `12`; not `012`, `-1`,
     /// `1.0`, `1e2`).

@@ -23,9 +23,8 @@ use super::model::{LOCK_VERSION, Lock, LockEntry, LockExample};
 pub(super) fn lock(text: &str) -> Option<Lock> {
     let mut c = Cursor::new(text);
     let (mut version, mut oaths) = (None, None);
-    c.eat(b'{')?;
-    c.separated(b'}', |c| {
-        match &*c.key()? {
+    c.members(|c, key| {
+        match &*key {
             "version" => version = Some(c.unsigned()?),
             "oaths" => oaths = Some(entries(c)?),
             _ => return None,
@@ -39,10 +38,8 @@ pub(super) fn lock(text: &str) -> Option<Lock> {
 /// The value of `oaths`: oathPath → entry.
 fn entries(c: &mut Cursor<'_>) -> Option<BTreeMap<String, LockEntry>> {
     let mut oaths = BTreeMap::new();
-    c.eat(b'{')?;
-    c.separated(b'}', |c| {
-        let path = c.key()?.into_owned();
-        oaths.insert(path, entry(c)?);
+    c.members(|c, path| {
+        oaths.insert(path.into_owned(), entry(c)?);
         Some(())
     })?;
     Some(oaths)
@@ -51,9 +48,8 @@ fn entries(c: &mut Cursor<'_>) -> Option<BTreeMap<String, LockEntry>> {
 /// One oath's entry: its `sourceHash` and its examples.
 fn entry(c: &mut Cursor<'_>) -> Option<LockEntry> {
     let (mut source_hash, mut examples) = (None, None);
-    c.eat(b'{')?;
-    c.separated(b'}', |c| {
-        match &*c.key()? {
+    c.members(|c, key| {
+        match &*key {
             "sourceHash" => source_hash = Some(c.string_value()?),
             "examples" => examples = Some(example_list(c)?),
             _ => return None,
@@ -68,8 +64,7 @@ fn entry(c: &mut Cursor<'_>) -> Option<LockEntry> {
 
 fn example_list(c: &mut Cursor<'_>) -> Option<Vec<LockExample>> {
     let mut examples = Vec::new();
-    c.eat(b'[')?;
-    c.separated(b']', |c| {
+    c.elements(|c| {
         examples.push(example(c)?);
         Some(())
     })?;
@@ -81,9 +76,8 @@ fn example_list(c: &mut Cursor<'_>) -> Option<Vec<LockExample>> {
 /// One example: its name and line.
 fn example(c: &mut Cursor<'_>) -> Option<LockExample> {
     let (mut name, mut line) = (None, None);
-    c.eat(b'{')?;
-    c.separated(b'}', |c| {
-        match &*c.key()? {
+    c.members(|c, key| {
+        match &*key {
             "name" => name = Some(c.string_value()?),
             "line" => line = Some(i64::try_from(c.unsigned()?).ok()?),
             _ => return None,
