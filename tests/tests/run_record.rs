@@ -210,6 +210,10 @@ fn issue19_nextest_retries_are_attempts_of_one_run_and_a_flake_is_recovered() {
     );
     let runs = RunRecord::combine(records(sample.root()));
     assert_eq!(runs.len(), 1, "one nextest run, one run id");
+    assert!(
+        !sample.root().join(".varar/.cache/record").exists(),
+        "a nextest process remembers no record's header (issue 39)"
+    );
     let run = &runs[0];
     assert!(run.complete());
     assert!(run.processes.iter().all(|p| p.nextest.is_some()));
@@ -358,4 +362,70 @@ fn issue34_a_record_that_cannot_be_read_is_reported_and_pruned_with_the_earlier_
         !records(sample.root()).is_empty(),
         "the run's own record stays"
     );
+}
+
+/// The record files under `.varar/.runs/`, in path order.
+fn record_files(root: &Path) -> Vec<std::path::PathBuf> {
+    let mut out: Vec<_> = std::fs::read_dir(root.join(".varar/.runs"))
+        .into_iter()
+        .flatten()
+        .flatten()
+        .flat_map(|dir| {
+            std::fs::read_dir(dir.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|file| file.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "run"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Issue 39: a run leaves its record's header in `.varar/.cache/record`,
+/// and the next run, which replaces the earlier runs, takes it from there
+/// instead of reading the record whole, while the record keeps its stamp.
+/// The cache is shown to be read by making it say that the run did not
+/// end: the next run then keeps it; the one after reads the file and
+/// prunes it.
+#[test]
+fn issue39_the_next_run_takes_the_last_records_header_from_its_writer() {
+    let (sample, state) = fixture();
+    let root = sample.root();
+    cargo(&sample, &["test"], &env(&state)).assert_code(101, "the usual failures");
+    let first = record_files(root);
+    assert_eq!(first.len(), 1, "{first:?}");
+    let cache = root.join(".varar/.cache/record");
+    let text = std::fs::read_to_string(&cache).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 8, "{text}");
+    assert_eq!(lines[2], "1", "the process ended: {text}");
+    assert_eq!(Path::new(lines[3]), first[0].as_path(), "{text}");
+    let record = &records(root)[0];
+    assert_eq!(
+        lines[4..7],
+        [&*record.run_id, &*record.process_id, &*record.started_at]
+    );
+    // Its header, as the cache says it, is what the next run goes by.
+    let lying = lines
+        .iter()
+        .enumerate()
+        .map(|(i, l)| if i == 2 { "0" } else { l })
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(&cache, lying + "\n").unwrap_or_else(|e| panic!("{e}"));
+    cargo(&sample, &["test"], &env(&state)).assert_code(101, "the usual failures");
+    let second = record_files(root);
+    assert_eq!(
+        second.len(),
+        2,
+        "a run still being written is kept: {second:?}"
+    );
+    assert!(second.contains(&first[0]));
+    // The cache now names the second record: the first is read, whole.
+    cargo(&sample, &["test"], &env(&state)).assert_code(101, "the usual failures");
+    let third = record_files(root);
+    assert_eq!(third.len(), 1, "the earlier runs are pruned: {third:?}");
+    assert!(!second.contains(&third[0]));
 }

@@ -354,6 +354,41 @@ impl Globs {
     }
 }
 
+/// The names of the entries of directory `dir` (an oathPath-style path,
+/// `""` for the root) below which a walk under `config` may find an oath,
+/// or `None` when it may find one below any of them (or `dir` holds them
+/// itself). The walk prunes directories by the include globs' literal
+/// leading directories alone ([`Globs`]): in a directory above every such
+/// prefix, only the entry naming each prefix's next segment can hold an
+/// oath; whatever else it lists is never walked. What the harness's
+/// discovery cache needs to know whose listings it must vouch for.
+pub fn entries_towards_oaths(config: &Config, dir: &str) -> Option<Vec<String>> {
+    let segments: Vec<&str> = if dir.is_empty() {
+        Vec::new()
+    } else {
+        dir.split('/').collect()
+    };
+    let mut names = Vec::new();
+    for glob in &config.docs_include {
+        let prefix = literal_dirs(glob)?;
+        match prefix.get(segments.len()) {
+            // `dir` leads towards the prefix: only its next segment counts.
+            Some(next) if segments.iter().zip(&prefix).all(|(a, b)| *a == b.as_str()) => {
+                names.push(next.clone());
+            }
+            // `dir` leads elsewhere: nothing of it is this glob's.
+            Some(_) => {}
+            // `dir` is the prefix or below it: any entry may hold an oath,
+            // unless `dir` lies off the prefix altogether.
+            None if segments.iter().zip(&prefix).all(|(a, b)| *a == b.as_str()) => return None,
+            None => {}
+        }
+    }
+    names.sort();
+    names.dedup();
+    Some(names)
+}
+
 /// The leading segments of a glob that are plain names, excluding the last
 /// segment (which names files): every matching file lies below them.
 fn literal_dirs(glob: &str) -> Option<Vec<String>> {

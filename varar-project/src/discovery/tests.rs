@@ -239,6 +239,29 @@ fn literal_dirs_only_use_plain_leading_directories() {
     assert_eq!(literal_dirs("x**/y.md"), None);
 }
 
+#[test]
+fn the_entries_towards_oaths_are_the_next_literal_directory_of_each_include_glob() {
+    let mut config = Config::empty(PathBuf::from("varar.config.json"));
+    config.docs_include = ["varar/docs/**/*.md", "varar/api/*.md", "guides/x.md"]
+        .map(str::to_owned)
+        .to_vec();
+    let towards = |dir: &str| entries_towards_oaths(&config, dir);
+    let names = |n: &[&str]| Some(n.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+    assert_eq!(towards(""), names(&["guides", "varar"]));
+    assert_eq!(towards("varar"), names(&["api", "docs"]));
+    // The prefix itself, and below it: any entry.
+    assert_eq!(towards("varar/docs"), None);
+    assert_eq!(towards("varar/docs/deep"), None);
+    assert_eq!(towards("guides"), None);
+    // Off every prefix: no entry (the walk never lists it).
+    assert_eq!(towards("other"), names(&[]));
+    assert_eq!(towards("varar/other"), names(&[]));
+    // A glob without a literal leading directory: any entry, anywhere.
+    config.docs_include.push("*.md".to_owned());
+    assert_eq!(entries_towards_oaths(&config, ""), None);
+    assert_eq!(entries_towards_oaths(&config, "varar"), None);
+}
+
 fn write(root: &Path, rel: &str, text: &str) {
     let path = root.join(rel);
     if let Some(parent) = path.parent() {

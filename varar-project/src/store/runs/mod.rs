@@ -335,7 +335,7 @@ fn read_records_of(
     dir: &Path,
     except: Option<&str>,
 ) -> Vec<Result<ProcessRecord, RecordFileError>> {
-    read_files_of(dir, except, parse_process_record)
+    read_files_of(dir, except, |_| None, parse_process_record)
 }
 
 /// Each record file of a directory of runs (the run `except` left out)
@@ -343,12 +343,16 @@ fn read_records_of(
 fn read_files_of<T>(
     dir: &Path,
     except: Option<&str>,
+    known: impl Fn(&Path) -> Option<T>,
     parse: impl Fn(&[u8]) -> Result<T, RecordError>,
 ) -> Vec<Result<T, RecordFileError>> {
     record_files_of(dir, except)
         .into_iter()
         .map(|found| {
             let path = found?;
+            if let Some(known) = known(&path) {
+                return Ok(known);
+            }
             let bytes = std::fs::read(&path).map_err(|source| RecordFileError::Read {
                 path: path.clone(),
                 source,
@@ -365,9 +369,15 @@ pub fn read_records(root: &Path) -> Vec<Result<ProcessRecord, RecordFileError>> 
 
 /// The headers of the project's records of every run but `run_id`: what
 /// a run that replaces the earlier ones needs to know of them (its own
-/// records are not read back, and no record's items are built).
-pub fn read_other_headers(root: &Path, run_id: &str) -> Vec<Result<RecordHeader, RecordFileError>> {
-    read_files_of(&runs_dir(root), Some(run_id), parse_record_header)
+/// records are not read back, and no record's items are built). A record
+/// whose header `known` gives (one its writer remembered, and the file
+/// still holds) is not read.
+pub fn read_other_headers(
+    root: &Path,
+    run_id: &str,
+    known: impl Fn(&Path) -> Option<RecordHeader>,
+) -> Vec<Result<RecordHeader, RecordFileError>> {
+    read_files_of(&runs_dir(root), Some(run_id), known, parse_record_header)
 }
 
 /// `<root>/.varar/.runs` when it, and `.varar/`, are real directories:

@@ -206,7 +206,7 @@ fn a_full_run_removes_complete_runs_that_started_before_it_only() {
         write_process_record(root, &record(run, process, started, complete))
             .unwrap_or_else(|e| panic!("{e}"));
     }
-    let headers: Vec<RecordHeader> = read_other_headers(root, "new")
+    let headers: Vec<RecordHeader> = read_other_headers(root, "new", |_| None)
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
@@ -283,7 +283,7 @@ fn a_record_write_leaves_its_runs_orphans_to_the_runs_pruning() {
         "a record write does not list its run's directory (one record per process)"
     );
     assert_eq!(read_ok(root).len(), 2, "the orphan is no record");
-    let headers: Vec<RecordHeader> = read_other_headers(root, "new")
+    let headers: Vec<RecordHeader> = read_other_headers(root, "new", |_| None)
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect();
@@ -409,7 +409,7 @@ fn issue34_a_full_run_prunes_an_older_runs_unreadable_record_and_nothing_newer()
     let busy = record("busy", "q", "2020-01-01T00:00:00.000Z", false);
     write_process_record(root, &busy).unwrap_or_else(|e| panic!("{e}"));
     age(&runs.join("busy"), 3600);
-    let found = read_other_headers(root, "new");
+    let found = read_other_headers(root, "new", |_| None);
     let (headers, unreadable): (Vec<_>, Vec<_>) = found.into_iter().partition(Result::is_ok);
     let headers: Vec<RecordHeader> = headers.into_iter().flatten().collect();
     let unreadable: Vec<PathBuf> = unreadable
@@ -439,7 +439,7 @@ fn issue34_a_full_run_prunes_an_older_runs_unreadable_record_and_nothing_newer()
 
 /// The headers of every run but `new`.
 fn other_headers(root: &Path) -> Vec<RecordHeader> {
-    read_other_headers(root, "new")
+    read_other_headers(root, "new", |_| None)
         .into_iter()
         .map(|h| h.unwrap_or_else(|e| panic!("{e}")))
         .collect()

@@ -10,9 +10,10 @@
 //!
 //! | module | file | holds | key | invalidated by |
 //! |---|---|---|---|---|
-//! | `discovery.rs` | `.varar/.cache/discovery` | the oaths a walk found, for the process of one example | the config's globs and the [`Stamp`](stamp::Stamp) of every directory the walk listed | a changed glob or directory stamp; a walk that met a symbolic link or an error, or directories too new to vouch for, is not remembered |
+//! | `discovery.rs` | `.varar/.cache/discovery` | the oaths a walk found, for the next run | the config's globs, the [`Stamp`](stamp::Stamp) of every directory whose listing the walk depended on, and the inode, mode and owner of those it only went through towards the globs' literal directories | a changed glob, directory stamp or passage; a walk that met a symbolic link or an error, or directories too new to vouch for, is not remembered |
 //! | `links.rs` | `.varar/.cache/links` | which oaths hold no link (`](`), so the process of one example leaves them unread | oathPath and the file's stamp | a changed stamp; entries of oaths no longer discovered are dropped |
 //! | `plans/` | `.varar/.cache/plans/` (one file per oath), `.varar/.cache/plans.pack` (a run of every oath) | each oath's plan and drift candidates | the test binary's SHA-256, the modules steps are taken from, the oath text's SHA-256 | another binary, other modules or an edit; used only by a run in which no document may link; the pack keeps only discovered oaths |
+//! | `records.rs` | `.varar/.cache/record` | the header of the last record the harness wrote (its run, process, start, whether it ended), remembered by its writer | the record's path and stamp | a changed stamp; another process's record is read |
 //! | `digests.rs` | `<binary>.varar-sha256`, `.varar/.cache/lock.sha256` | the SHA-256 of the test binary and of the lock, for the run record's manifest | the file's stamp | a changed stamp; the lock's digest is kept only when its stamp is settled |
 //! | `stamp.rs` | — | a file's size, modification time and inode: what every key above trusts instead of the bytes | — | a stamp vouches only for bytes read at least `SETTLED` after the file was last modified |
 
@@ -20,4 +21,5 @@ pub(super) mod digests;
 pub(super) mod discovery;
 pub(super) mod links;
 pub(super) mod plans;
+pub(super) mod records;
 pub(super) mod stamp;

@@ -69,7 +69,7 @@ pub(super) fn setup<'a>(
     // Given back, if still empty, when the run stops before it records
     // itself.
     let claim = claim_for.map(|run_id| Claim::new(&runner.root, run_id));
-    let found = discovery::discover(&project, args, update)?;
+    let found = discovery::discover(&project, args)?;
     if found.oaths.is_empty() && found.unreadable.is_empty() {
         return Err(nothing_discovered(&project.config, &runner.root));
     }

@@ -18,6 +18,7 @@ use varar_core::time::rfc3339_millis;
 
 use super::history::HistoryWriter;
 use super::lock_save::LockSave;
+use crate::harness::cache;
 use crate::harness::cache::digests::{binary_digest, lock_digest};
 use crate::harness::cache::stamp::Stamp;
 use crate::harness::print;
@@ -262,15 +263,29 @@ impl<'a> Recording<'a> {
         self.record.complete = unwritten.is_empty();
         self.record.unwritten = unwritten;
         self.record.ended_at = Some(rfc3339_millis(now_ms()));
-        let _ = self.write(meta);
+        let mut written = self.write(meta);
         let saved = lock.map(|lock| {
             let saved = lock.wait();
             if saved.is_err() {
                 self.record.manifest.lock_after = self.lock_on_disk();
-                let _ = self.write(meta);
+                written = self.write(meta);
             }
             saved
         });
+        // Its last write in place: the next run takes its header from the
+        // cache instead of reading it whole. Not under nextest: the cache
+        // holds one record, and a run there has one a process.
+        if let Some(written) = written.as_ref().filter(|_| self.record.nextest.is_none()) {
+            let record = &self.record;
+            let header = RecordHeader {
+                run_id: record.run_id.clone(),
+                process_id: record.process_id.clone(),
+                complete: record.complete,
+                started_at: record.started_at.clone(),
+                project: record.project.clone(),
+            };
+            cache::records::remember(self.root, &written.path, &header);
+        }
         if let Some(EarlierRuns(found)) = earlier {
             let (headers, unreadable) = split_found(found);
             // Only a run whose own record stands replaces the earlier ones.
@@ -433,7 +448,11 @@ pub(crate) struct EarlierRuns(Vec<Result<RecordHeader, store::RecordFileError>>)
 
 /// Read [`EarlierRuns`]: the runs other than `run_id`.
 pub(crate) fn earlier_runs(root: &Path, run_id: &str) -> EarlierRuns {
-    EarlierRuns(store::read_other_headers(root, run_id))
+    EarlierRuns(store::read_other_headers(
+        root,
+        run_id,
+        cache::records::known(root),
+    ))
 }
 
 /// Every readable run of the project, and how many record files could not
