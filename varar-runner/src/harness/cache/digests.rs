@@ -4,7 +4,7 @@
 //! The config's is taken from the bytes the run read
 //! (`varar_project::Project::config_sha256`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
@@ -35,21 +35,62 @@ fn sha256_of_file(path: &Path) -> Option<String> {
 /// The test binary's digest, cached beside it (`<binary>.varar-sha256`)
 /// so that the processes of a nextest run hash it once per build. The
 /// linker writes a binary once, so its cache is kept from the first hash;
-/// a process asks once (its record and its plan cache both name it).
+/// a process asks once (its record and its plan cache both name it), and
+/// waits for it if [`hash_binary_aside`] is hashing it.
 pub(in crate::harness) fn binary_digest() -> Option<FileDigest> {
-    static DIGEST: OnceLock<Option<FileDigest>> = OnceLock::new();
-    DIGEST.get_or_init(read_binary_digest).clone()
+    BINARY.get_or_init(read_binary_digest).clone()
+}
+
+/// The test binary's digest, once known: what [`binary_digest`] gives.
+static BINARY: OnceLock<Option<FileDigest>> = OnceLock::new();
+
+/// Make the test binary's digest known early, for what names it later
+/// (issue 39): taken from its cache beside the binary when that holds,
+/// and otherwise hashed on a thread of its own while the run goes on. A
+/// binary built since its last run is tens of megabytes (80 MB of a debug
+/// build, 0.06 s to hash there): hashed first, it delayed every first run
+/// after a rebuild by that much. Called before anything asks for it.
+pub(in crate::harness) fn hash_binary_aside() {
+    if BINARY.get().is_some() {
+        return;
+    }
+    let known = binary().and_then(|(exe, name, cache)| {
+        let sha256 = cached(&exe, &cache)?;
+        Some(FileDigest { path: name, sha256 })
+    });
+    if let Some(known) = known {
+        let _ = BINARY.set(Some(known));
+        return;
+    }
+    let spawned = std::thread::Builder::new()
+        .name("varar-binary-digest".to_owned())
+        .spawn(|| drop(binary_digest()));
+    // No thread to spare: it is hashed when first asked.
+    drop(spawned);
+}
+
+/// The test binary's digest if it is known now (its cache held, or it is
+/// hashed), without waiting for a hash under way: a binary whose digest
+/// is not known yet was built since the last run that asked.
+pub(in crate::harness) fn binary_digest_if_known() -> Option<FileDigest> {
+    BINARY.get().cloned().flatten()
 }
 
 fn read_binary_digest() -> Option<FileDigest> {
+    let (exe, name, cache) = binary()?;
+    Some(FileDigest {
+        path: name,
+        sha256: cached_sha256(&exe, &cache, false)?,
+    })
+}
+
+/// The test binary, its file name, and where its digest is cached.
+fn binary() -> Option<(PathBuf, String, PathBuf)> {
     let exe = std::env::current_exe().ok()?;
     let name = exe.file_name()?.to_string_lossy().into_owned();
     let mut cache = exe.clone().into_os_string();
     cache.push(".varar-sha256");
-    Some(FileDigest {
-        path: name,
-        sha256: cached_sha256(&exe, Path::new(&cache), false)?,
-    })
+    Some((exe, name, PathBuf::from(cache)))
 }
 
 /// The lock's digest, cached in `.varar/.cache/lock.sha256` so that a
@@ -82,15 +123,10 @@ const LOCK_DIGEST_CACHE: &str = "lock.sha256";
 /// binary, written once by the linker, needs no settling time: the first
 /// processes after a build must not each hash 70 MB).
 fn cached_sha256(path: &Path, cache: &Path, settled: bool) -> Option<String> {
-    let before = Stamp::of_file(path);
-    if let Some(stamp) = before
-        && let Ok(text) = std::fs::read_to_string(cache)
-        && let Some((cached, sha)) = text.trim_end().rsplit_once(' ')
-        && Stamp::parse(cached) == Some(stamp)
-        && sha.len() == 64
-    {
-        return Some(sha.to_owned());
+    if let Some(sha) = cached(path, cache) {
+        return Some(sha);
     }
+    let before = Stamp::of_file(path);
     let now = SystemTime::now();
     let sha = sha256_of_file(path)?;
     if let Some(stamp) = before
@@ -102,6 +138,15 @@ fn cached_sha256(path: &Path, cache: &Path, settled: bool) -> Option<String> {
         let _ = store::write_disposable(cache, format!("{stamp} {sha}\n").as_bytes());
     }
     Some(sha)
+}
+
+/// The SHA-256 of `path` that `cache` holds, while the file keeps the
+/// stamp it was cached with.
+fn cached(path: &Path, cache: &Path) -> Option<String> {
+    let stamp = Stamp::of_file(path)?;
+    let text = std::fs::read_to_string(cache).ok()?;
+    let (cached, sha) = text.trim_end().rsplit_once(' ')?;
+    (Stamp::parse(cached) == Some(stamp) && sha.len() == 64).then(|| sha.to_owned())
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 
+use super::cache::digests;
 use super::cache::plans::{Layout, PlanCache};
 use super::error::{FATAL, HarnessError};
 use super::finish::lock_save::LockSave;
@@ -58,6 +59,11 @@ pub(super) fn run(runner: &Settings, args: &Arguments) -> Result<ExitCode, Harne
     let only = Only::from_env().map_err(|e| HarnessError::Select(e.to_string()))?;
     let claim_for = (!args.list && rerun.is_none()).then_some(identity.run_id.as_str());
     let (setup, claim) = setup(runner, args, claim_for)?;
+    if !args.list {
+        // Its record names the test binary by its digest, and so does the
+        // plan cache: known from its cache, or hashed meanwhile.
+        digests::hash_binary_aside();
+    }
     let runtime = Runtime::start(!args.list).map_err(HarnessError::Runtime)?;
     let shared = Arc::new(RunShared {
         resources: Arc::new(ResourceStore::new(setup.lifecycle.resources.clone())),

@@ -31,6 +31,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use varar_core::drift::CandidateInfo;
 use varar_core::plan::Plan;
+use varar_core::record::FileDigest;
 use varar_core::stored::{self, PackedExamples};
 
 use super::digests;
@@ -38,6 +39,8 @@ use varar_project::discovery::OathFile;
 use varar_project::store;
 
 mod pack;
+
+use pack::Steps;
 
 /// The directory of the one-oath files, under `.varar/.cache/`.
 const DIR: &str = "plans";
@@ -57,9 +60,6 @@ const HEADER: &str = "varar plan 6";
 pub(in crate::harness) struct PlanCache {
     /// The directory of the one-oath files.
     dir: PathBuf,
-    /// The steps: the test binary's SHA-256 and the modules it takes them
-    /// from.
-    steps: String,
     kept: Kept,
 }
 
@@ -78,6 +78,9 @@ pub(in crate::harness) enum Layout {
 #[derive(Debug)]
 enum Kept {
     PerOath {
+        /// The steps: the test binary's SHA-256 and the modules it takes
+        /// them from (the pack's writer holds the pack's).
+        steps: String,
         /// Whether the directory is known to exist.
         made: AtomicBool,
     },
@@ -95,34 +98,47 @@ impl PlanCache {
     /// `modules` (all when `None`), kept as `layout` says; `None` when the
     /// binary's digest is unknown (a plan could then not be tied to its
     /// steps).
+    ///
+    /// A run of every oath whose binary's digest is not known yet (built
+    /// since the last run that asked: `digests::hash_binary_aside` is
+    /// hashing it) reads no plan, which could not be of this binary, and
+    /// stores its plans under the digest once it is known: it plans
+    /// while the binary is hashed, not after.
     pub(in crate::harness) fn open(
         root: &Path,
         modules: Option<&[String]>,
         layout: Layout,
     ) -> Option<PlanCache> {
-        let binary = digests::binary_digest()?.sha256;
         let cache = store::ensure_cache_dir(root).ok()?;
         // Module paths hold neither spaces nor commas.
         let modules = modules.map_or_else(|| "*".to_owned(), |m| m.join(","));
-        Some(PlanCache::new(
-            &cache,
-            format!("{binary} {modules}"),
-            layout,
-        ))
+        let steps = move |binary: FileDigest| format!("{} {modules}", binary.sha256);
+        let steps = match (layout, digests::binary_digest_if_known()) {
+            (_, Some(binary)) => Steps::Known(steps(binary)),
+            (Layout::Pack, None) => {
+                Steps::Later(Box::new(move || digests::binary_digest().map(steps)))
+            }
+            (Layout::PerOath, None) => Steps::Known(steps(digests::binary_digest()?)),
+        };
+        PlanCache::new(&cache, steps, layout)
     }
 
-    fn new(cache: &Path, steps: String, layout: Layout) -> PlanCache {
-        let kept = match layout {
-            Layout::PerOath => Kept::PerOath {
+    /// The cache in `cache` for `steps`; `None` for a file per oath
+    /// whose steps are not known yet (each is written under them as it is
+    /// planned).
+    fn new(cache: &Path, steps: Steps, layout: Layout) -> Option<PlanCache> {
+        let kept = match (layout, steps) {
+            (Layout::PerOath, Steps::Known(steps)) => Kept::PerOath {
+                steps,
                 made: AtomicBool::new(false),
             },
-            Layout::Pack => Kept::Pack(pack::Packing::open(cache.join(PACK), &steps)),
+            (Layout::PerOath, Steps::Later(_)) => return None,
+            (Layout::Pack, steps) => Kept::Pack(pack::Packing::open(cache.join(PACK), steps)),
         };
-        PlanCache {
+        Some(PlanCache {
             dir: cache.join(DIR),
-            steps,
             kept,
-        }
+        })
     }
 
     /// The entry of the oath at `oath_path` whose text has the SHA-256
@@ -142,10 +158,10 @@ impl PlanCache {
     ) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
         match &self.kept {
             Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha),
-            Kept::PerOath { .. } => {
+            Kept::PerOath { steps, .. } => {
                 let bytes = std::fs::read(self.file(&entry.oath_path)).ok()?;
                 let end = bytes.iter().position(|&b| b == b'\n')?;
-                if bytes[..end] != *self.header(entry).as_bytes() {
+                if bytes[..end] != *header(steps, entry).as_bytes() {
                     return None;
                 }
                 stored::decode_packed(&bytes[end + 1..])
@@ -169,14 +185,14 @@ impl PlanCache {
         let body = stored::encode_packed(packed, parts, candidates);
         match &self.kept {
             Kept::Pack(pack) => pack.store(&entry.oath_path, &entry.text_sha, body),
-            Kept::PerOath { made } => {
+            Kept::PerOath { steps, made } => {
                 if !made.load(Ordering::Relaxed) {
                     if std::fs::create_dir_all(&self.dir).is_err() {
                         return;
                     }
                     made.store(true, Ordering::Relaxed);
                 }
-                let mut file = self.header(entry).into_bytes();
+                let mut file = header(steps, entry).into_bytes();
                 file.push(b'\n');
                 file.extend_from_slice(&body);
                 let _ = store::write_disposable(&self.file(&entry.oath_path), &file);
@@ -221,15 +237,6 @@ impl PlanCache {
         }
     }
 
-    /// `<HEADER> <binary> <modules> <text's SHA-256> <oathPath>`: what a
-    /// one-oath file's plan was made of.
-    fn header(&self, entry: &Entry) -> String {
-        format!(
-            "{HEADER} {} {} {}",
-            self.steps, entry.text_sha, entry.oath_path
-        )
-    }
-
     /// One flat file per oath, named by a hash of its path (FNV-1a, 64
     /// bits): no directory to make per folder of oaths. Two paths of one
     /// name only take turns; the header tells them apart.
@@ -241,6 +248,12 @@ impl PlanCache {
         }
         self.dir.join(format!("{hash:016x}"))
     }
+}
+
+/// `<HEADER> <binary> <modules> <text's SHA-256> <oathPath>`: what a
+/// one-oath file's plan was made of (`steps`: the binary and the modules).
+fn header(steps: &str, entry: &Entry) -> String {
+    format!("{HEADER} {steps} {} {}", entry.text_sha, entry.oath_path)
 }
 
 impl Drop for PlanCache {
@@ -255,7 +268,8 @@ mod tests {
     use varar_core::plan::PlannedExample;
 
     fn cache_for(dir: &Path, steps: &str, layout: Layout) -> PlanCache {
-        PlanCache::new(dir, steps.to_owned(), layout)
+        PlanCache::new(dir, Steps::Known(steps.to_owned()), layout)
+            .unwrap_or_else(|| panic!("known steps"))
     }
 
     fn a_plan(name: &str) -> Plan {
@@ -314,6 +328,47 @@ mod tests {
             let rebuilt = cache_for(dir.path(), &format!("{} *", "c".repeat(64)), layout);
             assert_eq!(stored(&rebuilt, "varar/a.md", "text"), None, "{layout:?}");
         }
+    }
+
+    /// A run whose binary is still being hashed: its steps known later.
+    fn later(dir: &Path, steps: Option<&str>, layout: Layout) -> Option<PlanCache> {
+        let steps = steps.map(str::to_owned);
+        PlanCache::new(dir, Steps::Later(Box::new(move || steps)), layout)
+    }
+
+    #[test]
+    fn a_pack_whose_steps_are_known_later_reads_nothing_and_is_written_under_them() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let plan = a_plan("I deposit 5");
+        let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
+        keep(&cache, &cache.entry("varar/a.md", &key("text")), &plan);
+        cache.finish();
+        // A binary not hashed yet has no pack of its own: none is read,
+        // even one of the steps it turns out to have.
+        let mut cache =
+            later(dir.path(), Some("steps"), Layout::Pack).unwrap_or_else(|| panic!("a pack"));
+        assert_eq!(stored(&cache, "varar/a.md", "text"), None);
+        let edited = a_plan("I deposit 6");
+        keep(&cache, &cache.entry("varar/a.md", &key("text 2")), &edited);
+        cache.finish();
+        // Its plans are written under the steps it learnt.
+        let cache = cache_for(dir.path(), "steps", Layout::Pack);
+        assert_eq!(stored(&cache, "varar/a.md", "text 2"), Some(edited));
+        assert_eq!(
+            stored(&cache, "varar/a.md", "text"),
+            None,
+            "the pack replaced"
+        );
+        // Steps that cannot be learnt: nothing is written.
+        let pack = std::fs::read(dir.path().join(PACK)).unwrap_or_else(|e| panic!("{e}"));
+        let mut cache = later(dir.path(), None, Layout::Pack).unwrap_or_else(|| panic!("a pack"));
+        keep(&cache, &cache.entry("varar/b.md", &key("b")), &plan);
+        cache.finish();
+        let after = std::fs::read(dir.path().join(PACK)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(after, pack);
+        // A file per oath is written as it is planned: its steps must be
+        // known when it is opened.
+        assert!(later(dir.path(), Some("steps"), Layout::PerOath).is_none());
     }
 
     #[test]

@@ -74,18 +74,40 @@ enum Body {
     Made(Vec<u8>),
 }
 
+/// The steps a pack's plans were made with (`PlanCache`'s key).
+pub(super) enum Steps {
+    /// Known: the pack read is the one of these steps, if any.
+    Known(String),
+    /// Known only once the test binary is hashed, which goes on while the
+    /// run plans (`digests::hash_binary_aside`): a binary built since the
+    /// last run that hashed it has no pack of its own to read. The writer
+    /// learns them before it writes (`None`: it writes nothing).
+    Later(Box<dyn FnOnce() -> Option<String> + Send>),
+}
+
 impl Packing {
     /// The pack at `path` for `steps`, and its writer.
-    pub(super) fn open(path: PathBuf, steps: &str) -> Packing {
-        let header = format!("{PACK_HEADER} {steps}");
-        let old = Old::open(&path, &header).unwrap_or_default();
+    pub(super) fn open(path: PathBuf, steps: Steps) -> Packing {
+        let header = |steps: &str| format!("{PACK_HEADER} {steps}");
+        let (old, later) = match steps {
+            Steps::Known(steps) => {
+                let header = header(&steps);
+                let old = Old::open(&path, &header).unwrap_or_default();
+                let known: Box<dyn FnOnce() -> Option<String> + Send> = Box::new(|| Some(header));
+                (old, known)
+            }
+            Steps::Later(steps) => (
+                Old::default(),
+                Box::new(move || Some(header(&steps()?))) as _,
+            ),
+        };
         let old = Arc::new(old);
         let (to_writer, kept) = mpsc::channel();
         let writer = std::thread::Builder::new()
             .name("varar-plans".to_owned())
             .spawn({
                 let old = Arc::clone(&old);
-                move || write_pack(&path, &header, &old, kept)
+                move || write_pack(&path, later, &old, kept)
             })
             .ok();
         Packing {
@@ -234,7 +256,12 @@ fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> Option<u64> {
 /// Write the next pack at `path` from what the run kept, streamed as it
 /// comes: not at all while everything is as in the pack read, which it
 /// then stays.
-fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Kept>) {
+fn write_pack(
+    path: &std::path::Path,
+    header: impl FnOnce() -> Option<String>,
+    old: &Old,
+    kept: Receiver<Kept>,
+) {
     let mut kept = Taken(kept);
     let mut before = Vec::new();
     let mut first_made = None;
@@ -249,6 +276,9 @@ fn write_pack(path: &std::path::Path, header: &str, old: &Old, kept: Receiver<Ke
     if first_made.is_none() && before.len() == old.entries.len() {
         return;
     }
+    let Some(header) = header() else {
+        return;
+    };
     let _ = store::write_disposable_with(path, |sink| {
         writeln!(sink, "{header}")?;
         let rest = before.into_iter().chain(first_made).chain(kept);
