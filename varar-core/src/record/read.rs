@@ -58,6 +58,19 @@ pub struct RecordHeader {
     pub project: Option<String>,
 }
 
+impl RecordHeader {
+    /// The header of `record`, as a reader of its file would read it.
+    pub fn of(record: &ProcessRecord) -> RecordHeader {
+        RecordHeader {
+            run_id: record.run_id.clone(),
+            process_id: record.process_id.clone(),
+            complete: record.complete,
+            started_at: record.started_at.clone(),
+            project: record.project.clone(),
+        }
+    }
+}
+
 /// The members a [`RecordHeader`] is read from.
 const HEADER_KEYS: [&str; 7] = [
     "format",
@@ -76,14 +89,7 @@ const HEADER_KEYS: [&str; 7] = [
 pub fn parse_record_header(bytes: &[u8]) -> Result<RecordHeader, RecordError> {
     let text = json::read::utf8(bytes)?;
     let Some(tree) = json::read::parse_members(text, &|k| HEADER_KEYS.contains(&k)) else {
-        let record = parse_process_record(bytes)?;
-        return Ok(RecordHeader {
-            run_id: record.run_id,
-            process_id: record.process_id,
-            complete: record.complete,
-            started_at: record.started_at,
-            project: record.project,
-        });
+        return Ok(RecordHeader::of(&parse_process_record(bytes)?));
     };
     json::first_duplicate(&tree, TOP)?;
     let top = tree.as_object(TOP)?;

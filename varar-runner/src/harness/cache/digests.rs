@@ -4,7 +4,7 @@
 //! The config's is taken from the bytes the run read
 //! (`varar_project::Project::config_sha256`).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::OnceLock;
 use std::time::SystemTime;
 
@@ -54,11 +54,7 @@ pub(in crate::harness) fn hash_binary_aside() {
     if BINARY.get().is_some() {
         return;
     }
-    let known = binary().and_then(|(exe, name, cache)| {
-        let sha256 = cached(&exe, &cache)?;
-        Some(FileDigest { path: name, sha256 })
-    });
-    if let Some(known) = known {
+    if let Some(known) = binary_digest_by(cached) {
         let _ = BINARY.set(Some(known));
         return;
     }
@@ -77,20 +73,20 @@ pub(in crate::harness) fn binary_digest_if_known() -> Option<FileDigest> {
 }
 
 fn read_binary_digest() -> Option<FileDigest> {
-    let (exe, name, cache) = binary()?;
-    Some(FileDigest {
-        path: name,
-        sha256: cached_sha256(&exe, &cache, false)?,
-    })
+    binary_digest_by(|exe, cache| cached_sha256(exe, cache, false))
 }
 
-/// The test binary, its file name, and where its digest is cached.
-fn binary() -> Option<(PathBuf, String, PathBuf)> {
+/// The test binary's digest as `sha256` gives it from the binary's path
+/// and where its digest is cached beside it.
+fn binary_digest_by(sha256: impl FnOnce(&Path, &Path) -> Option<String>) -> Option<FileDigest> {
     let exe = std::env::current_exe().ok()?;
     let name = exe.file_name()?.to_string_lossy().into_owned();
     let mut cache = exe.clone().into_os_string();
     cache.push(".varar-sha256");
-    Some((exe, name, PathBuf::from(cache)))
+    Some(FileDigest {
+        path: name,
+        sha256: sha256(&exe, Path::new(&cache))?,
+    })
 }
 
 /// The lock's digest, cached in `.varar/.cache/lock.sha256` so that a

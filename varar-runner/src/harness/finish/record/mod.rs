@@ -276,14 +276,7 @@ impl<'a> Recording<'a> {
         // cache instead of reading it whole. Not under nextest: the cache
         // holds one record, and a run there has one a process.
         if let Some(written) = written.as_ref().filter(|_| self.record.nextest.is_none()) {
-            let record = &self.record;
-            let header = RecordHeader {
-                run_id: record.run_id.clone(),
-                process_id: record.process_id.clone(),
-                complete: record.complete,
-                started_at: record.started_at.clone(),
-                project: record.project.clone(),
-            };
+            let header = RecordHeader::of(&self.record);
             cache::records::remember(self.root, &written.path, &header);
         }
         if let Some(EarlierRuns(found)) = earlier {
