@@ -1,6 +1,7 @@
 //! Writing the lock byte for byte as the reference does (spec 40 §4.3), so a
 //! clean re-run leaves no git diff.
 
+use crate::json::write::push_int;
 use crate::json::{cmp_utf16, write_string};
 
 use super::model::Lock;
@@ -36,7 +37,7 @@ pub fn serialize_lock(lock: &Lock) -> String {
                 write_string(&mut out, &ex.name);
                 // A line without the formatting machinery, slow unoptimised.
                 out.push_str(",\n          \"line\": ");
-                out.push_str(itoa::Buffer::new().format(ex.line));
+                push_int(&mut out, ex.line);
                 out.push_str("\n        }");
             }
             out.push_str("\n      ]");

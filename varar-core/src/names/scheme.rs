@@ -6,6 +6,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use crate::fast_hash::{Fast, FastMap, FastSet};
+use crate::json::write::push_uint;
 use crate::plan::DiagnosticCode;
 use crate::text::{collapse_whitespace, push_collapsed};
 
@@ -291,7 +292,7 @@ impl UniqueNames {
             let mut candidate = String::with_capacity(base.name.len() + 8);
             candidate.push_str(&base.name);
             candidate.push('[');
-            candidate.push_str(itoa::Buffer::new().format(*counter));
+            push_uint(&mut candidate, u64::try_from(*counter).unwrap_or(u64::MAX));
             candidate.push(']');
             let candidate = Hashed::new(Arc::from(candidate));
             if self.taken.insert(candidate.clone()) {

@@ -22,6 +22,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use crate::json::Pretty;
+use crate::json::write::{Key, key};
 use crate::names::ItemKind;
 
 /// The version of [`ProcessRecord`] this crate reads and writes.
@@ -331,50 +332,50 @@ impl ProcessRecord {
 
     fn write_with(&self, w: &mut Pretty<'_>, items: &dyn RecordItems) {
         w.object(None);
-        w.uint(Some("version"), self.version);
-        w.string(Some("format"), &self.format);
-        w.string(Some("varar"), &self.varar);
-        w.string(Some("runId"), &self.run_id);
-        w.string(Some("processId"), &self.process_id);
-        w.bool(Some("complete"), self.complete);
+        w.uint(key!("version"), self.version);
+        w.string(key!("format"), &self.format);
+        w.string(key!("varar"), &self.varar);
+        w.string(key!("runId"), &self.run_id);
+        w.string(key!("processId"), &self.process_id);
+        w.bool(key!("complete"), self.complete);
         if let Some(project) = &self.project {
-            w.string(Some("project"), project);
+            w.string(key!("project"), project);
         }
-        w.string(Some("startedAt"), &self.started_at);
+        w.string(key!("startedAt"), &self.started_at);
         if let Some(ended) = &self.ended_at {
-            w.string(Some("endedAt"), ended);
+            w.string(key!("endedAt"), ended);
         }
-        w.strings(Some("arguments"), self.arguments.iter().map(String::as_str));
+        w.strings(key!("arguments"), self.arguments.iter().map(String::as_str));
         self.options.write(w);
         if let Some(nextest) = &self.nextest {
             nextest.write(w);
         }
         if let Some(rerun) = &self.rerun {
-            w.object(Some("rerun"));
-            w.string(Some("mode"), &rerun.mode);
-            w.string(Some("group"), &rerun.group);
+            w.object(key!("rerun"));
+            w.string(key!("mode"), &rerun.mode);
+            w.string(key!("group"), &rerun.group);
             w.end_object();
         }
         self.manifest.write(w);
-        w.array(Some("items"));
+        w.array(key!("items"));
         w.elements_indexed(items.count(), |w, i| items.item(i).write(w));
         w.end_array();
         if !self.unselected.is_empty() {
             w.strings(
-                Some("unselected"),
+                key!("unselected"),
                 self.unselected.iter().map(String::as_str),
             );
         }
         if !self.unwritten.is_empty() {
-            w.strings(Some("unwritten"), self.unwritten.iter().map(String::as_str));
+            w.strings(key!("unwritten"), self.unwritten.iter().map(String::as_str));
         }
         if !self.removed.is_empty() {
-            w.array(Some("removed"));
+            w.array(key!("removed"));
             for r in &self.removed {
                 w.object(None);
-                w.string(Some("oathPath"), &r.oath_path);
-                w.string(Some("name"), &r.name);
-                w.raw(Some("line"), r.line);
+                w.string(key!("oathPath"), &r.oath_path);
+                w.string(key!("name"), &r.name);
+                w.raw(key!("line"), r.line);
                 w.end_object();
             }
             w.end_array();
@@ -408,31 +409,31 @@ impl ProcessRecord {
 
 impl Options {
     fn write(&self, w: &mut Pretty) {
-        w.object(Some("options"));
-        w.bool(Some("update"), self.update);
+        w.object(key!("options"));
+        w.bool(key!("update"), self.update);
         if let Some(timeout) = &self.timeout {
-            w.string(Some("timeout"), timeout);
+            w.string(key!("timeout"), timeout);
         }
         if let Some(threads) = self.threads {
-            w.raw(Some("threads"), threads);
+            w.raw(key!("threads"), threads);
         }
-        w.string(Some("runtime"), &self.runtime);
+        w.string(key!("runtime"), &self.runtime);
         w.end_object();
     }
 }
 
 impl NextestRun {
     fn write(&self, w: &mut Pretty) {
-        w.object(Some("nextest"));
-        w.string(Some("runId"), &self.run_id);
+        w.object(key!("nextest"));
+        w.string(key!("runId"), &self.run_id);
         if let Some(attempt) = self.attempt {
-            w.uint(Some("attempt"), attempt);
+            w.uint(key!("attempt"), attempt);
         }
         if let Some(total) = self.total_attempts {
-            w.uint(Some("totalAttempts"), total);
+            w.uint(key!("totalAttempts"), total);
         }
         if let Some(name) = &self.test_name {
-            w.string(Some("testName"), name);
+            w.string(key!("testName"), name);
         }
         w.end_object();
     }
@@ -440,31 +441,31 @@ impl NextestRun {
 
 impl Manifest {
     fn write(&self, w: &mut Pretty) {
-        w.object(Some("manifest"));
-        let file = |w: &mut Pretty, key: &str, digest: &Option<FileDigest>| {
+        w.object(key!("manifest"));
+        let file = |w: &mut Pretty, key: Option<Key>, digest: &Option<FileDigest>| {
             if let Some(d) = digest {
-                w.object(Some(key));
-                w.string(Some("path"), &d.path);
-                w.string(Some("sha256"), &d.sha256);
+                w.object(key);
+                w.string(key!("path"), &d.path);
+                w.string(key!("sha256"), &d.sha256);
                 w.end_object();
             }
         };
-        file(w, "config", &self.config);
-        file(w, "lockBefore", &self.lock_before);
-        file(w, "lockAfter", &self.lock_after);
-        w.array(Some("documents"));
+        file(w, key!("config"), &self.config);
+        file(w, key!("lockBefore"), &self.lock_before);
+        file(w, key!("lockAfter"), &self.lock_after);
+        w.array(key!("documents"));
         for d in &self.documents {
             w.object(None);
-            w.string(Some("path"), &d.path);
-            w.string(Some("sha256"), &d.sha256);
-            w.string(Some("sourceHash"), &d.source_hash);
+            w.string(key!("path"), &d.path);
+            w.string(key!("sha256"), &d.sha256);
+            w.string(key!("sourceHash"), &d.source_hash);
             w.end_object();
         }
         w.end_array();
-        file(w, "testBinary", &self.test_binary);
-        w.bool(Some("reproducible"), self.reproducible);
+        file(w, key!("testBinary"), &self.test_binary);
+        w.bool(key!("reproducible"), self.reproducible);
         w.strings(
-            Some("limitations"),
+            key!("limitations"),
             self.limitations.iter().map(String::as_str),
         );
         w.end_object();
@@ -532,19 +533,19 @@ impl Item {
 impl ItemView<'_> {
     fn write(&self, w: &mut Pretty) {
         w.object(None);
-        w.string(Some("name"), self.name);
-        w.string(Some("kind"), self.kind.as_str());
-        w.string(Some("oathPath"), self.oath_path);
-        w.uint(Some("line"), self.line);
-        w.uint(Some("attempt"), self.attempt);
+        w.string(key!("name"), self.name);
+        w.string(key!("kind"), self.kind.as_str());
+        w.string(key!("oathPath"), self.oath_path);
+        w.uint(key!("line"), self.line);
+        w.uint(key!("attempt"), self.attempt);
         if let Some(outcome) = self.outcome {
-            w.string(Some("outcome"), outcome.as_str());
+            w.string(key!("outcome"), outcome.as_str());
         }
         if let Some(ms) = self.duration_ms {
-            w.float(Some("durationMs"), ms);
+            w.float(key!("durationMs"), ms);
         }
         if let Some(message) = self.message {
-            w.string(Some("message"), message);
+            w.string(key!("message"), message);
         }
         w.end_object();
     }

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::json::Pretty;
+use crate::json::write::key;
 
 /// The payload of one oath's run-result file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,20 +120,20 @@ impl OathResults {
     pub fn to_text(&self) -> Result<String, serde_json::Error> {
         let mut w = Pretty::new();
         w.object(None);
-        w.uint(Some("version"), self.version);
-        w.string(Some("oathPath"), &self.oath_path);
-        w.string(Some("sourceHash"), &self.source_hash);
+        w.uint(key!("version"), self.version);
+        w.string(key!("oathPath"), &self.oath_path);
+        w.string(key!("sourceHash"), &self.source_hash);
         if !self.documents.is_empty() {
-            w.array(Some("documents"));
+            w.array(key!("documents"));
             for d in &self.documents {
                 w.object(None);
-                w.string(Some("path"), &d.path);
-                w.string(Some("sourceHash"), &d.source_hash);
+                w.string(key!("path"), &d.path);
+                w.string(key!("sourceHash"), &d.source_hash);
                 w.end_object();
             }
             w.end_array();
         }
-        w.array(Some("examples"));
+        w.array(key!("examples"));
         w.elements(&self.examples, |w, example| example.write(w));
         w.end_array();
         w.end_object();
@@ -143,15 +144,15 @@ impl OathResults {
 impl ExampleResult {
     fn write(&self, w: &mut Pretty) {
         w.object(None);
-        w.string(Some("name"), &self.name);
+        w.string(key!("name"), &self.name);
         w.string(
-            Some("status"),
+            key!("status"),
             match self.status {
                 Status::Passed => "passed",
                 Status::Failed => "failed",
             },
         );
-        w.array(Some("lines"));
+        w.array(key!("lines"));
         for line in &self.lines {
             w.uint(None, *line);
         }
@@ -165,29 +166,29 @@ impl ExampleResult {
 
 impl ResultFailure {
     fn write(&self, w: &mut Pretty) {
-        w.object(Some("failure"));
-        w.uint(Some("line"), self.line);
-        w.string(Some("message"), &self.message);
-        w.string(Some("stack"), &self.stack);
+        w.object(key!("failure"));
+        w.uint(key!("line"), self.line);
+        w.string(key!("message"), &self.message);
+        w.string(key!("stack"), &self.stack);
         if !self.cells.is_empty() {
-            w.array(Some("cells"));
+            w.array(key!("cells"));
             for cell in &self.cells {
                 w.object(None);
-                w.uint(Some("from"), cell.from);
-                w.uint(Some("to"), cell.to);
-                w.string(Some("actual"), &cell.actual);
+                w.uint(key!("from"), cell.from);
+                w.uint(key!("to"), cell.to);
+                w.string(key!("actual"), &cell.actual);
                 w.end_object();
             }
             w.end_array();
         }
         if let Some(anchor) = &self.anchor {
-            w.object(Some("anchor"));
-            w.uint(Some("from"), anchor.from);
-            w.uint(Some("to"), anchor.to);
+            w.object(key!("anchor"));
+            w.uint(key!("from"), anchor.from);
+            w.uint(key!("to"), anchor.to);
             w.end_object();
         }
         if let Some(doc_path) = &self.doc_path {
-            w.string(Some("docPath"), doc_path);
+            w.string(key!("docPath"), doc_path);
         }
         w.end_object();
     }

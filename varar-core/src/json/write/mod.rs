@@ -9,6 +9,53 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+mod numbers;
+
+pub(crate) use numbers::{push_int, push_uint};
+
+/// The name of an object's member as [`Pretty`] writes it before the
+/// value, `"name": `, quoted when the program is built (by this crate's
+/// `key!`). Writing the quotes and the colon at every member took three
+/// appends, each a call in an unoptimised build, the profile users' tests
+/// run in; a run record writes eight members for each of its items.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Key(&'static str);
+
+/// `Some(`[`Key`]`)` of the member `$name`, which must be ASCII letters
+/// and digits (they need no escape): checked when the program is built.
+macro_rules! key {
+    ($name:literal) => {{
+        const KEY: $crate::json::write::Key =
+            $crate::json::write::Key::quoted($name, concat!("\"", $name, "\": "));
+        Some(KEY)
+    }};
+}
+pub(crate) use key;
+
+impl Key {
+    /// The key of the member `name`, whose text, `"name": `, is `text`
+    /// (what `key!` gives). In a constant, as `key!` makes it, a name that
+    /// is not ASCII letters and digits does not build.
+    pub(crate) const fn quoted(name: &str, text: &'static str) -> Key {
+        let bytes = name.as_bytes();
+        assert!(!bytes.is_empty(), "a member's name");
+        let mut i = 0;
+        while i < bytes.len() {
+            assert!(
+                bytes[i].is_ascii_alphanumeric(),
+                "a member's name is ASCII letters and digits"
+            );
+            i += 1;
+        }
+        Key(text)
+    }
+
+    /// Its text: the name, quoted, and the colon and space after it.
+    pub fn text(self) -> &'static str {
+        self.0
+    }
+}
+
 /// Append `s` as a JSON string literal, escaped exactly as `JSON.stringify`
 /// does (spec 40 §4.3): `"` `\` and U+0000–U+001F only, the usual short forms,
 /// `\u00xx` in lowercase hex for the rest; everything else raw UTF-8.
@@ -196,42 +243,44 @@ impl<'s> Pretty<'s> {
 
     /// Start the next member of the innermost object (`key` set) or
     /// array (`key` unset), or the document's value.
-    fn next(&mut self, key: Option<&str>) {
+    fn next(&mut self, key: Option<Key>) {
         if self.out.len() >= CHUNK && self.sink.is_some() {
             self.drain();
         }
         let depth = self.open.len();
         if let Some(first) = self.open.last_mut() {
-            if !*first {
-                self.out.push(',');
-            }
+            // The comma (none before the first member), the line feed and
+            // the indentation: one append where the indentation is not
+            // deep.
+            const SEPARATOR: &str =
+                ",\n                                                                ";
+            let from = usize::from(*first);
             *first = false;
-            new_line(&mut self.out, depth);
+            match SEPARATOR.get(from..2 + depth * 2) {
+                Some(separator) => self.out.push_str(separator),
+                None => {
+                    if from == 0 {
+                        self.out.push(',');
+                    }
+                    new_line(&mut self.out, depth);
+                }
+            }
         }
         if let Some(key) = key {
-            // Keys are the model's member names (ASCII letters), which
-            // need no escape: written as they are. (Checked in this
-            // crate's tests only: a debug assertion runs in every user's
-            // dev profile, once a member.)
-            #[cfg(test)]
-            assert!(key.bytes().all(|b| b.is_ascii_alphanumeric()), "{key}");
-            self.out.push('"');
-            self.out.push_str(key);
-            self.out.push_str("\": ");
+            self.out.push_str(key.0);
         }
     }
 
     /// Open an object (as member `key` of the object around it, or as
-    /// an element when `key` is unset). Every `key` of this writer is a
-    /// member name of ASCII letters and digits, written without escaping.
-    pub fn object(&mut self, key: Option<&str>) {
+    /// an element when `key` is unset).
+    pub fn object(&mut self, key: Option<Key>) {
         self.next(key);
         self.out.push('{');
         self.open.push(true);
     }
 
     /// Open an array.
-    pub fn array(&mut self, key: Option<&str>) {
+    pub fn array(&mut self, key: Option<Key>) {
         self.next(key);
         self.out.push('[');
         self.open.push(true);
@@ -255,13 +304,13 @@ impl<'s> Pretty<'s> {
     }
 
     /// A string member or element.
-    pub fn string(&mut self, key: Option<&str>, value: &str) {
+    pub fn string(&mut self, key: Option<Key>, value: &str) {
         self.next(key);
         write_string(&mut self.out, value);
     }
 
     /// A member or element written as is: a number, `true`, `false`.
-    pub fn raw(&mut self, key: Option<&str>, value: impl std::fmt::Display) {
+    pub fn raw(&mut self, key: Option<Key>, value: impl std::fmt::Display) {
         self.next(key);
         // Writing into a String cannot fail.
         let _ = write!(self.out, "{value}");
@@ -270,24 +319,23 @@ impl<'s> Pretty<'s> {
     /// An unsigned integer (a line, an attempt, a count), without the
     /// formatting machinery `raw` goes through: the record of a run writes
     /// two for each of its thousands of items.
-    pub fn uint(&mut self, key: Option<&str>, value: impl Into<u64>) {
+    pub fn uint(&mut self, key: Option<Key>, value: impl Into<u64>) {
         self.next(key);
-        self.out.push_str(itoa::Buffer::new().format(value.into()));
+        push_uint(&mut self.out, value.into());
     }
 
     /// A boolean.
-    pub fn bool(&mut self, key: Option<&str>, value: bool) {
+    pub fn bool(&mut self, key: Option<Key>, value: bool) {
         self.next(key);
         self.out.push_str(if value { "true" } else { "false" });
     }
 
     /// A floating-point number as serde_json writes it (shortest form that
     /// reads back, `1.0` rather than `1`, `null` when not finite).
-    pub fn float(&mut self, key: Option<&str>, value: f64) {
+    pub fn float(&mut self, key: Option<Key>, value: f64) {
         self.next(key);
         if value.is_finite() {
-            // serde_json's own formatter, without a `String` per number.
-            self.out.push_str(zmij::Buffer::new().format_finite(value));
+            numbers::push_float(&mut self.out, value);
         } else {
             self.out.push_str("null");
         }
@@ -375,7 +423,7 @@ impl<'s> Pretty<'s> {
     }
 
     /// An array of strings.
-    pub fn strings<'a>(&mut self, key: Option<&str>, values: impl IntoIterator<Item = &'a str>) {
+    pub fn strings<'a>(&mut self, key: Option<Key>, values: impl IntoIterator<Item = &'a str>) {
         self.array(key);
         for value in values {
             self.string(None, value);

@@ -15,8 +15,8 @@ fn elements_written_in_batches_apart_are_those_of_one_thread() {
         .collect();
     let write = |w: &mut Pretty<'_>, (name, n): &(String, u64)| {
         w.object(None);
-        w.string(Some("name"), name);
-        w.uint(Some("n"), *n);
+        w.string(key!("name"), name);
+        w.uint(key!("n"), *n);
         w.end_object();
     };
     let document = |items: &[(String, u64)], batch: usize, streamed: bool| {
@@ -27,11 +27,11 @@ fn elements_written_in_batches_apart_are_those_of_one_thread() {
             Pretty::new()
         };
         w.object(None);
-        w.string(Some("before"), "x");
-        w.array(Some("items"));
+        w.string(key!("before"), "x");
+        w.array(key!("items"));
         w.elements_in(items.len(), &|w, i| write(w, &items[i]), batch);
         w.end_array();
-        w.uint(Some("after"), 1u64);
+        w.uint(key!("after"), 1u64);
         w.end_object();
         if streamed {
             w.finish_into().unwrap();
@@ -179,4 +179,15 @@ fn key_order_is_the_callers() {
     let v: Value = serde_json::json!({"a": 1, "b": 2});
     let reversed = to_pretty_string(&v, &|a: &str, b: &str| b.cmp(a));
     assert_eq!(reversed, "{\n  \"b\": 2,\n  \"a\": 1\n}\n");
+}
+
+#[test]
+fn a_key_is_its_name_quoted_with_the_colon_after() {
+    assert_eq!(key!("oathPath").map(Key::text), Some("\"oathPath\": "));
+    let mut w = Pretty::new();
+    w.object(None);
+    w.uint(key!("line"), 7u32);
+    w.float(key!("durationMs"), 1.5);
+    w.end_object();
+    assert_eq!(w.finish(), "{\n  \"line\": 7,\n  \"durationMs\": 1.5\n}\n");
 }
