@@ -361,3 +361,32 @@ fn issue37_a_logfile_and_odd_names_are_not_padded_either() {
         "{text}"
     );
 }
+
+#[test]
+fn what_passes_unchanged_is_what_anstream_leaves_as_it_is() {
+    // Written as it is when `passes_unchanged` says so: `anstream` must
+    // then give it back byte for byte. Every ASCII character, the C1
+    // controls and a few others, alone and in pairs, between text.
+    let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+    chars.extend(('\u{80}'..='\u{9f}').chain(['é', '\u{a0}', '£', '→', '\u{feff}', '😀']));
+    let strip = |text: &str| {
+        let mut out = Vec::new();
+        anstream::StripStream::new(&mut out)
+            .write_all(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{e}"));
+        String::from_utf8(out).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let mut unchanged = 0;
+    for &a in &chars {
+        for &b in &chars {
+            let text = format!("x{a}{b}y\n");
+            if passes_unchanged(&text) {
+                assert_eq!(strip(&text), text, "{text:?}");
+                unchanged += 1;
+            }
+        }
+    }
+    // Most pairs are plain text; escape codes and controls are not.
+    assert!(unchanged > chars.len() * chars.len() / 2, "{unchanged}");
+    assert!(!passes_unchanged("\u{1b}[31mred\u{1b}[0m"));
+}
