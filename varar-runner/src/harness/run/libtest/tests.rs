@@ -390,3 +390,30 @@ fn what_passes_unchanged_is_what_anstream_leaves_as_it_is() {
     assert!(unchanged > chars.len() * chars.len() / 2, "{unchanged}");
     assert!(!passes_unchanged("\u{1b}[31mred\u{1b}[0m"));
 }
+
+#[test]
+fn a_listing_is_what_libtest_mimic_lists() {
+    for extra in [
+        &["--list"][..],
+        &["--list", "--format", "terse"],
+        &["--list", "b.md"],
+        &["--list", "--skip", "Short"],
+        &["--list", "--exact", "a.md::Short::passes"],
+        &["--list", "nothing matches"],
+        &["--list", "--ignored"],
+        &["--list", "--format", "terse", "--ignored"],
+    ] {
+        let mut out = Capture::default();
+        list(&args(extra), &items(), &mut out);
+        let ours = String::from_utf8_lossy(&out.0).into_owned();
+        assert_eq!(ours, theirs(extra, "never"), "{extra:?}");
+        assert_eq!(ours, theirs(extra, "always"), "{extra:?}");
+    }
+    // Every item of `items()` is listed when nothing filters them.
+    let mut out = Capture::default();
+    list(&args(&["--list"]), &items(), &mut out);
+    assert_eq!(
+        String::from_utf8_lossy(&out.0).lines().count(),
+        items().len()
+    );
+}
