@@ -464,21 +464,7 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
     );
 
     // Really read back: a forged plan in the pack is obeyed.
-    let mut forged = format!("{header}\n").into_bytes();
-    for (head, body) in &entries {
-        let body = if head.ends_with(" varar/ledger.md") {
-            let (plan, candidates) = varar_core::stored::decode(body).expect("a plan");
-            varar_core::stored::encode(&expecting_three(&plan), &candidates)
-        } else {
-            body.clone()
-        };
-        let mut fields: Vec<&str> = head.splitn(3, ' ').collect();
-        let len = body.len().to_string();
-        fields[1] = &len;
-        forged.extend_from_slice(format!("{}\n", fields.join(" ")).as_bytes());
-        forged.extend_from_slice(&body);
-    }
-    std::fs::write(root.join(".varar/.cache/plans.pack"), forged).expect("forge");
+    forge_pack(&root, "varar/ledger.md", expecting_three);
     let (_, log) = run(&root, &[]);
     let outcome = executed(&log).into_iter().find(|(n, _)| n == failing);
     assert_eq!(outcome.map(|(_, o)| o), Some("ok".to_string()), "{log}");
@@ -492,11 +478,55 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
     assert_eq!(outcome.map(|(_, o)| o), Some("FAILED".to_string()), "{log}");
     assert_eq!(pack_entries(&root).1.len(), 3);
 
-    // A listing neither reads nor writes plans.
-    std::fs::remove_file(root.join(".varar/.cache/plans.pack")).expect("clear");
+    // A listing reads the plans kept for this binary and writes none: a
+    // forged name is listed, and the pack stays as it was.
+    let forged = forge_pack(&root, "varar/ledger.md", |plan| {
+        let mut forged = plan.clone();
+        forged.examples[0].name = "Forged name".to_owned();
+        forged
+    });
+    let (_, listed) = run(&root, &["--list"]);
+    assert!(
+        listed.contains("[varar] varar/ledger.md::Ledger::Forged name: test\n"),
+        "{listed}"
+    );
+    let pack = root.join(".varar/.cache/plans.pack");
+    assert_eq!(std::fs::read(&pack).expect("pack"), forged);
+    assert!(plan_files(&root).is_empty());
+    // Without a pack, it plans every oath and keeps no plan.
+    std::fs::remove_file(&pack).expect("clear");
     let (_, listed) = run(&root, &["--list"]);
     assert!(listed.contains(failing), "{listed}");
-    assert!(!root.join(".varar/.cache/plans.pack").exists());
+    assert!(!listed.contains("Forged name"), "{listed}");
+    assert!(!pack.exists());
+    assert!(plan_files(&root).is_empty());
+}
+
+/// Write `.varar/.cache/plans.pack` again with the plan of `oath` made by
+/// `forge` from the one kept (its candidates as they were); the bytes
+/// written.
+fn forge_pack(
+    root: &Path,
+    oath: &str,
+    forge: impl Fn(&varar_core::plan::Plan) -> varar_core::plan::Plan,
+) -> Vec<u8> {
+    let (header, entries) = pack_entries(root);
+    let mut forged = format!("{header}\n").into_bytes();
+    for (head, body) in &entries {
+        let body = if head.ends_with(&format!(" {oath}")) {
+            let (plan, candidates) = varar_core::stored::decode(body).expect("a plan");
+            varar_core::stored::encode(&forge(&plan), &candidates)
+        } else {
+            body.clone()
+        };
+        let mut fields: Vec<&str> = head.splitn(3, ' ').collect();
+        let len = body.len().to_string();
+        fields[1] = &len;
+        forged.extend_from_slice(format!("{}\n", fields.join(" ")).as_bytes());
+        forged.extend_from_slice(&body);
+    }
+    std::fs::write(root.join(".varar/.cache/plans.pack"), &forged).expect("forge");
+    forged
 }
 
 /// A first run keeps its plans without the dead paragraphs' names. When

@@ -356,7 +356,7 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
 /// document it read may link (`cache/plans/`: a plan is then a function
 /// of its oath's text and the steps alone).
 fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCache> {
-    if args.list || read.texts.any_may_link() {
+    if read.texts.any_may_link() {
         return None;
     }
     // Only a run of every oath plans them all: its pack replaces the last.
@@ -367,7 +367,13 @@ fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCa
     } else {
         Layout::PerOath
     };
-    PlanCache::open(&runner.root, runner.modules.as_deref(), layout)
+    let modules = runner.modules.as_deref();
+    if args.list {
+        // A listing (each `cargo nextest run` makes one of every test
+        // binary) reads the plans the runs kept, and writes none.
+        return PlanCache::for_listing(&runner.root, modules, layout);
+    }
+    PlanCache::open(&runner.root, modules, layout)
 }
 
 /// Trials: every selected oath planned and turned into items, then one

@@ -61,6 +61,9 @@ pub(in crate::harness) struct PlanCache {
     /// The directory of the one-oath files.
     dir: PathBuf,
     kept: Kept,
+    /// Whether plans are stored and stale files removed: not for a
+    /// listing, which writes nothing ([`PlanCache::for_listing`]).
+    writes: bool,
 }
 
 /// How a run keeps its plans.
@@ -110,9 +113,8 @@ impl PlanCache {
         layout: Layout,
     ) -> Option<PlanCache> {
         let cache = store::ensure_cache_dir(root).ok()?;
-        // Module paths hold neither spaces nor commas.
-        let modules = modules.map_or_else(|| "*".to_owned(), |m| m.join(","));
-        let steps = move |binary: FileDigest| format!("{} {modules}", binary.sha256);
+        let modules = modules_key(modules);
+        let steps = move |binary: FileDigest| steps_key(&binary, &modules);
         let steps = match (layout, digests::binary_digest_if_known()) {
             (_, Some(binary)) => Steps::Known(steps(binary)),
             (Layout::Pack, None) => {
@@ -121,6 +123,24 @@ impl PlanCache {
             (Layout::PerOath, None) => Steps::Known(steps(digests::binary_digest()?)),
         };
         PlanCache::new(&cache, steps, layout)
+    }
+
+    /// The cache a listing reads (`--list`, which plans every oath it
+    /// lists): the plans kept for this binary, when its digest is cached
+    /// beside it (it is not hashed for a listing) and the project has a
+    /// cache; nothing is written, not even the cache's directory.
+    pub(in crate::harness) fn for_listing(
+        root: &Path,
+        modules: Option<&[String]>,
+        layout: Layout,
+    ) -> Option<PlanCache> {
+        let cache = store::cache_path(root, PACK).parent()?.to_path_buf();
+        if !cache.is_dir() {
+            return None;
+        }
+        let binary = digests::binary_digest_if_cached()?;
+        let steps = steps_key(&binary, &modules_key(modules));
+        Some(PlanCache::reading(&cache, steps, layout))
     }
 
     /// The cache in `cache` for `steps`; `None` for a file per oath
@@ -138,7 +158,24 @@ impl PlanCache {
         Some(PlanCache {
             dir: cache.join(DIR),
             kept,
+            writes: true,
         })
+    }
+
+    /// The cache in `cache` for `steps`, read and never written.
+    fn reading(cache: &Path, steps: String, layout: Layout) -> PlanCache {
+        let kept = match layout {
+            Layout::PerOath => Kept::PerOath {
+                steps,
+                made: AtomicBool::new(true),
+            },
+            Layout::Pack => Kept::Pack(pack::Packing::read_only(cache.join(PACK), &steps)),
+        };
+        PlanCache {
+            dir: cache.join(DIR),
+            kept,
+            writes: false,
+        }
     }
 
     /// The entry of the oath at `oath_path` whose text has the SHA-256
@@ -181,6 +218,9 @@ impl PlanCache {
         packed: &PackedExamples,
         candidates: &[CandidateInfo],
     ) {
+        if !self.writes {
+            return;
+        }
         let parts = (&plan.diagnostics[..], &plan.notices[..]);
         let body = stored::encode_packed(packed, parts, candidates);
         match &self.kept {
@@ -220,6 +260,9 @@ impl PlanCache {
     /// goes with the next full run (the pack keeps only the oaths of its
     /// run). Best effort.
     pub(in crate::harness) fn retain(&self, oaths: &[OathFile]) {
+        if !self.writes {
+            return;
+        }
         let Ok(listing) = std::fs::read_dir(&self.dir) else {
             return;
         };
@@ -250,6 +293,18 @@ impl PlanCache {
     }
 }
 
+/// The modules steps are taken from as a cache key: `*` for all. (Module
+/// paths hold neither spaces nor commas.)
+fn modules_key(modules: Option<&[String]>) -> String {
+    modules.map_or_else(|| "*".to_owned(), |m| m.join(","))
+}
+
+/// The steps plans are made with, as the cache names them: the test
+/// binary's SHA-256 and the modules.
+fn steps_key(binary: &FileDigest, modules: &str) -> String {
+    format!("{} {modules}", binary.sha256)
+}
+
 /// `<HEADER> <binary> <modules> <text's SHA-256> <oathPath>`: what a
 /// one-oath file's plan was made of (`steps`: the binary and the modules).
 fn header(steps: &str, entry: &Entry) -> String {
@@ -263,235 +318,4 @@ impl Drop for PlanCache {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use varar_core::plan::PlannedExample;
-
-    fn cache_for(dir: &Path, steps: &str, layout: Layout) -> PlanCache {
-        PlanCache::new(dir, Steps::Known(steps.to_owned()), layout)
-            .unwrap_or_else(|| panic!("known steps"))
-    }
-
-    fn a_plan(name: &str) -> Plan {
-        let example = PlannedExample {
-            name: name.to_owned(),
-            scope_stack: vec!["Heading".to_owned()].into(),
-            span: Default::default(),
-            expected: varar_core::plan::Expectation::Pass,
-            steps: Vec::new(),
-            row: None,
-            unmatched: Vec::new(),
-        };
-        Plan {
-            notices: Vec::new(),
-            examples: vec![example],
-            diagnostics: Vec::new(),
-        }
-    }
-
-    /// Store `plan` (its examples packed) for `entry`, without candidates.
-    fn keep(cache: &PlanCache, entry: &Entry, plan: &Plan) {
-        let packed = PackedExamples::of(&plan.examples);
-        cache.store(entry, plan, &packed, &[]);
-    }
-
-    /// A text's key, as the run gives it.
-    fn key(text: &str) -> String {
-        varar_core::hash::sha256_hex(text.as_bytes())
-    }
-
-    fn stored(cache: &PlanCache, path: &str, text: &str) -> Option<Plan> {
-        cache
-            .load(&cache.entry(path, &key(text)))
-            .and_then(|(mut plan, packed, _)| {
-                plan.examples = packed.unpack_all()?;
-                Some(plan)
-            })
-    }
-
-    #[test]
-    fn a_plan_is_found_for_the_same_oath_text_and_steps_only() {
-        for layout in [Layout::PerOath, Layout::Pack] {
-            let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-            let steps = format!("{} *", "b".repeat(64));
-            let mut cache = cache_for(dir.path(), &steps, layout);
-            let plan = a_plan("I deposit 5");
-            assert_eq!(stored(&cache, "varar/a.md", "text"), None, "nothing yet");
-            keep(&cache, &cache.entry("varar/a.md", &key("text")), &plan);
-            cache.finish();
-            let cache = cache_for(dir.path(), &steps, layout);
-            assert_eq!(stored(&cache, "varar/a.md", "text"), Some(plan.clone()));
-            assert_eq!(stored(&cache, "varar/a.md", "text edited"), None);
-            assert_eq!(stored(&cache, "varar/b.md", "text"), None);
-            let other = cache_for(dir.path(), &format!("{} one_item", "b".repeat(64)), layout);
-            assert_eq!(stored(&other, "varar/a.md", "text"), None, "{layout:?}");
-            let rebuilt = cache_for(dir.path(), &format!("{} *", "c".repeat(64)), layout);
-            assert_eq!(stored(&rebuilt, "varar/a.md", "text"), None, "{layout:?}");
-        }
-    }
-
-    /// A run whose binary is still being hashed: its steps known later.
-    fn later(dir: &Path, steps: Option<&str>, layout: Layout) -> Option<PlanCache> {
-        let steps = steps.map(str::to_owned);
-        PlanCache::new(dir, Steps::Later(Box::new(move || steps)), layout)
-    }
-
-    #[test]
-    fn a_pack_whose_steps_are_known_later_reads_nothing_and_is_written_under_them() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let plan = a_plan("I deposit 5");
-        let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
-        keep(&cache, &cache.entry("varar/a.md", &key("text")), &plan);
-        cache.finish();
-        // A binary not hashed yet has no pack of its own: none is read,
-        // even one of the steps it turns out to have.
-        let mut cache =
-            later(dir.path(), Some("steps"), Layout::Pack).unwrap_or_else(|| panic!("a pack"));
-        assert_eq!(stored(&cache, "varar/a.md", "text"), None);
-        let edited = a_plan("I deposit 6");
-        keep(&cache, &cache.entry("varar/a.md", &key("text 2")), &edited);
-        cache.finish();
-        // Its plans are written under the steps it learnt.
-        let cache = cache_for(dir.path(), "steps", Layout::Pack);
-        assert_eq!(stored(&cache, "varar/a.md", "text 2"), Some(edited));
-        assert_eq!(
-            stored(&cache, "varar/a.md", "text"),
-            None,
-            "the pack replaced"
-        );
-        // Steps that cannot be learnt: nothing is written.
-        let pack = std::fs::read(dir.path().join(PACK)).unwrap_or_else(|e| panic!("{e}"));
-        let mut cache = later(dir.path(), None, Layout::Pack).unwrap_or_else(|| panic!("a pack"));
-        keep(&cache, &cache.entry("varar/b.md", &key("b")), &plan);
-        cache.finish();
-        let after = std::fs::read(dir.path().join(PACK)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(after, pack);
-        // A file per oath is written as it is planned: its steps must be
-        // known when it is opened.
-        assert!(later(dir.path(), Some("steps"), Layout::PerOath).is_none());
-    }
-
-    #[test]
-    fn a_pack_is_written_again_only_when_a_plan_changed_or_an_oath_went() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let pack = dir.path().join(PACK);
-        let run = |oaths: &[(&str, &str)]| {
-            let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
-            for &(oath, text) in oaths {
-                let entry = cache.entry(oath, &key(text));
-                if cache.load(&entry).is_none() {
-                    keep(&cache, &entry, &a_plan(text));
-                }
-            }
-            // As a run does: the pack read is let go once all is planned,
-            // while the writer may still need an unchanged oath's bytes.
-            cache.planned();
-            let (first, _) = oaths[0];
-            assert_eq!(stored(&cache, first, oaths[0].1), None, "let go");
-            cache.finish();
-            std::fs::metadata(&pack).and_then(|m| m.modified()).ok()
-        };
-        let first = run(&[("a.md", "one"), ("b.md", "two")]);
-        assert!(first.is_some(), "written");
-        let pack_then = std::fs::read(&pack).unwrap_or_default();
-        assert_eq!(run(&[("b.md", "two"), ("a.md", "one")]), first, "unchanged");
-        assert_eq!(std::fs::read(&pack).unwrap_or_default(), pack_then);
-        // An edit: written again, the other oath's plan kept as it was.
-        run(&[("a.md", "one, edited"), ("b.md", "two")]);
-        let cache = cache_for(dir.path(), "steps", Layout::Pack);
-        assert_eq!(
-            stored(&cache, "a.md", "one, edited"),
-            Some(a_plan("one, edited"))
-        );
-        assert_eq!(stored(&cache, "b.md", "two"), Some(a_plan("two")));
-        drop(cache);
-        // An oath gone: written again without it.
-        run(&[("b.md", "two")]);
-        let cache = cache_for(dir.path(), "steps", Layout::Pack);
-        assert_eq!(stored(&cache, "a.md", "one, edited"), None);
-        assert_eq!(stored(&cache, "b.md", "two"), Some(a_plan("two")));
-    }
-
-    #[test]
-    fn a_full_runs_oaths_keep_their_files_and_no_others() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let cache = cache_for(dir.path(), "steps", Layout::PerOath);
-        for oath in ["varar/a.md", "varar/gone.md"] {
-            keep(&cache, &cache.entry(oath, &key("text")), &a_plan("x"));
-        }
-        let pending = cache.dir.join(format!("{}1", store::TEMP_PREFIX));
-        std::fs::write(&pending, "being written").unwrap_or_else(|e| panic!("{e}"));
-        let discovered = [OathFile {
-            oath_path: "varar/a.md".to_owned(),
-            path: dir.path().join("varar/a.md"),
-        }];
-        cache.retain(&discovered);
-        assert!(stored(&cache, "varar/a.md", "text").is_some());
-        assert_eq!(stored(&cache, "varar/gone.md", "text"), None);
-        assert!(!cache.file("varar/gone.md").exists());
-        assert!(
-            pending.exists(),
-            "a temporary is left to the writer's sweep"
-        );
-    }
-
-    #[test]
-    fn a_damaged_file_is_a_miss() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let cache = cache_for(dir.path(), "steps", Layout::PerOath);
-        keep(
-            &cache,
-            &cache.entry("varar/a.md", &key("text")),
-            &a_plan("x"),
-        );
-        let file = cache.file("varar/a.md");
-        let whole = std::fs::read(&file).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&file, &whole[..whole.len() - 3]).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(stored(&cache, "varar/a.md", "text"), None);
-        std::fs::write(&file, [0xff, 0xfe]).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(stored(&cache, "varar/a.md", "text"), None);
-        // A pack cut short keeps the entries before the cut.
-        let mut packed = cache_for(dir.path(), "steps", Layout::Pack);
-        for oath in ["a.md", "b.md"] {
-            keep(&packed, &packed.entry(oath, &key("text")), &a_plan(oath));
-        }
-        packed.finish();
-        let pack = dir.path().join(PACK);
-        let whole = std::fs::read(&pack).unwrap_or_else(|e| panic!("{e}"));
-        std::fs::write(&pack, &whole[..whole.len() - 3]).unwrap_or_else(|e| panic!("{e}"));
-        let cut = cache_for(dir.path(), "steps", Layout::Pack);
-        let found = ["a.md", "b.md"].map(|o| stored(&cut, o, "text").is_some());
-        assert_eq!(found.iter().filter(|&&f| f).count(), 1, "{found:?}");
-    }
-
-    /// Bodies are read from the pack a run opened, when each oath is
-    /// planned: a pack another run writes meanwhile (a new file in its
-    /// place) changes nothing this run reads or writes back.
-    #[test]
-    fn a_pack_replaced_after_it_was_opened_is_read_as_it_was() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let pack = dir.path().join(PACK);
-        let write = |plans: &[(&str, &str)]| {
-            let mut cache = cache_for(dir.path(), "steps", Layout::Pack);
-            for &(oath, text) in plans {
-                keep(&cache, &cache.entry(oath, &key("text")), &a_plan(text));
-            }
-            cache.finish();
-        };
-        write(&[("a.md", "old a"), ("b.md", "old b")]);
-        let mut reading = cache_for(dir.path(), "steps", Layout::Pack);
-        // Another run's pack takes its place.
-        std::fs::rename(&pack, dir.path().join("kept")).unwrap_or_else(|e| panic!("{e}"));
-        write(&[("a.md", "new a"), ("b.md", "new b")]);
-        assert_eq!(stored(&reading, "a.md", "text"), Some(a_plan("old a")));
-        // The other oath is planned anew: the pack is written again, with
-        // the first oath's body copied from the file this run opened.
-        let changed = reading.entry("b.md", &key("edited"));
-        keep(&reading, &changed, &a_plan("b, edited"));
-        reading.planned();
-        reading.finish();
-        let next = cache_for(dir.path(), "steps", Layout::Pack);
-        assert_eq!(stored(&next, "a.md", "text"), Some(a_plan("old a")));
-        assert_eq!(stored(&next, "b.md", "edited"), Some(a_plan("b, edited")));
-    }
-}
+mod tests;

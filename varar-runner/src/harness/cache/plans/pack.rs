@@ -118,6 +118,16 @@ impl Packing {
         }
     }
 
+    /// The pack at `path` for `steps`, read and never written: no writer.
+    pub(super) fn read_only(path: PathBuf, steps: &str) -> Packing {
+        let old = Old::open(&path, &format!("{PACK_HEADER} {steps}")).unwrap_or_default();
+        Packing {
+            old: Arc::new(old),
+            to_writer: None,
+            writer: None,
+        }
+    }
+
     /// The plan and candidates the pack read holds for the oath at
     /// `oath_path` whose text has the SHA-256 `text_sha`; kept for the next
     /// pack.
