@@ -194,6 +194,15 @@ impl Texts {
         }
     }
 
+    /// The `sourceHash` of the text of `oath_path`, known to be `hash`
+    /// (kept with the text's plan, under its SHA-256): taken as the
+    /// text's unless it was computed already. `None` when no such text
+    /// was read.
+    pub fn know_source_hash(&self, oath_path: &str, hash: String) -> Option<String> {
+        let at = self.index(oath_path)?;
+        Some(self.source_hashes[at].get_or_init(|| hash).clone())
+    }
+
     /// The text of entry `at`, while the texts are held.
     fn held(&self, at: usize) -> Option<&Arc<str>> {
         self.read[at].1.as_ref().ok().filter(|_| !self.gone[at])

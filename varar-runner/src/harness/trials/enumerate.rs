@@ -263,11 +263,13 @@ fn plan_selected<'a>(
         // A stored plan whose judgement needs the names it was kept
         // without (its entry no longer reads as recorded) is planned again.
         if let Some((cache, entry)) = &entry
-            && let Some((plan, packed, candidates)) = cache.load(entry)
-            && let Some(oath) = PlannedOath::judged(plan, candidates, against)
+            && let Some(kept) = cache.load(entry)
+            && let Some(oath) = PlannedOath::judged(kept.plan, kept.candidates, against)
         {
-            let hash = inputs.texts.source_hash(path)?.to_owned();
-            let stored: Examples<Store> = Examples::Stored(packed);
+            // Kept with the plan, under the text's SHA-256: not a pass over
+            // the text again.
+            let hash = inputs.texts.know_source_hash(path, kept.source_hash)?;
+            let stored: Examples<Store> = Examples::Stored(kept.packed);
             return Some(Planned::new(
                 (path, hash),
                 oath,
@@ -285,8 +287,9 @@ fn plan_selected<'a>(
         // Asked once planned: `hash_aside` may have it ready by then.
         let hash = inputs.texts.source_hash(path)?.to_owned();
         let store = entry.map(|(cache, entry)| {
+            let hash = hash.clone();
             move |oath: &PlannedOath, packed: &PackedExamples| {
-                cache.store(&entry, &oath.plan, packed, &oath.candidates);
+                cache.store(&entry, (&oath.plan, &hash), packed, &oath.candidates);
             }
         });
         Some(Planned::new(

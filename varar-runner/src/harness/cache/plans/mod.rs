@@ -52,8 +52,9 @@ const PACK: &str = "plans.pack";
 /// version (2: plans hold their notices, issue 37; 3: each example's
 /// steps are a section of their own, issue 39; 4: steps name their
 /// expressions and parameter types by number; 6: a dead drift
-/// candidate may be kept without its name).
-const HEADER: &str = "varar plan 6";
+/// candidate may be kept without its name; 7: the body starts with its
+/// text's `sourceHash`).
+const HEADER: &str = "varar plan 7";
 
 /// The plans of one project, as this test binary made them.
 #[derive(Debug)]
@@ -94,6 +95,17 @@ enum Kept {
 pub(in crate::harness) struct Entry {
     oath_path: String,
     text_sha: String,
+}
+
+/// What is kept for an oath's text: its plan, the plan's examples packed
+/// apart, its drift candidates, and the text's `sourceHash` (a pass over
+/// the text a byte at a time, which a run otherwise makes for its result
+/// file and record: 2% of a second run's time, issue 39).
+pub(in crate::harness) struct Loaded {
+    pub plan: Plan,
+    pub packed: PackedExamples,
+    pub candidates: Vec<CandidateInfo>,
+    pub source_hash: String,
 }
 
 impl PlanCache {
@@ -187,21 +199,17 @@ impl PlanCache {
         }
     }
 
-    /// The plan and drift candidates stored for `entry`, if any, its
-    /// examples packed apart.
-    pub(in crate::harness) fn load(
-        &self,
-        entry: &Entry,
-    ) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
+    /// What is stored for `entry`, if anything.
+    pub(in crate::harness) fn load(&self, entry: &Entry) -> Option<Loaded> {
         match &self.kept {
-            Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha),
+            Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha, read_body),
             Kept::PerOath { steps, .. } => {
                 let bytes = std::fs::read(self.file(&entry.oath_path)).ok()?;
                 let end = bytes.iter().position(|&b| b == b'\n')?;
                 if bytes[..end] != *header(steps, entry).as_bytes() {
                     return None;
                 }
-                stored::decode_packed(&bytes[end + 1..])
+                read_body(&bytes[end + 1..])
             }
         }
     }
@@ -214,15 +222,16 @@ impl PlanCache {
     pub(in crate::harness) fn store(
         &self,
         entry: &Entry,
-        plan: &Plan,
+        (plan, source_hash): (&Plan, &str),
         packed: &PackedExamples,
         candidates: &[CandidateInfo],
     ) {
-        if !self.writes {
+        if !self.writes || !is_source_hash(source_hash) {
             return;
         }
         let parts = (&plan.diagnostics[..], &plan.notices[..]);
-        let body = stored::encode_packed(packed, parts, candidates);
+        let mut body = format!("{source_hash}\n").into_bytes();
+        body.extend_from_slice(&stored::encode_packed(packed, parts, candidates));
         match &self.kept {
             Kept::Pack(pack) => pack.store(&entry.oath_path, &entry.text_sha, body),
             Kept::PerOath { steps, made } => {
@@ -291,6 +300,34 @@ impl PlanCache {
         }
         self.dir.join(format!("{hash:016x}"))
     }
+}
+
+/// A stored body: the text's `sourceHash` on a line, then the plan's
+/// bytes (`varar_core::stored`); `None` when either does not read.
+fn read_body(body: &[u8]) -> Option<Loaded> {
+    let end = body.iter().position(|&b| b == b'\n')?;
+    let source_hash = std::str::from_utf8(&body[..end]).ok()?;
+    if !is_source_hash(source_hash) {
+        return None;
+    }
+    let (plan, packed, candidates) = stored::decode_packed(&body[end + 1..])?;
+    Some(Loaded {
+        plan,
+        packed,
+        candidates,
+        source_hash: source_hash.to_owned(),
+    })
+}
+
+/// Whether `text` is a `sourceHash` as `varar_core::hash::source_hash`
+/// writes it: `fnv1a:` and eight lowercase hexadecimal digits.
+fn is_source_hash(text: &str) -> bool {
+    text.strip_prefix("fnv1a:").is_some_and(|hex| {
+        hex.len() == 8
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    })
 }
 
 /// The modules steps are taken from as a cache key: `*` for all. (Module

@@ -20,16 +20,13 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-use varar_core::drift::CandidateInfo;
-use varar_core::plan::Plan;
-use varar_core::stored::{self, PackedExamples};
-
 use varar_project::store;
 
 /// The first words of the pack's first line, and the format's version
 /// (2: plans hold their notices, issue 37; 6: a dead drift candidate may
-/// be kept without its name).
-const PACK_HEADER: &str = "varar plans 6";
+/// be kept without its name; 7: a body starts with its text's
+/// `sourceHash`).
+const PACK_HEADER: &str = "varar plans 7";
 
 /// How often the writer takes what the planners kept. It never waits in
 /// the channel, so a planner's send wakes no thread: a wake per oath
@@ -128,21 +125,22 @@ impl Packing {
         }
     }
 
-    /// The plan and candidates the pack read holds for the oath at
-    /// `oath_path` whose text has the SHA-256 `text_sha`; kept for the next
-    /// pack.
-    pub(super) fn load(
+    /// What the pack read holds for the oath at `oath_path` whose text has
+    /// the SHA-256 `text_sha`, read by `read` (`None`: the body is not
+    /// kept for the next pack either).
+    pub(super) fn load<T>(
         &self,
         oath_path: &str,
         text_sha: &str,
-    ) -> Option<(Plan, PackedExamples, Vec<CandidateInfo>)> {
+        read: impl FnOnce(&[u8]) -> Option<T>,
+    ) -> Option<T> {
         let (sha, range) = self.old.entries.get(oath_path)?;
         if sha != text_sha {
             return None;
         }
-        let planned = stored::decode_packed(&self.old.body(range)?)?;
+        let loaded = read(&self.old.body(range)?)?;
         self.keep(oath_path, text_sha, Body::Unchanged(range.clone()));
-        Some(planned)
+        Some(loaded)
     }
 
     /// Keep `body`, planned now, as that oath's.

@@ -23,10 +23,13 @@ fn a_plan(name: &str) -> Plan {
     }
 }
 
+/// The `sourceHash` the tests keep with every plan.
+const SOURCE_HASH: &str = "fnv1a:0123abcd";
+
 /// Store `plan` (its examples packed) for `entry`, without candidates.
 fn keep(cache: &PlanCache, entry: &Entry, plan: &Plan) {
     let packed = PackedExamples::of(&plan.examples);
-    cache.store(entry, plan, &packed, &[]);
+    cache.store(entry, (plan, SOURCE_HASH), &packed, &[]);
 }
 
 /// A text's key, as the run gives it.
@@ -35,12 +38,49 @@ fn key(text: &str) -> String {
 }
 
 fn stored(cache: &PlanCache, path: &str, text: &str) -> Option<Plan> {
-    cache
-        .load(&cache.entry(path, &key(text)))
-        .and_then(|(mut plan, packed, _)| {
-            plan.examples = packed.unpack_all()?;
-            Some(plan)
-        })
+    cache.load(&cache.entry(path, &key(text))).and_then(|kept| {
+        assert_eq!(kept.source_hash, SOURCE_HASH);
+        let mut plan = kept.plan;
+        plan.examples = kept.packed.unpack_all()?;
+        Some(plan)
+    })
+}
+
+#[test]
+fn a_plan_is_kept_with_its_texts_source_hash_and_refused_with_a_damaged_one() {
+    for layout in [Layout::PerOath, Layout::Pack] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let plan = a_plan("I deposit 5");
+        let mut cache = cache_for(dir.path(), "steps", layout);
+        let entry = cache.entry("varar/a.md", &key("text"));
+        let packed = PackedExamples::of(&plan.examples);
+        // Not a `sourceHash`: nothing is kept.
+        cache.store(&entry, (&plan, "fnv1a:0123ABCD"), &packed, &[]);
+        cache.finish();
+        let mut cache = cache_for(dir.path(), "steps", layout);
+        assert!(cache.load(&entry).is_none(), "{layout:?}");
+        keep(&cache, &entry, &plan);
+        cache.finish();
+        let cache = cache_for(dir.path(), "steps", layout);
+        assert_eq!(stored(&cache, "varar/a.md", "text"), Some(plan.clone()));
+        // Its line damaged in the file: a miss.
+        let file = match layout {
+            Layout::Pack => dir.path().join(PACK),
+            Layout::PerOath => cache.file("varar/a.md"),
+        };
+        drop(cache);
+        let mut bytes = std::fs::read(&file).unwrap_or_default();
+        let line = format!("\n{SOURCE_HASH}\n");
+        let at = bytes
+            .windows(line.len())
+            .position(|w| w == line.as_bytes())
+            .unwrap_or_else(|| panic!("{layout:?}: no line {line:?}"));
+        // The last digit, `d`, made `g`: the same length, not hexadecimal.
+        bytes[at + line.len() - 2] = b'g';
+        std::fs::write(&file, bytes).unwrap_or_else(|e| panic!("{e}"));
+        let cache = cache_for(dir.path(), "steps", layout);
+        assert!(cache.load(&entry).is_none(), "{layout:?}");
+    }
 }
 
 #[test]
