@@ -352,9 +352,9 @@ fn joined<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
 }
 
-/// Where a run that is no listing keeps its plans between runs, when no
-/// document it read may link (`cache/plans/`: a plan is then a function
-/// of its oath's text and the steps alone).
+/// Where a run keeps its plans between runs (a listing only reads them),
+/// when no document it read may link (`cache/plans/`: a plan is then a
+/// function of its oath's text and the steps alone).
 fn plan_cache(runner: &Settings, args: &Arguments, read: &Read) -> Option<PlanCache> {
     if read.texts.any_may_link() {
         return None;

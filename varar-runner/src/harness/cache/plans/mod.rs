@@ -6,7 +6,7 @@
 //! Each oath's plan and drift candidates are kept in `.varar/.cache/plans/`
 //! (`varar_core::stored`): for a run of every oath, one pack of them all
 //! (`pack.rs`); for any other (the process of one example), one file per
-//! oath.
+//! oath. A listing reads them and writes none ([`PlanCache::for_listing`]).
 //!
 //! A stored plan is used only when it is certainly the plan planning
 //! would make now. Planning is a pure function of the document, the
