@@ -256,18 +256,21 @@ fn plan_files(root: &Path) -> Vec<PathBuf> {
         .unwrap_or_default()
 }
 
+/// Where the line of `bytes` that starts at `from` ends (its LF).
+fn line_end(bytes: &[u8], from: usize) -> usize {
+    from + bytes[from..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .expect("a line")
+}
+
 /// The plan stored in `.varar/.cache/plans/` for `oath`: its file, head
 /// (the header line and the text's `sourceHash` line) and plan (its
 /// candidates left aside).
 fn stored_plan(root: &Path, oath: &str) -> (PathBuf, String, varar_core::plan::Plan) {
     for file in plan_files(root) {
         let bytes = std::fs::read(&file).expect("read");
-        let line = |from: usize| {
-            from + bytes[from..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .expect("a line")
-        };
+        let line = |from: usize| line_end(&bytes, from);
         let (first, second) = (line(0), line(line(0) + 1));
         let header = String::from_utf8(bytes[..first].to_vec()).expect("a text header");
         if header.ends_with(&format!(" {oath}")) {

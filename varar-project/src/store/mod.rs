@@ -64,8 +64,8 @@ pub use runs::{
     write_process_record_with,
 };
 pub use scratch::{
-    CACHE_DIR, SCRATCH_DIR, cache_path, ensure_cache_dir, ensure_scratch_dir, scratch_dir,
-    sweep_scratch,
+    CACHE_DIR, SCRATCH_DIR, cache_dir, cache_path, ensure_cache_dir, ensure_scratch_dir,
+    scratch_dir, sweep_scratch,
 };
 pub use tree::{
     oath_path_of, read_run_result, read_run_result_file, read_run_result_in, replace_run_result,

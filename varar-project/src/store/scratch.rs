@@ -29,10 +29,16 @@ pub fn ensure_scratch_dir(root: &Path) -> Result<PathBuf, StoreError> {
 /// may be deleted.
 pub const CACHE_DIR: &str = ".cache";
 
+/// `<root>/.varar/.cache`, whether or not it exists (to make it,
+/// [`ensure_cache_dir`]).
+pub fn cache_dir(root: &Path) -> PathBuf {
+    scratch_dir(root).join(CACHE_DIR)
+}
+
 /// `<root>/.varar/.cache/<name>`: one file a run remembers for the next
 /// ones, to read (to write one, [`ensure_cache_dir`] first).
 pub fn cache_path(root: &Path, name: &str) -> PathBuf {
-    scratch_dir(root).join(CACHE_DIR).join(name)
+    cache_dir(root).join(name)
 }
 
 /// Create `<root>/.varar/.cache/` if needed; returns its path.

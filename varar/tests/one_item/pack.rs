@@ -22,12 +22,7 @@ fn results(root: &Path) -> Vec<(String, String)> {
 /// oath its line and body.
 fn pack_entries(root: &Path) -> (String, Vec<(String, Vec<u8>)>) {
     let bytes = std::fs::read(root.join(".varar/.cache/plans.pack")).expect("the pack");
-    let line = |from: usize| {
-        from + bytes[from..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .expect("a line")
-    };
+    let line = |from: usize| line_end(&bytes, from);
     let first = line(0);
     let header = String::from_utf8(bytes[..first].to_vec()).expect("text");
     let mut entries = Vec::new();
@@ -84,7 +79,7 @@ fn a_full_run_plans_only_the_oaths_that_changed_since_the_last() {
         let (_, body) = (entries.iter())
             .find(|(head, _)| head.ends_with(" varar/tally.md"))
             .expect("tally's plan");
-        let end = body.iter().position(|&b| b == b'\n').expect("a line");
+        let end = line_end(body, 0);
         String::from_utf8(body[..end].to_vec()).expect("text")
     };
     let kept = source_hash(&root);
@@ -154,7 +149,7 @@ fn forge_pack(
     for (head, body) in &entries {
         let body = if head.ends_with(&format!(" {oath}")) {
             // The text's `sourceHash`, a line, then the plan.
-            let end = body.iter().position(|&b| b == b'\n').expect("a line");
+            let end = line_end(body, 0);
             let (plan, candidates) = varar_core::stored::decode(&body[end + 1..]).expect("a plan");
             [
                 &body[..=end],

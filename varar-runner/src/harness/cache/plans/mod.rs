@@ -146,7 +146,7 @@ impl PlanCache {
         modules: Option<&[String]>,
         layout: Layout,
     ) -> Option<PlanCache> {
-        let cache = store::cache_path(root, PACK).parent()?.to_path_buf();
+        let cache = store::cache_dir(root);
         if !cache.is_dir() {
             return None;
         }
