@@ -351,8 +351,8 @@ impl<'s> Pretty<'s> {
     /// A batch is 256 items: the half held apart is then about a chunk of
     /// a run record, 32 KB (batches of 1 024 held 256 KB apart at a run's
     /// peak, and batches of 4 096 made a run of 5 000 examples 0.7 MiB
-    /// larger, for no less time). A thread is started per batch, a few
-    /// hundredths of a millisecond each.
+    /// larger, for no less time). One thread writes every batch's second
+    /// half ([`crate::threads::in_batches_beside`]).
     pub fn elements<T: Sync>(&mut self, items: &[T], write: impl Fn(&mut Pretty<'_>, &T) + Sync) {
         self.elements_indexed(items.len(), |w, i| write(w, &items[i]));
     }
@@ -385,41 +385,43 @@ impl<'s> Pretty<'s> {
             }
             return;
         }
-        let mut start = 0;
-        while start < count {
-            let end = (start + batch).min(count);
-            let mid = start + (end - start).div_ceil(2);
-            let (here, apart) = (start..mid, mid..end);
-            // The part written apart continues the array after `here`
-            // (never empty), so its first element follows a comma.
-            let mut open = self.open.clone();
-            if let Some(first) = open.last_mut() {
-                *first = false;
+        // The part written apart continues the array after the part
+        // written here (never empty), so its first element follows a comma.
+        let mut open = self.open.clone();
+        if let Some(first) = open.last_mut() {
+            *first = false;
+        }
+        let open = &open;
+        let apart = |range: std::ops::Range<usize>| {
+            let mut w = Pretty {
+                out: String::with_capacity(CHUNK + CHUNK / 2),
+                open: open.clone(),
+                sink: None,
+            };
+            for i in range {
+                write(&mut w, i);
             }
-            let open = &open;
-            let apart = || {
-                let mut w = Pretty {
-                    out: String::with_capacity(CHUNK + CHUNK / 2),
-                    open: open.clone(),
-                    sink: None,
-                };
-                for i in apart.clone() {
+            w.out
+        };
+        let this = std::cell::RefCell::new(self);
+        crate::threads::in_batches_beside(
+            count,
+            batch,
+            &mut |range| {
+                let mut w = this.borrow_mut();
+                for i in range {
                     write(&mut w, i);
                 }
-                w.out
-            };
-            let here = || {
-                for i in here {
-                    write(self, i);
+            },
+            &apart,
+            &mut |after| {
+                let mut w = this.borrow_mut();
+                if let Some(first) = w.open.last_mut() {
+                    *first = false;
                 }
-            };
-            let ((), after) = crate::threads::side_by_side(here, &apart);
-            if let Some(first) = self.open.last_mut() {
-                *first = false;
-            }
-            self.append(&after);
-            start = end;
-        }
+                w.append(&after);
+            },
+        );
     }
 
     /// An array of strings.
