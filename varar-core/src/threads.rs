@@ -95,6 +95,9 @@ fn in_batches_beside_if<A: Send>(
     after: &mut dyn FnMut(A),
 ) {
     use std::sync::mpsc;
+    if count == 0 {
+        return;
+    }
     let batch = batch.max(2);
     std::thread::scope(|scope| {
         let (jobs, todo) = mpsc::channel::<std::ops::Range<usize>>();
