@@ -61,11 +61,13 @@ pub fn nextest_vs_floor(
         }
     }
     let count = pairs.len();
+    let ratios = pairs.iter().map(|p| p.0).collect();
     let (median_ratio, run, floor) = median_pair(pairs);
     Ok(NextestFigures {
         run,
         floor,
         median_ratio,
+        ratios,
         pairs: count,
         items,
         partition: k,
@@ -134,7 +136,7 @@ fn count_items(project: &Project) -> Result<usize, String> {
 }
 
 /// What `cargo nextest run` of a corpus took next to the floor.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct NextestFigures {
     /// The oaths binary under nextest (the timed partition): the pair
     /// whose ratio is the median's.
@@ -144,6 +146,8 @@ pub struct NextestFigures {
     pub floor: Timed,
     /// The median over the pairs of each pair's run over its floor.
     pub median_ratio: f64,
+    /// Each pair's run over its floor, in the order timed.
+    pub ratios: Vec<f64>,
     /// Pairs timed.
     pub pairs: usize,
     /// Items the oaths binary lists.

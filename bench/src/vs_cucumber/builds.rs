@@ -96,6 +96,7 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
             ours: show(&a),
             theirs: show(&b),
             ratio: median_f64(&mut ratios),
+            pairs: ratios,
             goal: Some(goal),
         });
     }

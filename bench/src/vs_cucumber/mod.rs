@@ -209,6 +209,7 @@ fn nextest_rows(
             ours: f.show(&f.run),
             theirs: f.show(&f.floor),
             ratio: (!f.killed()).then(|| f.ratio()),
+            pairs: f.ratios.clone(),
             goal: Some(1.2),
         });
     }

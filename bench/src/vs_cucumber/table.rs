@@ -14,6 +14,9 @@ pub(super) struct Line {
     pub(super) ours: String,
     pub(super) theirs: String,
     pub(super) ratio: Option<f64>,
+    /// Each pair's ratio, when the row has pairs: their spread is shown
+    /// beside the median, and how many of them meet the goal.
+    pub(super) pairs: Vec<f64>,
     pub(super) goal: Option<f64>,
 }
 
@@ -53,6 +56,7 @@ pub(super) fn paired(
         } else {
             median_f64(&mut ratios)
         },
+        pairs: ratios,
         goal,
     }
 }
@@ -88,22 +92,88 @@ pub(super) fn median_f64(values: &mut [f64]) -> Option<f64> {
 pub(super) fn print_table(table: &[Line], runs: usize) {
     println!();
     println!(
-        "ratio = ours / cucumber-rs (below 1 is better for us), the median of {} paired runs; goals are printed, not asserted",
+        "ratio = ours / cucumber-rs (below 1 is better for us), the median of {} paired runs, the pairs' lowest and highest in brackets; goals are printed, not asserted",
         runs.max(1)
     );
     println!();
     println!("| row | ours | cucumber-rs | ratio | goal |");
     println!("|---|---:|---:|---:|---|");
     for line in table {
-        let ratio = line.ratio.map_or("—".to_string(), |r| format!("{r:.2}×"));
-        let goal = match (line.goal, line.ratio) {
-            (Some(g), Some(r)) => format!("≤ {g}× ({})", if r <= g { "met" } else { "not met" }),
-            (Some(g), None) => format!("≤ {g}×"),
-            (None, _) => "—".to_string(),
-        };
         println!(
-            "| {} | {} | {} | {ratio} | {goal} |",
-            line.label, line.ours, line.theirs
+            "| {} | {} | {} | {} | {} |",
+            line.label,
+            line.ours,
+            line.theirs,
+            ratio_cell(line.ratio, &line.pairs),
+            goal_cell(line.goal, line.ratio, &line.pairs)
         );
+    }
+}
+
+/// The median ratio, with the pairs' spread when they differ:
+/// `0.15× (0.13–0.17)`.
+fn ratio_cell(ratio: Option<f64>, pairs: &[f64]) -> String {
+    let Some(r) = ratio else {
+        return "—".to_string();
+    };
+    let low = pairs.iter().copied().fold(f64::INFINITY, f64::min);
+    let high = pairs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if pairs.len() > 1 && format!("{low:.2}") != format!("{high:.2}") {
+        format!("{r:.2}× ({low:.2}–{high:.2})")
+    } else {
+        format!("{r:.2}×")
+    }
+}
+
+/// The goal and whether the median meets it; when the pairs do not all
+/// agree, how many of them meet it (a row at its goal's edge reads "met"
+/// in one invocation and "not met" in the next: this says so).
+fn goal_cell(goal: Option<f64>, ratio: Option<f64>, pairs: &[f64]) -> String {
+    match (goal, ratio) {
+        (Some(g), Some(r)) => {
+            let verdict = if r <= g { "met" } else { "not met" };
+            let within = pairs.iter().filter(|&&p| p <= g).count();
+            if within == 0 || within == pairs.len() {
+                format!("≤ {g}× ({verdict})")
+            } else {
+                format!(
+                    "≤ {g}× ({verdict}; {within} of {} pairs within)",
+                    pairs.len()
+                )
+            }
+        }
+        (Some(g), None) => format!("≤ {g}×"),
+        (None, _) => "—".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_row_whose_pairs_straddle_its_goal_says_how_many_meet_it() {
+        let pairs = [0.13, 0.15, 0.16, 0.14, 0.17];
+        assert_eq!(ratio_cell(Some(0.15), &pairs), "0.15× (0.13–0.17)");
+        assert_eq!(
+            goal_cell(Some(0.15), Some(0.15), &pairs),
+            "≤ 0.15× (met; 3 of 5 pairs within)"
+        );
+        assert_eq!(
+            goal_cell(Some(0.14), Some(0.15), &pairs),
+            "≤ 0.14× (not met; 2 of 5 pairs within)"
+        );
+    }
+
+    #[test]
+    fn a_row_whose_pairs_agree_reads_as_before() {
+        let pairs = [0.11, 0.12, 0.11];
+        assert_eq!(goal_cell(Some(0.15), Some(0.11), &pairs), "≤ 0.15× (met)");
+        assert_eq!(goal_cell(Some(0.1), Some(0.11), &pairs), "≤ 0.1× (not met)");
+        assert_eq!(ratio_cell(Some(0.5), &[0.5, 0.501]), "0.50×");
+        assert_eq!(ratio_cell(Some(0.5), &[]), "0.50×");
+        assert_eq!(ratio_cell(None, &pairs), "—");
+        assert_eq!(goal_cell(Some(0.8), None, &pairs), "≤ 0.8×");
+        assert_eq!(goal_cell(None, Some(0.5), &pairs), "—");
     }
 }
