@@ -154,6 +154,40 @@ fn a_run_records_results_and_the_baseline() {
 }
 
 #[test]
+fn issue39_a_lock_formatted_by_hand_is_rewritten_after_runs_that_knew_it_canonical() {
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let _ = run(&p, &[], false);
+    let lock = p.read("varar.lock.json").expect("lock recorded");
+    let sha = |text: &str| varar_core::hash::sha256_hex(text.as_bytes());
+    let remembered = || p.read(".varar/.cache/lock.canonical");
+    assert_eq!(
+        remembered(),
+        Some(format!("{}\n", sha(&lock))),
+        "the text written"
+    );
+    // Nothing changes: the lock stays, known canonical.
+    let _ = run(&p, &[], false);
+    assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
+    // Formatted by hand, the same entries: rewritten as the writer writes.
+    let by_hand = lock.replace("\n  ", "\n    ");
+    assert_ne!(by_hand, lock);
+    std::fs::write(p.path("varar.lock.json"), &by_hand).expect("by hand");
+    let _ = run(&p, &[], false);
+    assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
+    assert_eq!(remembered(), Some(format!("{}\n", sha(&lock))));
+    // A cache that claims the hand-formatted text (forged): that text is
+    // left as it is while no entry changes, and nothing else is lost.
+    std::fs::write(p.path("varar.lock.json"), &by_hand).expect("by hand");
+    std::fs::write(
+        p.path(".varar/.cache/lock.canonical"),
+        format!("{}\n", sha(&by_hand)),
+    )
+    .expect("forged");
+    let _ = run(&p, &[], false);
+    assert_eq!(p.read("varar.lock.json").expect("lock"), by_hand);
+}
+
+#[test]
 fn a_failure_s_excerpt_is_read_again_and_left_out_once_its_document_changed() {
     // The run lets the texts go once its items are made (issue 39): a
     // failing example's document is read again for its excerpt, and used

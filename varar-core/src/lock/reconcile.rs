@@ -32,25 +32,43 @@ pub enum Baseline {
 
 /// What a lock file's bytes were, without holding them (a project's lock
 /// is the largest file a run reads, and was held whole until the run
-/// ended): their length and SHA-256.
+/// ended): their length and SHA-256, and whether they are known to be
+/// what [`serialize_lock`] writes for the lock they hold.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LockBytes {
     len: usize,
     sha256: String,
+    canonical: bool,
 }
 
 impl LockBytes {
-    /// What `bytes` are.
+    /// What `bytes` are (not known to be canonical).
     pub fn of(bytes: &[u8]) -> LockBytes {
         LockBytes {
             len: bytes.len(),
             sha256: crate::hash::sha256_hex(bytes),
+            canonical: false,
         }
     }
 
     /// Whether `bytes` are these bytes (by length, then by digest).
     pub fn same(&self, bytes: &[u8]) -> bool {
         bytes.len() == self.len && crate::hash::sha256_hex(bytes) == self.sha256
+    }
+
+    /// Their SHA-256, in lowercase hexadecimal.
+    pub fn sha256(&self) -> &str {
+        &self.sha256
+    }
+
+    /// Take them as canonical when `sha256` is theirs: the digest of a
+    /// text that [`serialize_lock`] wrote (a run's [`Reconciled::canonical`]).
+    /// [`reconcile`] then need not serialise a lock that no record
+    /// changed to find that nothing is to be written. A wrong digest
+    /// claimed for them only leaves a lock formatted by hand as it is
+    /// while nothing changes.
+    pub fn know_canonical(&mut self, sha256: &str) {
+        self.canonical |= self.sha256 == sha256;
     }
 }
 
@@ -60,6 +78,13 @@ impl Baseline {
         match self {
             Baseline::Present { lock, .. } => lock.oaths.get(oath_path),
             _ => None,
+        }
+    }
+
+    /// [`LockBytes::know_canonical`] of a present lock's bytes.
+    pub fn know_canonical(&mut self, sha256: &str) {
+        if let Baseline::Present { bytes, .. } = self {
+            bytes.know_canonical(sha256);
         }
     }
 }
@@ -81,10 +106,15 @@ pub struct OathRecord {
 pub struct Reconciled {
     /// The next lock.
     pub lock: Lock,
-    /// Its bytes (§4.3).
+    /// Its bytes (§4.3) when the file must be written or they were made
+    /// to be compared with it; empty when the file was known to hold them
+    /// already (canonical bytes of a lock no record changed).
     pub text: String,
     /// Whether the file must be written.
     pub write: bool,
+    /// The SHA-256 of the lock's canonical text when the file holds it
+    /// (nothing to write): what a later run may [`LockBytes::know_canonical`].
+    pub canonical: Option<String>,
     /// Paths removed because the globs no longer match them (update mode).
     pub pruned: Vec<String>,
     /// Paths kept although the globs no longer match them (normal mode).
@@ -108,11 +138,15 @@ pub fn reconcile(
         Baseline::Present { lock, bytes } => (lock.oaths, Some(bytes)),
         _ => (BTreeMap::new(), None),
     };
+    // Whether the next lock differs from the baseline's: compared entry by
+    // entry, which costs less than serialising it (issue 39).
+    let mut changed = false;
     for record in records {
         let Some(entry) = record.entry else {
             continue;
         };
         if update || !record.drifted {
+            changed |= next.get(&record.oath_path) != Some(&entry);
             next.insert(record.oath_path, entry);
         }
     }
@@ -131,19 +165,39 @@ pub fn reconcile(
     } else {
         (Vec::new(), unmatched)
     };
+    changed |= !pruned.is_empty();
     let lock = Lock { oaths: next };
+    if let Some(bytes) = &bytes
+        && bytes.canonical
+        && !changed
+    {
+        // The file holds the canonical text of this very lock.
+        return Reconciled {
+            lock,
+            text: String::new(),
+            write: false,
+            canonical: Some(bytes.sha256.clone()),
+            pruned,
+            stale,
+        };
+    }
     let text = serialize_lock(&lock);
-    let write = match bytes {
+    let write = match &bytes {
         Some(bytes) => !bytes.same(text.as_bytes()),
         None if absent => !discovered.is_empty(),
         // Only under update does a run get this far with an unsupported
         // lock: the user consented to replacing it.
         None => update,
     };
+    let canonical = match bytes {
+        Some(bytes) if !write => Some(bytes.sha256),
+        _ => None,
+    };
     Reconciled {
         lock,
         text,
         write,
+        canonical,
         pruned,
         stale,
     }

@@ -254,6 +254,111 @@ fn unchanged_input_does_not_write() {
     assert_eq!(r.lock, old);
 }
 
+/// A baseline whose bytes are `text`, read as `lock`, known canonical
+/// when `known` is the digest a run remembered.
+fn present_as(lock: Lock, text: &str, known: Option<&str>) -> Baseline {
+    let mut baseline = Baseline::Present {
+        lock,
+        bytes: LockBytes::of(text.as_bytes()),
+    };
+    if let Some(sha) = known {
+        baseline.know_canonical(sha);
+    }
+    baseline
+}
+
+#[test]
+fn a_lock_known_canonical_that_no_record_changes_is_not_serialised_again() {
+    let old = lock_of(&[
+        ("a.md", entry("h1", &[("x", 1)])),
+        ("b.md", entry("h2", &[])),
+    ]);
+    let text = serialize_lock(&old);
+    let sha = crate::hash::sha256_hex(text.as_bytes());
+    let same = vec![record("a.md", Some(entry("h1", &[("x", 1)])), false)];
+    let paths = paths(&["a.md", "b.md"]);
+    let r = reconcile(
+        present_as(old.clone(), &text, Some(&sha)),
+        same.clone(),
+        &paths,
+        false,
+    );
+    assert!(!r.write);
+    assert_eq!(r.text, "", "not serialised");
+    assert_eq!(r.lock, old);
+    assert_eq!(r.canonical.as_deref(), Some(sha.as_str()));
+    // Not known canonical: serialised, compared, and found the same.
+    let r = reconcile(present_as(old.clone(), &text, None), same, &paths, false);
+    assert!(!r.write);
+    assert_eq!(r.text, text);
+    assert_eq!(r.canonical.as_deref(), Some(sha.as_str()));
+    // A record that changes an entry, or one more oath: written.
+    for records in [
+        vec![record("a.md", Some(entry("h1", &[("x", 2)])), false)],
+        vec![record("c.md", Some(entry("h3", &[])), false)],
+    ] {
+        let mut paths = paths.clone();
+        paths.push("c.md".to_owned());
+        let r = reconcile(
+            present_as(old.clone(), &text, Some(&sha)),
+            records,
+            &paths,
+            false,
+        );
+        assert!(r.write);
+        assert_eq!(r.text, serialize_lock(&r.lock));
+        assert_eq!(r.canonical, None);
+    }
+    // A drifted record leaves its entry: nothing changes.
+    let drifted = vec![record("a.md", Some(entry("new", &[])), true)];
+    let r = reconcile(
+        present_as(old.clone(), &text, Some(&sha)),
+        drifted,
+        &paths,
+        false,
+    );
+    assert!(!r.write);
+    assert_eq!(r.text, "");
+    // Pruned under update: written.
+    let update = reconcile(
+        present_as(old, &text, Some(&sha)),
+        Vec::new(),
+        &["a.md".to_owned()],
+        true,
+    );
+    assert!(update.write);
+    assert_eq!(update.pruned, ["b.md"]);
+}
+
+#[test]
+fn a_lock_formatted_by_hand_is_rewritten_unless_its_own_digest_is_claimed_canonical() {
+    let old = lock_of(&[("a.md", entry("h1", &[("x", 1)]))]);
+    let canonical = serialize_lock(&old);
+    let by_hand = canonical.replace("\n  ", "\n    ");
+    assert_ne!(by_hand, canonical);
+    let same = vec![record("a.md", Some(entry("h1", &[("x", 1)])), false)];
+    let paths = paths(&["a.md"]);
+    // The canonical text's digest is not the file's: rewritten.
+    let claimed = crate::hash::sha256_hex(canonical.as_bytes());
+    let r = reconcile(
+        present_as(old.clone(), &by_hand, Some(&claimed)),
+        same.clone(),
+        &paths,
+        false,
+    );
+    assert!(r.write);
+    assert_eq!(r.text, canonical);
+    // Its own digest claimed canonical (a forged cache): left as it is.
+    let forged = crate::hash::sha256_hex(by_hand.as_bytes());
+    let r = reconcile(
+        present_as(old, &by_hand, Some(&forged)),
+        same,
+        &paths,
+        false,
+    );
+    assert!(!r.write);
+}
+
 #[test]
 fn drift_freezes_only_the_drifted_oath() {
     let old = lock_of(&[

@@ -14,9 +14,11 @@
 //! | `links.rs` | `.varar/.cache/links` | which oaths hold no link (`](`), so the process of one example leaves them unread | oathPath and the file's stamp | a changed stamp; entries of oaths no longer discovered are dropped |
 //! | `plans/` | `.varar/.cache/plans/` (one file per oath), `.varar/.cache/plans.pack` (a run of every oath) | each oath's plan and drift candidates, and its text's `sourceHash` | the test binary's SHA-256, the modules steps are taken from, the oath text's SHA-256 | another binary, other modules or an edit; used only by a run in which no document may link; the pack keeps only discovered oaths; a listing reads them (when the binary's digest is cached) and writes none |
 //! | `records.rs` | `.varar/.cache/record` | the header of the last record the harness wrote (its run, process, start, whether it ended), remembered by its writer | the record's path and stamp | a changed stamp; another process's record is read |
+//! | `canonical.rs` | `.varar/.cache/lock.canonical` | the SHA-256 of the last lock text a run wrote, or found on disk as it would write it, so that a run which changes no entry does not serialise the lock to learn that | the digest itself: a lock with another is serialised and compared, as without it | any other lock; a wrong digest only leaves a lock formatted by hand as it is until an entry changes |
 //! | `digests.rs` | `<binary>.varar-sha256`, `.varar/.cache/lock.sha256` | the SHA-256 of the test binary and of the lock, for the run record's manifest | the file's stamp | a changed stamp; the lock's digest is kept only when its stamp is settled |
 //! | `stamp.rs` | — | a file's size, modification time and inode: what every key above trusts instead of the bytes | — | a stamp vouches only for bytes read at least `SETTLED` after the file was last modified |
 
+pub(super) mod canonical;
 pub(super) mod digests;
 pub(super) mod discovery;
 pub(super) mod links;

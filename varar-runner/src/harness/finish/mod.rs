@@ -15,6 +15,7 @@ pub(super) mod record;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::cache::canonical::{canonical_lock, remember_canonical_lock};
 use super::error::HarnessError;
 use super::print;
 use super::run::trial::RunShared;
@@ -92,6 +93,12 @@ pub(super) fn record_baseline(
         }
     };
     let mut reconciled = reconcile(current, records, discovered, update);
+    // The text this lock is written as, or found to be: a later run that
+    // reads these bytes need not serialise it again.
+    let known = canonical_lock(root);
+    if let Some(sha) = &reconciled.canonical {
+        remember_canonical_lock(root, sha, known.as_deref());
+    }
     let pruned = std::mem::take(&mut reconciled.pruned);
     for path in &pruned {
         print::notice(&pruned_notice(path));
@@ -105,9 +112,13 @@ pub(super) fn record_baseline(
             print::notice(&line);
         }
     }
-    Ok(reconciled
+    let save = reconciled
         .write
-        .then(|| LockSave::start(root, reconciled, guard)))
+        .then(|| LockSave::start(root, reconciled, guard));
+    if let Some(save) = &save {
+        remember_canonical_lock(root, &save.digest.sha256, known.as_deref());
+    }
+    Ok(save)
 }
 
 /// How the lock's write ended, for the run: a failure is fatal when the

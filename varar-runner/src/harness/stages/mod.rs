@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 use libtest_mimic::Arguments;
 
+use super::cache::canonical::canonical_lock;
 use super::cache::digests;
 use super::cache::plans::{Layout, PlanCache};
 use super::error::{FATAL, HarnessError};
@@ -306,7 +307,14 @@ fn read(
     let baseline = match &selection {
         Selection::Nothing => Baseline::Absent,
         // Read beside the texts: a rerun keeps or empties the selection.
-        Selection::All => whole_lock.unwrap_or_else(|| setup.project.read_lock())?,
+        // Taken as canonical when a run remembered its digest so.
+        Selection::All => {
+            let mut lock = whole_lock.unwrap_or_else(|| setup.project.read_lock())?;
+            if let Some(sha) = canonical_lock(&runner.root) {
+                lock.know_canonical(&sha);
+            }
+            lock
+        }
         // The process of one example (every `cargo nextest` test of an
         // example) runs no drift item: its oath's drift is the business of
         // the drift items' own processes, and example names never depend
