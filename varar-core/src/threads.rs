@@ -54,45 +54,45 @@ fn side_by_side_if<H, A: Send>(
 /// Each batch of `0..count` (`batch` long, the last one shorter) split in
 /// two: `here` of its first half on this thread while one worker thread
 /// runs `apart` of its second half, then `after` of what `apart` gave,
-/// batch by batch, in order. One thread serves every batch: starting one
-/// per batch cost more than the work in an optimised build (the 40
-/// threads of a 5 000-item run record were 5% of a release run's CPU).
-/// Without a thread, `apart` runs here after `here`, the same.
-/// A panic in `apart` goes on as it would have on this thread.
+/// batch by batch, in order; `here` and `after` share `state`. One thread
+/// serves every batch: starting one per batch cost more than the work in
+/// an optimised build (the 40 threads of a 5 000-item run record were 5%
+/// of a release run's CPU). Without a thread, `apart` runs here after
+/// `here`, the same. A panic in `apart` goes on as it would have on this
+/// thread.
 ///
 /// ```
 /// use varar_core::threads::in_batches_beside;
 ///
-/// let mut text = String::new();
-/// let mut done = Vec::new();
+/// let mut seen = (Vec::new(), String::new());
 /// in_batches_beside(
-///     7,
-///     4,
-///     &mut |r| done.push(r),
+///     &mut seen,
+///     (7, 4),
+///     &|(done, _), r| done.push(r),
 ///     &|r| format!("{r:?}"),
-///     &mut |apart| text.push_str(&apart),
+///     &|(_, text), apart| text.push_str(&apart),
 /// );
-/// assert_eq!(done, [0..2, 4..6]);
-/// assert_eq!(text, "2..46..7");
+/// assert_eq!(seen.0, [0..2, 4..6]);
+/// assert_eq!(seen.1, "2..46..7");
 /// ```
-pub fn in_batches_beside<A: Send>(
-    count: usize,
-    batch: usize,
-    here: &mut dyn FnMut(std::ops::Range<usize>),
+pub fn in_batches_beside<S, A: Send>(
+    state: &mut S,
+    (count, batch): (usize, usize),
+    here: &dyn Fn(&mut S, std::ops::Range<usize>),
     apart: &(dyn Fn(std::ops::Range<usize>) -> A + Sync),
-    after: &mut dyn FnMut(A),
+    after: &dyn Fn(&mut S, A),
 ) {
-    in_batches_beside_if(true, count, batch, here, apart, after);
+    in_batches_beside_if(true, state, (count, batch), here, apart, after);
 }
 
 /// [`in_batches_beside`], with a thread only when `spawn`.
-fn in_batches_beside_if<A: Send>(
+fn in_batches_beside_if<S, A: Send>(
     spawn: bool,
-    count: usize,
-    batch: usize,
-    here: &mut dyn FnMut(std::ops::Range<usize>),
+    state: &mut S,
+    (count, batch): (usize, usize),
+    here: &dyn Fn(&mut S, std::ops::Range<usize>),
     apart: &(dyn Fn(std::ops::Range<usize>) -> A + Sync),
-    after: &mut dyn FnMut(A),
+    after: &dyn Fn(&mut S, A),
 ) {
     use std::sync::mpsc;
     if count == 0 {
@@ -119,7 +119,7 @@ fn in_batches_beside_if<A: Send>(
             let end = (start + batch).min(count);
             let mid = start + (end - start).div_ceil(2);
             let sent = handle.is_some() && jobs.send(mid..end).is_ok();
-            here(start..mid);
+            here(state, start..mid);
             let result = match sent.then(|| results.recv()) {
                 Some(Ok(result)) => result,
                 // The worker is gone: its panic goes on here.
@@ -129,7 +129,7 @@ fn in_batches_beside_if<A: Send>(
                 },
                 None => apart(mid..end),
             };
-            after(result);
+            after(state, result);
             start = end;
         }
     });
@@ -228,21 +228,21 @@ mod tests {
         for spawn in [true, false] {
             for (count, batch) in [(0, 4), (1, 4), (7, 4), (8, 4), (9, 2), (10, 0), (256, 256)] {
                 let here_id = std::thread::current().id();
-                let order = std::cell::RefCell::new(Vec::new());
-                let mut parts = Vec::new();
+                let mut seen = (Vec::new(), Vec::new());
                 in_batches_beside_if(
                     spawn,
-                    count,
-                    batch,
-                    &mut |r| order.borrow_mut().extend(r),
+                    &mut seen,
+                    (count, batch),
+                    &|(order, _), r| order.extend(r),
                     &|r| (std::thread::current().id(), r.collect::<Vec<_>>()),
-                    &mut |(id, apart)| {
+                    &|(order, parts), (id, apart)| {
                         parts.push(id);
-                        order.borrow_mut().extend(apart);
+                        order.extend(apart);
                     },
                 );
+                let (order, parts) = seen;
                 let want: Vec<usize> = (0..count).collect();
-                assert_eq!(order.into_inner(), want, "{count} in batches of {batch}");
+                assert_eq!(order, want, "{count} in batches of {batch}");
                 let apart_here = parts.iter().filter(|&&id| id == here_id).count();
                 if spawn {
                     assert_eq!(apart_here, 0, "apart on the worker");
@@ -260,11 +260,11 @@ mod tests {
     fn a_panic_apart_in_a_batch_goes_on_here() {
         let caught = std::panic::catch_unwind(|| {
             in_batches_beside(
-                10,
-                4,
-                &mut |_| {},
+                &mut (),
+                (10, 4),
+                &|(), _| {},
                 &|r| assert!(r.start < 6, "apart"),
-                &mut |()| {},
+                &|(), ()| {},
             );
         });
         let message = caught

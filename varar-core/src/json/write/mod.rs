@@ -403,19 +403,16 @@ impl<'s> Pretty<'s> {
             }
             w.out
         };
-        let this = std::cell::RefCell::new(self);
         crate::threads::in_batches_beside(
-            count,
-            batch,
-            &mut |range| {
-                let mut w = this.borrow_mut();
+            self,
+            (count, batch),
+            &|w, range| {
                 for i in range {
-                    write(&mut w, i);
+                    write(w, i);
                 }
             },
             &apart,
-            &mut |after| {
-                let mut w = this.borrow_mut();
+            &|w, after| {
                 if let Some(first) = w.open.last_mut() {
                     *first = false;
                 }
