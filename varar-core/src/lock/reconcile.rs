@@ -70,6 +70,11 @@ impl LockBytes {
     pub fn know_canonical(&mut self, sha256: &str) {
         self.canonical |= self.sha256 == sha256;
     }
+
+    /// Whether they are known to be canonical ([`LockBytes::know_canonical`]).
+    pub fn known_canonical(&self) -> bool {
+        self.canonical
+    }
 }
 
 impl Baseline {

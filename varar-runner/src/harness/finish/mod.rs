@@ -15,7 +15,7 @@ pub(super) mod record;
 use std::path::Path;
 use std::sync::Arc;
 
-use super::cache::canonical::{canonical_lock, remember_canonical_lock};
+use super::cache::canonical::remember_canonical_lock;
 use super::error::HarnessError;
 use super::print;
 use super::run::trial::RunShared;
@@ -92,12 +92,14 @@ pub(super) fn record_baseline(
             return Ok(None);
         }
     };
+    // Known canonical only by the digest the cache holds: nothing new to
+    // remember of it.
+    let remembered = matches!(&current, Baseline::Present { bytes, .. } if bytes.known_canonical());
     let mut reconciled = reconcile(current, records, discovered, update);
     // The text this lock is written as, or found to be: a later run that
     // reads these bytes need not serialise it again.
-    let known = canonical_lock(root);
-    if let Some(sha) = &reconciled.canonical {
-        remember_canonical_lock(root, sha, known.as_deref());
+    if let Some(sha) = reconciled.canonical.as_deref().filter(|_| !remembered) {
+        remember_canonical_lock(root, sha);
     }
     let pruned = std::mem::take(&mut reconciled.pruned);
     for path in &pruned {
@@ -116,7 +118,7 @@ pub(super) fn record_baseline(
         .write
         .then(|| LockSave::start(root, reconciled, guard));
     if let Some(save) = &save {
-        remember_canonical_lock(root, &save.digest.sha256, known.as_deref());
+        remember_canonical_lock(root, &save.digest.sha256);
     }
     Ok(save)
 }
