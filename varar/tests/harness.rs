@@ -366,3 +366,46 @@ fn issue10_4_no_config_fails_instead_of_passing_with_no_items() {
 fn log_in(dir: &Path) -> String {
     dir.join("log").to_str().expect("utf-8").to_string()
 }
+
+#[cfg(unix)]
+#[test]
+fn fifos_in_every_caches_place_are_no_cache_and_hold_the_run_up_nowhere() {
+    let p = Project::new(&[("varar/counter.md", COUNTER)]);
+    let (code, log) = run(&p, &[], false);
+    assert_eq!(code, failed(), "{log}");
+    let lock = p.read("varar.lock.json").expect("lock recorded");
+    // Each cache a run reads, written by the first run or not.
+    let caches = [
+        "discovery",
+        "links",
+        "lock.canonical",
+        "lock.sha256",
+        "plans.pack",
+        "record",
+    ];
+    for name in caches {
+        let cache = p.path(&format!(".varar/.cache/{name}"));
+        let _ = std::fs::remove_file(&cache);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&cache)
+            .status()
+            .expect("mkfifo");
+        assert!(made.success(), "{name}");
+    }
+    // A run that opened one to read would wait for a writer for ever: the
+    // run is given a minute.
+    let (sent, ran) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let outcome = run(&p, &[], false);
+        let _ = sent.send((outcome, p));
+    });
+    let ((code, log), p) = ran
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .expect("a run that no FIFO held up");
+    assert_eq!(code, failed(), "{log}");
+    assert!(
+        log.contains("varar/counter.md:11:23: cell 1: expected 3 but was 2"),
+        "{log}"
+    );
+    assert_eq!(p.read("varar.lock.json").expect("lock"), lock);
+}

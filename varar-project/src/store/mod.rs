@@ -65,7 +65,7 @@ pub use runs::{
 };
 pub use scratch::{
     CACHE_DIR, SCRATCH_DIR, cache_dir, cache_path, ensure_cache_dir, ensure_scratch_dir,
-    scratch_dir, sweep_scratch,
+    open_cache_file, read_cache, read_cache_file, scratch_dir, sweep_scratch,
 };
 pub use tree::{
     oath_path_of, read_run_result, read_run_result_file, read_run_result_in, replace_run_result,

@@ -41,6 +41,49 @@ pub fn cache_path(root: &Path, name: &str) -> PathBuf {
     cache_dir(root).join(name)
 }
 
+/// The bytes of the cache file `<root>/.varar/.cache/<name>`, when it is
+/// a regular file of at most `limit` bytes (see [`read_cache_file`]).
+pub fn read_cache(root: &Path, name: &str, limit: u64) -> Option<Vec<u8>> {
+    read_cache_file(&cache_path(root, name), limit)
+}
+
+/// The bytes of the cache file at `path`, when it is a regular file of at
+/// most `limit` bytes; otherwise `None`, as for a missing one. A cache may
+/// be anything: a huge file must not fill a run's memory, nor anything
+/// else hold it up (see [`open_cache_file`]).
+pub fn read_cache_file(path: &Path, limit: u64) -> Option<Vec<u8>> {
+    let file = open_cache_file(path)?;
+    let len = file.metadata().ok()?.len();
+    if len > limit {
+        return None;
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(file, limit.saturating_add(1)),
+        &mut bytes,
+    )
+    .ok()?;
+    (bytes.len() as u64 <= limit).then_some(bytes)
+}
+
+/// The cache file at `path`, opened to read, when it is a regular file:
+/// a FIFO or a device in its place must not hold a run up, so it is
+/// opened without blocking and without following a symbolic link (we
+/// write none there), and anything but a regular file is `None`.
+pub fn open_cache_file(path: &Path) -> Option<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use rustix::fs::OFlags;
+        use std::os::unix::fs::OpenOptionsExt as _;
+        let flags = OFlags::NONBLOCK | OFlags::NOFOLLOW;
+        options.custom_flags(i32::try_from(flags.bits()).unwrap_or(0));
+    }
+    let file = options.open(path).ok()?;
+    file.metadata().ok()?.is_file().then_some(file)
+}
+
 /// Create `<root>/.varar/.cache/` if needed; returns its path.
 pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
     let dir = ensure_scratch_dir(root)?.join(CACHE_DIR);
@@ -58,4 +101,57 @@ pub fn ensure_cache_dir(root: &Path) -> Result<PathBuf, StoreError> {
 /// returns how many went.
 pub fn sweep_scratch(root: &Path, orphans: &Orphans) -> usize {
     remove_orphans_under(&scratch_dir(root), orphans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_cache_is_read_only_when_it_is_a_regular_file_within_its_limit() {
+        let dir = ok(tempfile::tempdir());
+        let root = dir.path();
+        assert_eq!(read_cache(root, "c", 8), None, "missing");
+        let cache = ok(ensure_cache_dir(root));
+        ok(std::fs::write(cache.join("c"), "12345678"));
+        assert_eq!(read_cache(root, "c", 8).as_deref(), Some(&b"12345678"[..]));
+        assert_eq!(read_cache(root, "c", 7), None, "over the limit");
+        ok(std::fs::create_dir(cache.join("d")));
+        assert_eq!(read_cache(root, "d", 8), None, "a directory");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_link_in_a_caches_place_is_no_cache_and_holds_nothing_up() {
+        let dir = ok(tempfile::tempdir());
+        let root = dir.path();
+        let cache = ok(ensure_cache_dir(root));
+        let fifo = cache.join("fifo");
+        ok(rustix::fs::mkfifoat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+        ));
+        // A blocking open would wait for a writer that never comes: the
+        // read is given ten seconds, so that such a wait fails the test.
+        let (sent, read) = std::sync::mpsc::channel();
+        let place = root.to_path_buf();
+        std::thread::spawn(move || sent.send(read_cache(&place, "fifo", 8)));
+        let timeout = std::time::Duration::from_secs(10);
+        assert_eq!(
+            read.recv_timeout(timeout).ok(),
+            Some(None),
+            "no wait, no cache"
+        );
+        ok(std::fs::write(root.join("elsewhere"), "secret"));
+        ok(std::os::unix::fs::symlink(
+            root.join("elsewhere"),
+            cache.join("link"),
+        ));
+        assert_eq!(read_cache(root, "link", 8), None, "a link is not followed");
+    }
 }

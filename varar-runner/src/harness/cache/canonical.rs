@@ -15,14 +15,8 @@ const LOCK_CANONICAL_CACHE: &str = "lock.canonical";
 /// The digest remembered, if the cache holds one: 64 lowercase hexadecimal
 /// digits and a line feed, nothing else.
 pub(in crate::harness) fn canonical_lock(root: &Path) -> Option<String> {
-    let path = store::cache_dir(root).join(LOCK_CANONICAL_CACHE);
     // Read at most what a digest takes: the file may be anything.
-    let mut bytes = Vec::with_capacity(65);
-    std::io::Read::read_to_end(
-        &mut std::io::Read::take(std::fs::File::open(path).ok()?, 66),
-        &mut bytes,
-    )
-    .ok()?;
+    let bytes = store::read_cache(root, LOCK_CANONICAL_CACHE, 65)?;
     let digest = bytes.strip_suffix(b"\n")?;
     let hex = |b: &u8| b.is_ascii_digit() || (b'a'..=b'f').contains(b);
     (digest.len() == 64 && digest.iter().all(hex))

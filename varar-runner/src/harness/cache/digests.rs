@@ -148,7 +148,8 @@ fn cached_sha256(path: &Path, cache: &Path, settled: bool) -> Option<String> {
 /// stamp it was cached with.
 fn cached(path: &Path, cache: &Path) -> Option<String> {
     let stamp = Stamp::of_file(path)?;
-    let text = std::fs::read_to_string(cache).ok()?;
+    // A stamp and a digest: a few hundred bytes at most.
+    let text = String::from_utf8(store::read_cache_file(cache, 4096)?).ok()?;
     let (cached, sha) = text.trim_end().rsplit_once(' ')?;
     (Stamp::parse(cached) == Some(stamp) && sha.len() == 64).then(|| sha.to_owned())
 }

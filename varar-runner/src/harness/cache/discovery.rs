@@ -66,7 +66,8 @@ pub(in crate::harness) fn discover(
 /// vouches for them: the same globs, every listed directory with its
 /// stamp.
 pub(in crate::harness) fn cached_oaths(root: &Path, config: &Config) -> Option<Vec<OathFile>> {
-    let text = std::fs::read_to_string(store::cache_path(root, CACHE_FILE)).ok()?;
+    let bytes = store::read_cache(root, CACHE_FILE, super::TEXT_LIMIT)?;
+    let text = String::from_utf8(bytes).ok()?;
     let mut lines = text.lines();
     if lines.next()? != HEADER || lines.next()? != globs_line(config)? {
         return None;

@@ -43,8 +43,8 @@ impl LinkIndex {
     /// The project's index; empty when there is none or it cannot be read
     /// (then every oath is read, as without one).
     pub(in crate::harness) fn load(root: &Path) -> LinkIndex {
-        std::fs::read_to_string(store::cache_path(root, INDEX_FILE))
-            .ok()
+        store::read_cache(root, INDEX_FILE, super::TEXT_LIMIT)
+            .and_then(|bytes| String::from_utf8(bytes).ok())
             .map(|text| LinkIndex::parse(&text))
             .unwrap_or_default()
     }

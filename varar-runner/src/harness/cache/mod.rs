@@ -3,7 +3,11 @@
 //! §70.2.2). None changes what a run finds, plans or records: each is
 //! used only when it certainly holds what the work would give now, and a
 //! cache that is missing, unreadable or of another key is a miss, the work
-//! done as without it. Each is written best effort (a failed write only
+//! done as without it. A cache file may be anything (STYLE §2.9): each is
+//! read only when it is a regular file ([`TEXT_LIMIT`] bytes at most for
+//! the text ones), opened without blocking and without following a link
+//! (`store::open_cache_file`), so that a FIFO or a device in its place is
+//! a miss, not a run held up. Each is written best effort (a failed write only
 //! costs the next process the work) and atomically, by the store's
 //! writers (`store::write_disposable`), in `.varar/.cache/` (the binary's
 //! digest beside the binary). What each holds, by what key, and what invalidates it:
@@ -17,6 +21,11 @@
 //! | `canonical.rs` | `.varar/.cache/lock.canonical` | the SHA-256 of the last lock text a run wrote, or found on disk as it would write it, so that a run which changes no entry does not serialise the lock to learn that | the digest itself: a lock with another is serialised and compared, as without it | any other lock; a wrong digest only leaves a lock formatted by hand as it is until an entry changes |
 //! | `digests.rs` | `<binary>.varar-sha256`, `.varar/.cache/lock.sha256` | the SHA-256 of the test binary and of the lock, for the run record's manifest | the file's stamp | a changed stamp; the lock's digest is kept only when its stamp is settled |
 //! | `stamp.rs` | — | a file's size, modification time and inode: what every key above trusts instead of the bytes | — | a stamp vouches only for bytes read at least `SETTLED` after the file was last modified |
+
+/// The most a text cache file is read: far beyond what a project of a
+/// hundred thousand oaths writes; a larger file is no cache (STYLE §2.9:
+/// a file in `.varar/` may be anything).
+pub(super) const TEXT_LIMIT: u64 = 64 << 20;
 
 pub(super) mod canonical;
 pub(super) mod digests;

@@ -64,8 +64,8 @@ pub(in crate::harness) fn remember(root: &Path, path: &Path, header: &RecordHead
 /// What the cache says of the project at `root`: given a record's path,
 /// its header, when the cache remembers that file and it keeps its stamp.
 pub(in crate::harness) fn known(root: &Path) -> impl Fn(&Path) -> Option<RecordHeader> {
-    let remembered = std::fs::read_to_string(store::cache_path(root, CACHE_FILE))
-        .ok()
+    let remembered = store::read_cache(root, CACHE_FILE, super::TEXT_LIMIT)
+        .and_then(|bytes| String::from_utf8(bytes).ok())
         .and_then(|text| parse(&text));
     move |path| {
         let (stamp, at, header) = remembered.as_ref()?;

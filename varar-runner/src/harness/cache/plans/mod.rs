@@ -204,7 +204,8 @@ impl PlanCache {
         match &self.kept {
             Kept::Pack(pack) => pack.load(&entry.oath_path, &entry.text_sha, read_body),
             Kept::PerOath { steps, .. } => {
-                let bytes = std::fs::read(self.file(&entry.oath_path)).ok()?;
+                // As large as the plan it holds: no limit but the type.
+                let bytes = store::read_cache_file(&self.file(&entry.oath_path), u64::MAX)?;
                 let end = bytes.iter().position(|&b| b == b'\n')?;
                 if bytes[..end] != *header(steps, entry).as_bytes() {
                     return None;

@@ -187,7 +187,7 @@ impl Old {
     /// format or other steps, or no file. A damaged entry ends it (those
     /// before it stay).
     fn open(path: &Path, header: &str) -> Option<Old> {
-        let file = File::open(path).ok()?;
+        let file = store::open_cache_file(path)?;
         let len = file.metadata().ok()?.len();
         let mut reader = BufReader::new(file);
         let mut line = Vec::new();
