@@ -163,10 +163,11 @@ fn read_records(dir: &Path, base: &Path, unreadable: &mut Vec<ErrorRecord>) -> V
     let mut records = Vec::new();
     for found in record_files_in(dir) {
         let read = found.and_then(|path| {
-            let bytes = std::fs::read(&path).map_err(|source| RecordFileError::Read {
-                path: path.clone(),
-                source,
-            })?;
+            let bytes =
+                varar_project::files::read(&path).map_err(|source| RecordFileError::Read {
+                    path: path.clone(),
+                    source,
+                })?;
             let record = match parse_process_record(&bytes) {
                 Ok(record) => Some(record),
                 Err(e) if e.is_unknown_version() => None,

@@ -31,7 +31,7 @@ fn read_config<T>(
     also: impl FnOnce(Option<&[u8]>) -> T,
 ) -> Result<(Config, T), ConfigError> {
     let path = root.join(CONFIG_FILE_NAME);
-    match std::fs::read(&path) {
+    match crate::files::read(&path) {
         Ok(bytes) => Ok((parse_config(&path, &bytes)?, also(Some(&bytes)))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok((Config::empty(path), also(None))),
         Err(source) => Err(ConfigError::Read { path, source }),

@@ -11,6 +11,8 @@
 //!   §1, §4.5); what they mean is `varar_core::config`;
 //! - [`discovery`]: which files are oaths, and reading one strictly (spec
 //!   40 §2);
+//! - [`files`]: reading any file a project, an artifact or an editor names,
+//!   hostile cases closed (a link to a device, a FIFO, a huge file);
 //! - [`store`]: the files of a project on disk (spec 40 §4, §6; issues 20
 //!   and 34): the baseline `varar.lock.json`, the `.varar/` tree of run
 //!   results, the run records and the run history, the caches, written
@@ -47,6 +49,7 @@ pub mod config;
 pub mod discovery;
 #[cfg(feature = "evidence")]
 pub mod evidence;
+pub mod files;
 pub mod project;
 #[cfg(feature = "evidence")]
 pub mod root;

@@ -66,17 +66,25 @@ impl ProjectRoot {
 pub fn resolve(explicit: Option<&Path>, cwd: &Path) -> Result<PathBuf, RootError> {
     if let Some(root) = explicit {
         let root = cwd.join(root);
-        if root.join(CONFIG_FILE_NAME).is_file() {
+        if holds_config(&root) {
             return Ok(root);
         }
         return Err(RootError::NoConfig { root });
     }
     cwd.ancestors()
-        .find(|dir| dir.join(CONFIG_FILE_NAME).is_file())
+        .find(|dir| holds_config(dir))
         .map(Path::to_path_buf)
         .ok_or_else(|| RootError::NotFound {
             start: cwd.to_path_buf(),
         })
+}
+
+/// Whether `dir` holds a config: an entry of that name that is not a
+/// directory. A FIFO or a link to a device there is the project's config
+/// all the same, and reading it says what is wrong (`crate::files`), rather
+/// than the search going on above as if there were none.
+fn holds_config(dir: &Path) -> bool {
+    std::fs::metadata(dir.join(CONFIG_FILE_NAME)).is_ok_and(|m| !m.is_dir())
 }
 
 /// The current directory, as a [`RootError`] when it cannot be read.

@@ -67,6 +67,7 @@ pub const SHELLS: &[Shell] = &[
             "config",
             "discovery",
             "evidence",
+            "files",
             "project",
             "root",
             "store",

@@ -166,7 +166,8 @@ pub fn oath_targets(root: &Path) -> Result<Vec<String>, TargetError> {
             ],
         };
         let runs = files.iter().any(|f| {
-            std::fs::read_to_string(f).is_ok_and(|text| super::syntax::calls_varar_run(&text))
+            varar_project::files::read_to_string(f)
+                .is_ok_and(|text| super::syntax::calls_varar_run(&text))
         });
         if runs {
             out.push(name.to_string());
@@ -224,7 +225,7 @@ fn dependency_specs(manifest: &toml::Table) -> Vec<(String, toml::Table)> {
 }
 
 fn read_toml(path: &Path) -> Result<Option<toml::Table>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match varar_project::files::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),

@@ -111,7 +111,7 @@ impl Server {
     fn start_run(&mut self, id: RequestId, p: &ExecuteCommandParams) -> Result<(), Refused> {
         let (project, oath, argument) = self.oath_of(p)?;
         if let Some(doc) = self.documents.get(&argument.uri) {
-            let disk = std::fs::read_to_string(&doc.path).ok();
+            let disk = varar_project::files::read_to_string(&doc.path).ok();
             if disk.as_deref() != Some(doc.text.as_str()) {
                 return Err(format!(
                     "save {oath} first: cargo test runs the file on disk"

@@ -310,7 +310,7 @@ impl Server {
         self.plan_deps.remove(uri);
         self.dirty.remove(uri);
         // The file's text counts again (unsaved edits are gone).
-        let disk = std::fs::read(&doc.path)
+        let disk = varar_project::files::read(&doc.path)
             .ok()
             .and_then(|b| String::from_utf8(b).ok());
         self.projects[doc.project].oaths.close(&doc.oath_path, disk);

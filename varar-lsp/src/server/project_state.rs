@@ -147,7 +147,7 @@ impl ProjectState {
         log.extend(sources.warnings.iter().cloned());
         let files = rust_files(&sources);
         let index = StepIndex::load(files.into_iter().filter_map(|path| {
-            let text = std::fs::read_to_string(&path)
+            let text = varar_project::files::read_to_string(&path)
                 .map_err(|e| log.push(format!("cannot read {}: {e}", path.display())))
                 .ok()?;
             let label = label(&sources, &path);
@@ -367,7 +367,7 @@ impl ProjectState {
             }
         } else if is_source(&self.sources, &path) {
             changed.rust = true;
-            changed.steps = match std::fs::read_to_string(&path) {
+            changed.steps = match varar_project::files::read_to_string(&path) {
                 Ok(text) => {
                     let label = label(&self.sources, &path);
                     self.index.update(path, label, &text)
@@ -377,7 +377,7 @@ impl ProjectState {
         } else if let Some(oath_path) = self.oath_path(&path) {
             // One file read, never the tree: an oath that is open keeps the
             // editor's text.
-            let text = match std::fs::read(&path) {
+            let text = match varar_project::files::read(&path) {
                 Ok(bytes) => String::from_utf8(bytes)
                     .map_err(|_| log.push(format!("{}: not UTF-8: left out", path.display())))
                     .ok(),

@@ -333,7 +333,7 @@ fn review_fixes(
         }
         if code == "drift"
             && let Some(root) = root
-            && let Ok(lock) = std::fs::read(lock_path(root))
+            && let Ok(lock) = varar_project::files::read(&lock_path(root))
             && let Some((title, text)) = review::accept_drift(a, from, &lock)
             && let Ok(lock_uri) = Url::from_file_path(lock_path(root))
         {

@@ -388,7 +388,7 @@ impl Server {
         p.oaths
             .text(oath_path)
             .map(str::to_string)
-            .or_else(|| std::fs::read_to_string(p.root.join(oath_path)).ok())
+            .or_else(|| varar_project::files::read_to_string(&p.root.join(oath_path)).ok())
     }
 
     /// The evidence of every result that may hold a failure shown in

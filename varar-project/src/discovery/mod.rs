@@ -528,15 +528,15 @@ pub fn read_oath(oath: &OathFile) -> Result<String, DiscoveryError> {
 pub fn read_oath_with_metadata(
     oath: &OathFile,
 ) -> Result<(String, std::fs::Metadata), DiscoveryError> {
-    use std::io::Read as _;
     let read_err = |source| DiscoveryError::Read {
         oath_path: oath.oath_path.clone(),
         source,
     };
-    let mut file = std::fs::File::open(&oath.path).map_err(read_err)?;
-    let meta = file.metadata().map_err(read_err)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes).map_err(read_err)?;
+    // Not `std::fs`: the file may have become a FIFO or a link to a
+    // device since the walk (see `files`).
+    let (file, meta) = crate::files::open_with_metadata(&oath.path).map_err(read_err)?;
+    let bytes =
+        crate::files::read_opened(file, &meta, crate::files::FILE_LIMIT).map_err(read_err)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let (line, column) = line_column(valid);

@@ -342,7 +342,7 @@ pub fn sources_now(root: &Path, runs: &[RunRecord]) -> SourcesNow {
 
 /// A file of the project as it is now.
 pub fn file_now(root: &Path, rel: &str) -> FileNow {
-    match std::fs::read(root.join(rel)) {
+    match crate::files::read(&root.join(rel)) {
         Ok(bytes) => FileNow::Sha256(sha256_hex(&bytes)),
         Err(e) if e.kind() == ErrorKind::NotFound => FileNow::Missing,
         Err(e) => FileNow::Unreadable(

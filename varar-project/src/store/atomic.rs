@@ -193,7 +193,7 @@ pub(crate) fn exchange(ours: &Path, target: &Path) -> bool {
 /// callers that must not overwrite unreadable files check before calling).
 fn holds_exactly(path: &Path, meta: &std::fs::Metadata, bytes: &[u8]) -> bool {
     let same_size = meta.is_file() && u64::try_from(bytes.len()).is_ok_and(|n| n == meta.len());
-    same_size && std::fs::read(path).is_ok_and(|existing| existing == bytes)
+    same_size && crate::files::read(path).is_ok_and(|existing| existing == bytes)
 }
 
 /// The name every temporary file of ours starts with (then this

@@ -27,7 +27,7 @@ pub fn lock_baseline(root: &Path) -> Result<FileLockGuard, StoreError> {
 /// invalid → an error (the file must then be left alone).
 pub fn read_lock(root: &Path) -> Result<Baseline, StoreError> {
     let path = lock_path(root);
-    let bytes = match std::fs::read(&path) {
+    let bytes = match crate::files::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
         Err(source) => return Err(StoreError::Read { path, source }),
@@ -50,7 +50,7 @@ pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreErro
         return read_lock(root);
     };
     let path = lock_path(root);
-    match std::fs::read(&path) {
+    match crate::files::read(&path) {
         Ok(bytes) if old.same(&bytes) => Ok(earlier),
         Ok(bytes) => match parse_lock(&bytes) {
             Ok(ParsedLock::Valid(lock)) => Ok(Baseline::Present {
@@ -70,7 +70,7 @@ pub fn reread_lock(root: &Path, earlier: Baseline) -> Result<Baseline, StoreErro
 /// that never write the lock.
 pub fn read_lock_for(root: &Path, wanted: &dyn Fn(&str) -> bool) -> Result<Baseline, StoreError> {
     let path = lock_path(root);
-    let bytes = match std::fs::read(&path) {
+    let bytes = match crate::files::read(&path) {
         Ok(bytes) => bytes,
         Err(e) if e.kind() == ErrorKind::NotFound => return Ok(Baseline::Absent),
         Err(source) => return Err(StoreError::Read { path, source }),

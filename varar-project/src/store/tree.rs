@@ -90,7 +90,7 @@ pub fn result_files(tree: &Path) -> Vec<Result<(String, PathBuf), (PathBuf, walk
 
 /// Read one run-result file with the strict reader.
 pub fn read_run_result_file(path: &Path) -> Result<OathResults, ResultFileError> {
-    let bytes = std::fs::read(path).map_err(|source| ResultFileError::Read {
+    let bytes = crate::files::read(path).map_err(|source| ResultFileError::Read {
         path: path.to_path_buf(),
         source,
     })?;
@@ -152,7 +152,7 @@ pub fn update_run_result(
 ) -> Result<bool, StoreError> {
     let path = run_result_path(root, oath_path)?;
     let _guard = acquire(root, &results_lock(oath_path))?;
-    let stored = match std::fs::read(&path) {
+    let stored = match crate::files::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(source) => {

@@ -119,7 +119,7 @@ fn previous_files(out: &Path) -> Result<BTreeSet<String>, SiteError> {
         Ok(_) => {}
     }
     let marker = out.join(MARKER);
-    match std::fs::read_to_string(&marker) {
+    match varar_project::files::read_to_string(&marker) {
         Ok(text) if text.lines().next() == Some(MARKER_HEADER) => Ok(text
             .lines()
             .skip(1)

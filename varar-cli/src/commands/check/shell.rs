@@ -112,7 +112,7 @@ fn steps(root: &Path, errors: &mut Vec<ErrorRecord>) -> StepIndex {
     let sources = sources(root);
     let mut texts = Vec::new();
     for path in rust_files(&sources) {
-        match std::fs::read_to_string(&path) {
+        match varar_project::files::read_to_string(&path) {
             Ok(text) => {
                 let label = label(&sources, &path);
                 texts.push((path, label, text));

@@ -193,7 +193,7 @@ fn apply_drops(
         }
     };
     let path = lock_path(root);
-    let bytes = match std::fs::read(&path) {
+    let bytes = match varar_project::files::read(&path) {
         Ok(bytes) => Some(bytes),
         Err(e) if e.kind() == ErrorKind::NotFound => None,
         Err(e) => {
@@ -291,7 +291,7 @@ fn apply_values(
         };
         // Read again just before writing: the review judged the text read
         // above; an edit since then is not overwritten.
-        let now = std::fs::read(&oath.file.path).ok();
+        let now = varar_project::files::read(&oath.file.path).ok();
         if now.as_deref().map(sha256_hex) != Some(sha256_hex(read.as_bytes())) {
             refuse(
                 report,

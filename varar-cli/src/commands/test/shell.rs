@@ -162,7 +162,7 @@ fn step_index(root: &Path) -> StepIndex {
     let sources = sources(root);
     let mut texts = Vec::new();
     for path in rust_files(&sources) {
-        if let Ok(text) = std::fs::read_to_string(&path) {
+        if let Ok(text) = varar_project::files::read_to_string(&path) {
             let label = label(&sources, &path);
             texts.push((path, label, text));
         }

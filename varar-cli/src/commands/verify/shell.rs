@@ -31,7 +31,7 @@ pub fn run(run: &VerifyRun) -> Result<Output, Error> {
 /// The project root must be found, the file read and be an attestation.
 fn read(run: &VerifyRun) -> Result<Claimed, ErrorRecord> {
     run.project.resolve().map_err(|e| ErrorRecord::root(&e))?;
-    let bytes = std::fs::read(&run.file).map_err(|e| {
+    let bytes = varar_project::files::read(&run.file).map_err(|e| {
         ErrorRecord::new(
             Code::InputError,
             format!("cannot read `{}`: {e}", run.shown),

@@ -426,7 +426,7 @@ pub fn records_missing_from(
             if local.join(name).is_file() {
                 continue;
             }
-            let header = std::fs::read(&file)
+            let header = crate::files::read(&file)
                 .ok()
                 .and_then(|bytes| parse_record_header(&bytes).ok());
             if let Some(header) = header {

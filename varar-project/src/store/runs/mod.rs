@@ -113,7 +113,7 @@ pub fn release_run_dir(root: &Path, run_id: &str) {
         let names: Vec<_> = entries.flatten().map(|e| e.file_name()).collect();
         names.len() == 1 && names[0] == ".gitignore"
     }) && std::fs::symlink_metadata(&ignore).is_ok_and(|m| m.is_file())
-        && std::fs::read(&ignore).is_ok_and(|b| b == b"*\n");
+        && crate::files::read(&ignore).is_ok_and(|b| b == b"*\n");
     if only_ours && std::fs::remove_file(&ignore).is_ok() {
         let _ = std::fs::remove_dir(&scratch);
     }
@@ -212,7 +212,7 @@ fn read_run_dir(path: &Path, name: String) -> RunDirectory {
     }
     files.sort();
     records.extend(files.into_iter().map(|file| {
-        let bytes = std::fs::read(&file).map_err(|source| RecordFileError::Read {
+        let bytes = crate::files::read(&file).map_err(|source| RecordFileError::Read {
             path: file.clone(),
             source,
         })?;
@@ -353,7 +353,7 @@ fn read_files_of<T>(
             if let Some(known) = known(&path) {
                 return Ok(known);
             }
-            let bytes = std::fs::read(&path).map_err(|source| RecordFileError::Read {
+            let bytes = crate::files::read(&path).map_err(|source| RecordFileError::Read {
                 path: path.clone(),
                 source,
             })?;

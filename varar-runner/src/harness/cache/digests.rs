@@ -19,7 +19,7 @@ use varar_project::store;
 /// binary of tens of megabytes is never held whole.
 fn sha256_of_file(path: &Path) -> Option<String> {
     use std::io::Read as _;
-    let mut file = std::fs::File::open(path).ok()?;
+    let mut file = varar_project::files::open(path).ok()?;
     let mut hasher = Sha256::new();
     let mut chunk = vec![0; 1 << 16];
     loop {
