@@ -91,6 +91,26 @@ impl ResultsError {
 /// assert!(parse_run_result(twice).is_err());
 /// ```
 pub fn parse_run_result(bytes: &[u8]) -> Result<OathResults, ResultsError> {
+    // What the quick path reads, it reads as below; the rest is decided
+    // below (`quick.rs`).
+    match quick_path(bytes) {
+        Some(results) => Ok(results),
+        None => strict(bytes),
+    }
+}
+
+/// What the quick path reads of `bytes`: a file of a version this reader
+/// knows, read as [`strict`] reads it.
+fn quick_path(bytes: &[u8]) -> Option<OathResults> {
+    let results = quick::results(std::str::from_utf8(bytes).ok()?)?;
+    SUPPORTED_VERSIONS
+        .contains(&results.version)
+        .then_some(results)
+}
+
+/// [`parse_run_result`] through the tree: every file, and every reason to
+/// refuse one.
+fn strict(bytes: &[u8]) -> Result<OathResults, ResultsError> {
     let tree = json::parse(bytes)?;
     json::first_duplicate(&tree, TOP)?;
     let top = tree.as_object(TOP)?;
@@ -271,5 +291,6 @@ fn unsigned(node: &Node, at: &str) -> Result<u32, ResultsError> {
     Ok(node.as_u32(at)?)
 }
 
+mod quick;
 #[cfg(test)]
 mod tests;

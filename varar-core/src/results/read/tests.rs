@@ -1,4 +1,12 @@
+use proptest::prelude::*;
+
 use super::*;
+use crate::results::model::{Anchor, CellFailure, ExampleResult, ResultFailure, Status};
+
+/// What the quick path (`quick.rs`) reads of `text`, or `None`.
+fn quick_read(text: &str) -> Option<OathResults> {
+    quick_path(text.as_bytes())
+}
 
 const FIXTURE: &str = include_str!("../../../../conformance/corpus/run-results/expected.json");
 
@@ -221,5 +229,223 @@ fn issue21_only_a_whole_version_above_the_known_ones_is_unknown() {
     assert_eq!(version("1000"), Some(Some(1000)));
     for malformed in ["0", "-1", "2.5", "\"3\"", "1e300"] {
         assert_eq!(version(malformed), Some(None), "{malformed}");
+    }
+}
+
+// The quick path (`quick.rs`) against the strict reader.
+
+/// The contract: what the quick path reads, the strict reader reads
+/// the same; what the strict reader refuses, the quick path declines.
+fn agrees(text: &str) -> Result<(), TestCaseError> {
+    let (quick, strict) = (quick_read(text), strict(text.as_bytes()));
+    match (quick, strict) {
+        (None, _) => Ok(()),
+        (Some(quick), Ok(strict)) => {
+            prop_assert_eq!(quick, strict, "{}", text);
+            Ok(())
+        }
+        (Some(quick), Err(e)) => Err(TestCaseError::fail(format!(
+            "read quickly as {quick:?}, refused by the strict reader ({e}): {text}"
+        ))),
+    }
+}
+
+#[test]
+fn what_the_strict_reader_refuses_or_reads_otherwise_is_declined() {
+    let file = |examples: &str| {
+        format!(
+            r#"{{"version": 2, "oathPath": "a.md", "sourceHash": "h", "examples": [{examples}]}}"#
+        )
+    };
+    let failed = |failure: &str| {
+        file(&format!(
+            r#"{{"name": "n", "status": "failed", "lines": [3], "failure": {{{failure}}}}}"#
+        ))
+    };
+    let declined = [
+        r#"{"version": 3, "oathPath": "a.md", "sourceHash": "h", "examples": []}"#.to_owned(),
+        r#"{"version": 1.0, "oathPath": "a.md", "sourceHash": "h", "examples": []}"#.to_owned(),
+        r#"{"version": 1, "version": 1, "oathPath": "a.md", "sourceHash": "h", "examples": []}"#
+            .to_owned(),
+        r#"{"version": 1, "oathPath": "a.md", "sourceHash": "h", "examples": [], "extra": 1}"#
+            .to_owned(),
+        r#"{"version": 1, "oathPath": "a.md", "sourceHash": "h"}"#.to_owned(),
+        r#"{"version": 1, "oathPath": null, "sourceHash": "h", "examples": []}"#.to_owned(),
+        r#"{"version": 1, "oathPath": "a.md", "sourceHash": "h", "examples": [], "documents": []}"#
+            .to_owned(),
+        r#"{"version": 1, "oathPath": "a.md", "sourceHash": "h", "examples": []} x"#.to_owned(),
+        "\u{feff}{\"version\": 1, \"oathPath\": \"a.md\", \"sourceHash\": \"h\", \"examples\": []}"
+            .to_owned(),
+        file(
+            r#"{"name": "n", "status": "passed", "lines": [3], "failure": {"line": 3, "message": "m", "stack": ""}}"#,
+        ),
+        file(r#"{"name": "n", "status": "failed", "lines": [3]}"#),
+        file(r#"{"name": "n", "status": "skipped", "lines": [3]}"#),
+        file(r#"{"name": "n", "status": "passed", "lines": [3.0]}"#),
+        file(r#"{"name": "n", "status": "passed", "lines": [4294967296]}"#),
+        file(r#"{"name": "n", "name": "m", "status": "passed", "lines": []}"#),
+        failed(
+            r#""line": 3, "message": "m", "stack": "", "cells": [{"from": 5, "to": 4, "actual": "x"}]"#,
+        ),
+        failed(
+            r#""line": 3, "message": "m", "stack": "", "cells": [{"from": 1, "from": 1, "to": 4, "actual": "x"}]"#,
+        ),
+        failed(r#""line": 3, "message": "m", "stack": "", "cells": [{"from": 1, "to": 4}]"#),
+        failed(
+            r#""line": 3, "message": "m", "stack": "", "cells": [{"from": 1, "to": 4, "actual": "x", "more": 1}]"#,
+        ),
+        failed(
+            r#""line": 3, "message": "m", "stack": "", "anchor": {"from": 1, "to": 4, "actual": "x"}"#,
+        ),
+        failed(r#""line": 3, "message": "m", "stack": "", "anchor": {"from": 9, "to": 4}"#),
+        failed(r#""line": 3, "message": "m""#),
+        failed(r#""line": 3, "message": "m", "stack": "", "docPath": null"#),
+        failed(r#""line": 3, "message": "m", "message": "m", "stack": """#),
+    ];
+    for text in &declined {
+        assert_eq!(quick_read(text), None, "{text}");
+    }
+    // A docPath in a version-1 file: the strict reader's refusal.
+    let v1 = failed(r#""line": 3, "message": "m", "stack": "", "docPath": "b.md""#).replacen(
+        "\"version\": 2",
+        "\"version\": 1",
+        1,
+    );
+    assert_eq!(quick_read(&v1), None, "{v1}");
+    assert!(strict(v1.as_bytes()).is_err());
+}
+
+#[test]
+fn a_long_message_is_cut_as_the_strict_reader_cuts_it() {
+    let long = "x".repeat(crate::untrusted::TEXT_LIMIT + 10);
+    let text = format!(
+        r#"{{"version": 1, "oathPath": "a.md", "sourceHash": "h", "examples": [{{"name": "n", "status": "failed", "lines": [], "failure": {{"line": 0, "message": "{long}", "stack": "{long}", "cells": [{{"from": 0, "to": 1, "actual": "{long}"}}]}}}}]}}"#
+    );
+    let quick = quick_read(&text).unwrap_or_else(|| panic!("declined"));
+    assert_eq!(Some(&quick), strict(text.as_bytes()).ok().as_ref());
+    let failure = quick.examples[0].failure.as_ref();
+    assert!(failure.is_some_and(|f| f.message.len() < long.len()));
+}
+
+/// A string as the generator makes them: plain, or holding what the
+/// writer escapes.
+const TEXT: &str = "[a-z .:/\"\\\\é\t\u{1}]{0,8}";
+
+fn any_failure(version: u32) -> impl Strategy<Value = ResultFailure> {
+    let cell = (0u32..50, 0u32..50, TEXT).prop_map(|(a, b, actual)| CellFailure {
+        from: a.min(b),
+        to: a.max(b),
+        actual,
+    });
+    let anchor = prop::option::of((0u32..50, 0u32..50)).prop_map(|a| {
+        a.map(|(a, b)| Anchor {
+            from: a.min(b),
+            to: a.max(b),
+        })
+    });
+    let doc_path = if version == 2 {
+        prop::option::of(TEXT).boxed()
+    } else {
+        Just(None).boxed()
+    };
+    (
+        any::<u32>(),
+        TEXT,
+        TEXT,
+        prop::collection::vec(cell, 0..3),
+        anchor,
+        doc_path,
+    )
+        .prop_map(
+            |(line, message, stack, cells, anchor, doc_path)| ResultFailure {
+                line,
+                message,
+                stack,
+                cells,
+                anchor,
+                doc_path,
+            },
+        )
+}
+
+fn any_example(version: u32) -> impl Strategy<Value = ExampleResult> {
+    (
+        TEXT,
+        prop::collection::vec(any::<u32>(), 0..4),
+        prop::option::of(any_failure(version)),
+    )
+        .prop_map(|(name, lines, failure)| ExampleResult {
+            name,
+            status: if failure.is_some() {
+                Status::Failed
+            } else {
+                Status::Passed
+            },
+            lines,
+            failure,
+        })
+}
+
+fn any_results() -> impl Strategy<Value = OathResults> {
+    (1u32..=2).prop_flat_map(|version| {
+        let documents = if version == 2 {
+            prop::collection::vec(
+                (TEXT, TEXT).prop_map(|(path, source_hash)| DocumentHash { path, source_hash }),
+                0..3,
+            )
+            .boxed()
+        } else {
+            Just(Vec::new()).boxed()
+        };
+        (
+            TEXT,
+            TEXT,
+            documents,
+            prop::collection::vec(any_example(version), 0..6),
+        )
+            .prop_map(
+                move |(oath_path, source_hash, documents, examples)| OathResults {
+                    version,
+                    oath_path,
+                    source_hash,
+                    documents,
+                    examples,
+                },
+            )
+    })
+}
+
+fn written(results: &OathResults) -> String {
+    results.to_text().unwrap_or_else(|e| panic!("{e}"))
+}
+
+proptest! {
+    #[test]
+    fn every_written_file_is_read_as_the_strict_reader_reads_it(r in any_results()) {
+        let text = written(&r);
+        agrees(&text)?;
+        prop_assert_eq!(strict(text.as_bytes()).ok(), Some(r));
+    }
+
+    #[test]
+    fn every_written_file_is_read_quickly(r in any_results()) {
+        // Escapes included: every file the writer writes takes the
+        // quick path (the point of it).
+        prop_assert_eq!(quick_read(&written(&r)), Some(r));
+    }
+
+    #[test]
+    fn a_damaged_file_is_declined_or_read_as_the_strict_reader_reads_it(
+        r in any_results(),
+        at in any::<prop::sample::Index>(),
+        with in prop::sample::select(vec![
+            "", "\"", "\\", ",", ":", "{", "}", "[", "]", "0", "-", "1.5", "e", " ", "null",
+            "\"version\": 3,", "\"x\": 1,", "\"name\": \"n\",", "\"from\": 99,",
+            "\"failure\": {},", "\"docPath\": \"d\",", "\"status\": \"passed\",",
+        ]),
+        replace in any::<bool>(),
+    ) {
+        let text = written(&r);
+        agrees(&crate::json::damaged(&text, at.index(text.len() + 1), with, replace))?;
     }
 }
