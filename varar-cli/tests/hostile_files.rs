@@ -17,7 +17,9 @@ use support::Sample;
 
 /// A FIFO at `path` that no one ever writes.
 fn fifo(path: &Path) {
+    // `--`: the path is never read as an option.
     let made = std::process::Command::new("mkfifo")
+        .arg("--")
         .arg(path)
         .status()
         .unwrap_or_else(|e| panic!("mkfifo: {e}"));
@@ -65,26 +67,28 @@ fn varar_within_a_minute(sample: &Sample, args: &[&str]) -> (Option<i32>, String
 
 const NOT_A_FILE: &str = "it is not a regular file (a device, a FIFO or a socket is never read)";
 
+/// `cargo test` of the copy fails and `cargo varar check` exits 2, each
+/// saying all of `test_says` and `check_says` respectively.
+fn assert_both_refuse(sample: &Sample, test_says: &[&str], check_says: &[&str]) {
+    let run = sample.cargo_test(&[], &[]);
+    let out = run.combined();
+    assert_ne!(run.code, Some(0), "{out}");
+    assert!(test_says.iter().all(|s| out.contains(s)), "{out}");
+    let (code, stdout, stderr) = varar_within_a_minute(sample, &["varar", "check"]);
+    let said = format!("{stdout}{stderr}");
+    assert_eq!(code, Some(2), "{said}");
+    assert!(check_says.iter().all(|s| said.contains(s)), "{said}");
+}
+
 #[test]
 fn a_lock_linked_to_a_fifo_stops_cargo_test_and_check_with_an_error_naming_it() {
     let sample = Sample::copy();
     let oaths = sample.oath_files();
     replace_with_fifo(&sample, "varar.lock.json", true);
-    let run = sample.cargo_test(&[], &[]);
-    let out = run.combined();
-    assert_ne!(run.code, Some(0), "{out}");
-    assert!(
-        out.contains("cannot read `")
-            && out.contains("varar.lock.json`: ")
-            && out.contains(NOT_A_FILE),
-        "{out}"
-    );
-    let (code, stdout, stderr) = varar_within_a_minute(&sample, &["varar", "check"]);
-    assert_eq!(code, Some(2), "{stdout}{stderr}");
-    let said = format!("{stdout}{stderr}");
-    assert!(
-        said.contains("cannot read `varar.lock.json`: ") && said.contains(NOT_A_FILE),
-        "{said}"
+    assert_both_refuse(
+        &sample,
+        &["cannot read `", "varar.lock.json`: ", NOT_A_FILE],
+        &["cannot read `varar.lock.json`: ", NOT_A_FILE],
     );
     assert_eq!(sample.oath_files(), oaths, "nothing lost");
     assert!(
@@ -97,18 +101,6 @@ fn a_lock_linked_to_a_fifo_stops_cargo_test_and_check_with_an_error_naming_it() 
 fn a_config_that_is_a_fifo_stops_cargo_test_and_check_with_an_error_naming_it() {
     let sample = Sample::copy();
     replace_with_fifo(&sample, "varar.config.json", false);
-    let run = sample.cargo_test(&[], &[]);
-    let out = run.combined();
-    assert_ne!(run.code, Some(0), "{out}");
-    assert!(
-        out.contains("varar.config.json") && out.contains(NOT_A_FILE),
-        "{out}"
-    );
-    let (code, stdout, stderr) = varar_within_a_minute(&sample, &["varar", "check"]);
-    assert_eq!(code, Some(2), "{stdout}{stderr}");
-    let said = format!("{stdout}{stderr}");
-    assert!(
-        said.contains("varar.config.json") && said.contains(NOT_A_FILE),
-        "{said}"
-    );
+    let says = ["varar.config.json", NOT_A_FILE];
+    assert_both_refuse(&sample, &says, &says);
 }

@@ -50,21 +50,21 @@ pub fn read_to_string(path: &Path) -> io::Result<String> {
 
 /// The bytes of the file at `path`, at most `limit` (see the module's
 /// rules).
-pub fn read_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+fn read_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let (file, meta) = opened(path, false)?;
     read_opened(file, &meta, limit)
 }
 
 /// [`read_within`] of a file only the tool writes: a symbolic link at
 /// `path` is refused (see [`open_with`]).
-pub fn read_own_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_own_within(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let (file, meta) = opened(path, true)?;
     read_opened(file, &meta, limit)
 }
 
 /// The bytes of `file`, whose metadata is `meta` (both from
 /// [`open_with_metadata`]), at most `limit`.
-pub fn read_opened(file: File, meta: &Metadata, limit: u64) -> io::Result<Vec<u8>> {
+pub(crate) fn read_opened(file: File, meta: &Metadata, limit: u64) -> io::Result<Vec<u8>> {
     let len = meta.len();
     if len > limit {
         return Err(too_large(limit));
@@ -87,13 +87,13 @@ pub fn open(path: &Path) -> io::Result<File> {
 /// [`open`], and a symbolic link at `path` itself refused (`ELOOP`) when
 /// `no_link`: for the files only the tool writes, where a link is never
 /// its own.
-pub fn open_with(path: &Path, no_link: bool) -> io::Result<File> {
+pub(crate) fn open_with(path: &Path, no_link: bool) -> io::Result<File> {
     opened(path, no_link).map(|(file, _)| file)
 }
 
 /// [`open`], with the file's metadata as it was opened (no system call
 /// more than the open needs).
-pub fn open_with_metadata(path: &Path) -> io::Result<(File, Metadata)> {
+pub(crate) fn open_with_metadata(path: &Path) -> io::Result<(File, Metadata)> {
     opened(path, false)
 }
 

@@ -386,7 +386,9 @@ fn fifos_in_every_caches_place_are_no_cache_and_hold_the_run_up_nowhere() {
     for name in caches {
         let cache = p.path(&format!(".varar/.cache/{name}"));
         let _ = std::fs::remove_file(&cache);
+        // `--`: the path is never read as an option.
         let made = std::process::Command::new("mkfifo")
+            .arg("--")
             .arg(&cache)
             .status()
             .expect("mkfifo");
