@@ -56,6 +56,18 @@ impl LockBytes {
         bytes.len() == self.len && crate::hash::sha256_hex(bytes) == self.sha256
     }
 
+    /// How many bytes they are.
+    pub fn byte_len(&self) -> u64 {
+        self.len as u64
+    }
+
+    /// Whether bytes `len` long whose SHA-256 is `sha256` (lowercase
+    /// hexadecimal) are these bytes: [`LockBytes::same`] for bytes hashed
+    /// a chunk at a time, never held whole.
+    pub fn same_digest(&self, len: u64, sha256: &str) -> bool {
+        len == self.byte_len() && sha256 == self.sha256
+    }
+
     /// Their SHA-256, in lowercase hexadecimal.
     pub fn sha256(&self) -> &str {
         &self.sha256

@@ -434,6 +434,19 @@ fn rereading_parses_only_a_lock_that_changed() {
         panic!("a valid lock");
     };
     assert_eq!(lock.oaths["a.md"].source_hash, "fnv1a:00000002");
+    // Longer by a line another tool added: parsed afresh, and these are
+    // the bytes the next reread compares with.
+    ok(write_atomic(
+        &root.join(LOCK_FILE_NAME),
+        format!("{other}\n").as_bytes(),
+    ));
+    let longer = ok(reread_lock(root, earlier.clone()));
+    let Baseline::Present { lock, bytes } = &longer else {
+        panic!("a valid lock");
+    };
+    assert_eq!(lock.oaths["a.md"].source_hash, "fnv1a:00000002");
+    assert!(bytes.same(format!("{other}\n").as_bytes()) && !bytes.same(other.as_bytes()));
+    assert_eq!(ok(reread_lock(root, longer.clone())), longer);
     // Broken meanwhile: an error, never the earlier reading.
     ok(write_atomic(&root.join(LOCK_FILE_NAME), b"<<<<<<< HEAD\n"));
     assert!(reread_lock(root, earlier.clone()).is_err());
