@@ -50,8 +50,8 @@ pub use varar_core::data::{DocString, Row, Table};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::step::{
-        Access, ArgValue, BoxFuture, Built, DefaultCtor, ExampleState, Handler, Invocation, JsType,
-        Lent, Need, NoDefault, Observed, ObservedRow, Parameter, ParameterDef, Probe,
+        Access, ArgValue, Args, BoxFuture, Built, DefaultCtor, ExampleState, Handler, Invocation,
+        JsType, Lent, Need, NoDefault, Observed, ObservedRow, Parameter, ParameterDef, Probe,
         ResourceBuild, ResourceDef, Returned, Role, SharedResource, StateBuild, StateDef,
         StateParam, StepDef, StepError, StepResult, Stored, TeardownCall, TeardownDef, Trailing,
         TrailingData, ViaDefault, World, a_state_must_be_send, fail_text, own, share, take,

@@ -147,7 +147,7 @@ fn int(t: &str) -> ArgValue {
 
 fn call(world: &mut World, expression: &str, args: &[ArgValue]) -> Result<Returned, String> {
     let inv = Invocation {
-        args,
+        args: args.into(),
         row: None,
         table: None,
         doc_string: None,
@@ -335,7 +335,7 @@ fn trailing_arguments_and_returns() {
         content_type: String::new(),
     };
     let inv = Invocation {
-        args: &[],
+        args: (&[] as &[ArgValue]).into(),
         row: None,
         table: None,
         doc_string: Some(&doc),
@@ -346,7 +346,7 @@ fn trailing_arguments_and_returns() {
     let table = Table::new(vec![vec!["name".into()], vec!["ann".into()]]);
     let args = [ArgValue::Text("admins".into())];
     let inv = Invocation {
-        args: &args,
+        args: (&args).into(),
         row: None,
         table: Some(&table),
         doc_string: None,
@@ -362,7 +362,7 @@ fn trailing_arguments_and_returns() {
         other => panic!("{other:?}"),
     }
     let missing = Invocation {
-        args: &args,
+        args: (&args).into(),
         row: None,
         table: None,
         doc_string: None,
@@ -375,7 +375,7 @@ fn trailing_arguments_and_returns() {
 
     let row: Row = [("score", "10"), ("grade", "A")].into_iter().collect();
     let inv = Invocation {
-        args: &[],
+        args: (&[] as &[ArgValue]).into(),
         row: Some(&row),
         table: None,
         doc_string: None,

@@ -185,8 +185,9 @@ pub struct RowBinding {
 impl RowBinding {
     /// Header cell → row cell, handed to the step after its captures; for
     /// a header written twice, the later column's cell (as
-    /// [`Row::insert`] does). Made when the step runs: a run of thousands
-    /// of row examples holds each cell once, in its check.
+    /// [`Row::insert`] does). Made when the example runs, once for its
+    /// steps: a run of thousands of row examples holds each cell once, in
+    /// its check.
     pub fn row(&self) -> Row {
         self.checks
             .iter()

@@ -28,8 +28,8 @@ use crate::drive::{
     timed_out, while_in_step,
 };
 use crate::linked::LinkedSteps;
-use crate::step::{ArgValue, Handler, Invocation, Returned, Role, Trailing, World};
-use varar_core::data::{DocString, Table};
+use crate::step::{Args, Handler, Invocation, Returned, Role, Trailing, World};
+use varar_core::data::{DocString, Row, Table};
 use varar_core::failure::{Attached, Failure, Problem, Shape};
 use varar_core::plan::{Expectation, PlannedExample, PlannedStep, RowBinding};
 use varar_core::source::Span;
@@ -71,9 +71,17 @@ pub fn execute_with<R: StepLookup + ?Sized, D: Driver>(
     let mut steps = vec![StepOutcome::Skipped; example.steps.len()];
     let mut last_return = Returned::Nothing;
     let mut failure = None;
+    // A row example's row, made once for all its steps.
+    let row = example.row.as_ref().map(RowBinding::row);
     for (i, step) in example.steps.iter().enumerate() {
         context.progress.step(i);
-        let mut outcome = run_step(example, i, step, registry, &mut world, context);
+        let mut outcome = run_step(
+            (example, row.as_ref()),
+            (i, step),
+            registry,
+            &mut world,
+            context,
+        );
         if outcome.is_ok()
             && let Some(deadline) = context.driver.deadline()
             && deadline.remaining().is_none()
@@ -154,9 +162,8 @@ pub fn invert(
 
 /// Prepare the step's state, call it and apply its role's return rules.
 fn run_step<R: StepLookup + ?Sized, D: Driver>(
-    example: &PlannedExample,
-    index: usize,
-    step: &PlannedStep,
+    (example, row): (&PlannedExample, Option<&Row>),
+    (index, step): (usize, &PlannedStep),
     registry: &R,
     world: &mut World,
     context: &Context<'_, D>,
@@ -171,7 +178,6 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
     world.enter_file(target.file);
     states::prepare(world, target.route, index, context)
         .map_err(|e| Problem::thrown(e.message(context.driver, &step.text)))?;
-    let args: Vec<ArgValue> = step.args.iter().map(|a| (*a.value).clone()).collect();
     let table = step.data_table.as_ref().map(|t| {
         let rows = std::iter::once(&t.header).chain(&t.rows);
         Table::new(rows.map(|r| r.cells.clone()).collect())
@@ -180,10 +186,9 @@ fn run_step<R: StepLookup + ?Sized, D: Driver>(
         content: d.content.clone(),
         content_type: d.content_type.clone(),
     });
-    let row = example.row.as_ref().map(RowBinding::row);
     let invocation = Invocation {
-        args: &args,
-        row: row.as_ref(),
+        args: Args::planned(&step.args),
+        row,
         table: table.as_ref(),
         doc_string: doc_string.as_ref(),
     };

@@ -15,7 +15,7 @@ mod result;
 mod support;
 mod world;
 
-pub use call::{Handler, Invocation};
+pub use call::{Args, Handler, Invocation};
 pub use hooks::{
     Access, Built, DefaultCtor, Lent, Need, ResourceBuild, ResourceDef, StateBuild, StateDef,
     StateParam, Stored, TeardownCall, TeardownDef, Unwrap, take, type_label, unwrap_resource,

@@ -9,7 +9,7 @@ use varar_core::data::{DocString, Row, Table};
 
 fn inv(args: &[ArgValue]) -> Invocation<'_> {
     Invocation {
-        args,
+        args: args.into(),
         row: None,
         table: None,
         doc_string: None,
@@ -52,6 +52,37 @@ fn integers_are_read_in_range_or_fail_with_a_message() {
         read_int::<i64>(&i, 3).map_err(|e| e.message),
         Err("this step has 3 slot(s), but the function takes 4".into())
     );
+}
+
+#[test]
+fn a_planned_steps_arguments_are_read_in_place_as_a_list_of_them_is() {
+    use std::sync::Arc;
+    use varar_core::plan::PlannedArg;
+    let values = [int("300"), text("hi there")];
+    let planned: Vec<PlannedArg> = values
+        .iter()
+        .map(|v| PlannedArg {
+            raw: "raw".into(),
+            parameter_type: "int".into(),
+            value: Arc::new(v.clone()),
+        })
+        .collect();
+    let (listed, in_place) = (
+        inv(&values),
+        Invocation {
+            args: crate::step::Args::planned(&planned),
+            ..inv(&values)
+        },
+    );
+    for i in [listed, in_place] {
+        assert_eq!(i.args.len(), 2);
+        assert_eq!(read_int::<i64>(&i, 0), Ok(300));
+        assert_eq!(read_text::<String>(&i, 1), Ok("hi there".to_owned()));
+        assert_eq!(
+            read_int::<i64>(&i, 2).map_err(|e| e.message),
+            Err("this step has 2 slot(s), but the function takes 3".into())
+        );
+    }
 }
 
 #[test]
@@ -138,7 +169,7 @@ fn trailing_attachments_are_read_or_reported_missing() {
     let doc = DocString::default();
     let row = Row::default();
     let full = Invocation {
-        args: &[],
+        args: (&[] as &[ArgValue]).into(),
         row: Some(&row),
         table: Some(&table),
         doc_string: Some(&doc),

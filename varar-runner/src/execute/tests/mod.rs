@@ -2,7 +2,7 @@ use super::*;
 use crate::compare::tests::support::{
     V, doc_string, map, row_binding, span, step, table, with_arg,
 };
-use crate::step::StepError;
+use crate::step::{ArgValue, StepError};
 use varar_core::failure::FailureKind;
 
 mod explained;
@@ -70,7 +70,7 @@ fn panics_str(_: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> 
 }
 
 fn panics_string(_: &mut World, inv: &Invocation<'_>) -> Result<Returned, StepError> {
-    panic!("cannot divide {:?} by zero", inv.args.first())
+    panic!("cannot divide {:?} by zero", inv.args.get(0))
 }
 
 fn panics_other(_: &mut World, _: &Invocation<'_>) -> Result<Returned, StepError> {
