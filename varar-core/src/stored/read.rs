@@ -51,8 +51,20 @@ impl<'t> Reader<'t> {
 
     /// The name of this number.
     fn name(&mut self) -> Option<Arc<str>> {
-        let number = usize::try_from(self.num()?).ok()?;
+        let number = self.index()?;
         self.names.get(number).map(Arc::clone)
+    }
+
+    /// A number used as a count, a length or an index: most of the
+    /// numbers outside spans, and most are one byte long, read here
+    /// without a call (unoptimised, each call and each `?` costs).
+    fn index(&mut self) -> Option<usize> {
+        let (bytes, at) = (self.bytes, self.at);
+        if at < bytes.len() && bytes[at] < 0x80 {
+            self.at = at + 1;
+            return Some(usize::from(bytes[at]));
+        }
+        usize::try_from(self.num()?).ok()
     }
 
     /// Whether every byte was read.
@@ -115,12 +127,19 @@ impl<'t> Reader<'t> {
     /// A count of things that follow, each at least a byte long: never
     /// more than the bytes left, so no allocation is ever larger.
     pub(super) fn len(&mut self) -> Option<usize> {
-        let n = usize::try_from(self.num()?).ok()?;
-        (n <= self.bytes.len() - self.at).then_some(n)
+        let n = self.index()?;
+        if n <= self.bytes.len() - self.at {
+            Some(n)
+        } else {
+            None
+        }
     }
 
     pub(super) fn flag(&mut self) -> Option<bool> {
-        let b = *self.bytes.get(self.at)?;
+        if self.at >= self.bytes.len() {
+            return None;
+        }
+        let b = self.bytes[self.at];
         self.at += 1;
         match b {
             0 => Some(false),
@@ -149,26 +168,38 @@ impl<'t> Reader<'t> {
     }
 
     pub(super) fn span(&mut self) -> Option<Span> {
-        // Read in turn, checked once (a `?` is a call unoptimised).
-        let numbers = (
-            self.u32(),
-            self.u32(),
-            self.u32(),
-            self.u32(),
-            self.u32(),
-            self.u32(),
-        );
-        match numbers {
-            (Some(a), Some(b), Some(c), Some(d), Some(e), Some(f)) => Some(Span {
-                start_offset: a,
-                end_offset: b,
-                start_line: c,
-                start_col: d,
-                end_line: e,
-                end_col: f,
-            }),
-            _ => None,
+        // Its six numbers read in one loop, most of them one or two bytes
+        // long without a call (spans are most of a section's numbers, and
+        // in an unoptimised build each call and each `?` costs).
+        let (bytes, mut at) = (self.bytes, self.at);
+        let mut n = [0u32; 6];
+        let mut i = 0;
+        while i < 6 {
+            if at < bytes.len() && bytes[at] < 0x80 {
+                n[i] = u32::from(bytes[at]);
+                at += 1;
+            } else if at + 1 < bytes.len() && bytes[at + 1] < 0x80 {
+                n[i] = u32::from(bytes[at] & 0x7f) | u32::from(bytes[at + 1]) << 7;
+                at += 2;
+            } else {
+                self.at = at;
+                match self.u32() {
+                    Some(long) => n[i] = long,
+                    None => return None,
+                }
+                at = self.at;
+            }
+            i += 1;
         }
+        self.at = at;
+        Some(Span {
+            start_offset: n[0],
+            end_offset: n[1],
+            start_line: n[2],
+            start_col: n[3],
+            end_line: n[4],
+            end_col: n[5],
+        })
     }
 
     /// A count, then that many things `one` reads.
@@ -185,7 +216,19 @@ impl<'t> Reader<'t> {
     }
 
     pub(super) fn spans(&mut self) -> Option<Vec<Span>> {
-        self.many(Self::span)
+        // Not through `many`, which costs a closure call a span
+        // unoptimised.
+        let n = self.len()?;
+        let mut all = Vec::with_capacity(n);
+        let mut i = 0;
+        while i < n {
+            match self.span() {
+                Some(span) => all.push(span),
+                None => return None,
+            }
+            i += 1;
+        }
+        Some(all)
     }
 
     /// The headings written after the names (`Writer::scopes`).
@@ -213,7 +256,7 @@ impl<'t> Reader<'t> {
         't: 's,
     {
         let name = self.str()?;
-        let scope = usize::try_from(self.num()?).ok()?;
+        let scope = self.index()?;
         Some(Head {
             name,
             scope_stack: scopes.get(scope)?,
@@ -225,7 +268,7 @@ impl<'t> Reader<'t> {
     /// `scopes`.
     pub(super) fn example(&mut self, scopes: &[Arc<[String]>]) -> Option<PlannedExample> {
         let name = self.string()?;
-        let scope = usize::try_from(self.num()?).ok()?;
+        let scope = self.index()?;
         let scope_stack = Arc::clone(scopes.get(scope)?);
         let span = self.span()?;
         let expected = match self.num()? {
@@ -265,7 +308,7 @@ impl<'t> Reader<'t> {
         let match_span = self.span()?;
         let param_spans = self.spans()?;
         let inner_spans = self.spans()?;
-        let step = usize::try_from(self.num()?).ok()?;
+        let step = self.index()?;
         let matched_expression = self.name()?;
         let args = self.many(|r| {
             Some(PlannedArg {

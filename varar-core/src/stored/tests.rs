@@ -462,3 +462,61 @@ fn numbers_read_back_as_written_and_as_the_loop_reads_any_bytes() {
         assert_eq!(read, num_by_the_loop(&[first]), "{first}");
     }
 }
+
+/// Six numbers as the loop reads them, each within `u32`: what
+/// `Reader::span` must read (in the order `Writer::span` writes them),
+/// with how many bytes.
+fn span_by_the_loop(bytes: &[u8]) -> Option<(Vec<u32>, usize)> {
+    let (mut numbers, mut at) = (Vec::new(), 0);
+    while numbers.len() < 6 {
+        let (n, len) = num_by_the_loop(&bytes[at..])?;
+        numbers.push(u32::try_from(n).ok()?);
+        at += len;
+    }
+    Some((numbers, at))
+}
+
+#[test]
+fn spans_and_counts_read_as_the_loop_reads_any_bytes() {
+    use super::read::Reader;
+    use super::write::Writer;
+    // One-, two- and longer numbers at every place of a span, cut short
+    // anywhere, and numbers past 32 bits.
+    let mut cases: Vec<Vec<u8>> = Vec::new();
+    for first in 0..=255u8 {
+        for second in [0x00, 0x01, 0x7f, 0x80, 0xff] {
+            for place in 0..6 {
+                let mut bytes = vec![0x05; 8];
+                bytes.splice(place..place, [first, second]);
+                cases.push(bytes);
+            }
+        }
+    }
+    cases.push([&[0x80u8, 0x80, 0x01][..], &[1; 5]].concat());
+    cases.push([&[0xffu8, 0xff, 0xff, 0xff, 0x0f][..], &[1; 5]].concat());
+    cases.push([&[0xffu8, 0xff, 0xff, 0xff, 0x10][..], &[1; 5]].concat());
+    for whole in cases.clone() {
+        for end in 0..whole.len() {
+            cases.push(whole[..end].to_vec());
+        }
+    }
+    for bytes in &cases {
+        let mut r = Reader::new(bytes);
+        let read = r.span().map(|span| {
+            // The span's numbers as the writer writes them.
+            let mut w = Writer(Vec::new());
+            w.span(&span);
+            let numbers = span_by_the_loop(&w.0).map(|(n, _)| n);
+            (numbers.unwrap_or_default(), bytes.len() - r.remaining())
+        });
+        assert_eq!(read, span_by_the_loop(bytes), "{bytes:?}");
+        // A count: a number no larger than the bytes after it.
+        let mut r = Reader::new(bytes);
+        let count = r.len().map(|n| (n, bytes.len() - r.remaining()));
+        let by_loop = num_by_the_loop(bytes).and_then(|(n, len)| {
+            let n = usize::try_from(n).ok()?;
+            (n <= bytes.len() - len).then_some((n, len))
+        });
+        assert_eq!(count, by_loop, "{bytes:?}");
+    }
+}
