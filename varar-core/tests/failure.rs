@@ -223,7 +223,11 @@ fn issue34_every_text_a_step_supplies_is_bounded_and_ordinary_ones_are_untouched
         span(0, 4, 1),
     );
     let run = ExampleRun {
-        steps: vec![StepOutcome::Failed(thrown.clone())],
+        steps: vec![
+            StepOutcome::Passed,
+            StepOutcome::Failed(thrown.clone()),
+            StepOutcome::Skipped,
+        ],
         failure: Some(thrown),
         teardown: vec![huge.clone(), "teardown of S failed: no".into()],
     }
@@ -244,12 +248,16 @@ fn issue34_every_text_a_step_supplies_is_bounded_and_ordinary_ones_are_untouched
         assert!(text.len() <= TEXT_LIMIT && was_cut(text));
     }
     assert_eq!(
-        run.steps[0],
+        run.steps[1],
         StepOutcome::Failed(
             run.failure
                 .clone()
                 .unwrap_or(Failure::UnexpectedPass { last: None })
         )
+    );
+    assert_eq!(
+        (&run.steps[0], &run.steps[2]),
+        (&StepOutcome::Passed, &StepOutcome::Skipped)
     );
     assert!(was_cut(&run.teardown[0]));
     assert_eq!(run.teardown[1], "teardown of S failed: no");

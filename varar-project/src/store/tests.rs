@@ -130,6 +130,33 @@ fn scratch_dir_gets_a_gitignore_when_we_create_it() {
     assert!(!other.path().join(SCRATCH_DIR).join(".gitignore").exists());
 }
 
+#[test]
+fn a_lock_makes_what_it_lacks_and_leaves_what_is_there() {
+    let dir = tmp();
+    let root = dir.path();
+    // A project's first lock: `.varar/`, ignored, and `.locks/` in it.
+    drop(ok(lock_baseline(root)));
+    let scratch = root.join(SCRATCH_DIR);
+    assert_eq!(
+        ok(std::fs::read_to_string(scratch.join(".gitignore"))),
+        "*\n"
+    );
+    assert!(scratch.join(".locks/varar.lock.json.lock").is_file());
+    // `.locks/` gone, `.varar/` kept as the user left it: made again, and
+    // nothing else touched.
+    ok(std::fs::write(scratch.join(".gitignore"), "mine\n"));
+    ok(std::fs::remove_dir_all(scratch.join(".locks")));
+    let held = ok(lock_baseline(root));
+    assert!(scratch.join(".locks/varar.lock.json.lock").is_file());
+    assert_eq!(
+        ok(std::fs::read_to_string(scratch.join(".gitignore"))),
+        "mine\n"
+    );
+    drop(held);
+    // Taken again where everything is there.
+    drop(ok(lock_baseline(root)));
+}
+
 fn entry(hash: &str) -> LockEntry {
     LockEntry {
         source_hash: hash.into(),

@@ -4,7 +4,7 @@
 //! at the end with every item's outcome.
 
 use std::cell::Cell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::thread::JoinHandle;
 
@@ -22,7 +22,7 @@ use crate::harness::cache;
 use crate::harness::cache::digests::{binary_digest, lock_digest};
 use crate::harness::cache::stamp::Stamp;
 use crate::harness::print;
-use crate::harness::trials::items::{Finished as FinishedItem, ItemMeta, RunLog};
+use crate::harness::trials::items::{Finishes, ItemMeta, RunLog};
 use varar_project::store::{self, StoreError};
 
 mod identity;
@@ -91,7 +91,7 @@ pub(crate) struct Recording<'a> {
     attempts: Vec<u32>,
     /// How each trial that finished ended, by trial index, once the run
     /// is over.
-    finished: BTreeMap<usize, FinishedItem>,
+    finished: Finishes,
     /// Where the record is kept beyond the next run (issue 20).
     history: HistoryWriter,
     /// The lock's stamp when `lock_before` was taken.
@@ -204,7 +204,7 @@ impl<'a> Recording<'a> {
             record,
             selected,
             attempts,
-            finished: BTreeMap::new(),
+            finished: Finishes::default(),
             history: HistoryWriter::from_env(root, identity.started_ms),
             lock_stamp,
             unrecorded: Cell::new(false),
@@ -348,7 +348,7 @@ struct Listed<'r> {
     meta: &'r [ItemMeta],
     selected: &'r [usize],
     attempts: &'r [u32],
-    finished: &'r BTreeMap<usize, FinishedItem>,
+    finished: &'r Finishes,
 }
 
 impl RecordItems for Listed<'_> {
@@ -359,7 +359,7 @@ impl RecordItems for Listed<'_> {
     fn item(&self, index: usize) -> ItemView<'_> {
         let (selected, attempt) = (self.selected[index], self.attempts[index]);
         let meta = &self.meta[selected];
-        let finished = self.finished.get(&selected);
+        let finished = self.finished.get(selected);
         ItemView {
             name: &meta.name,
             kind: meta.kind,
