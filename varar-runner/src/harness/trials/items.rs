@@ -32,24 +32,42 @@ pub(crate) struct Finished {
     pub message: Option<String>,
 }
 
-/// How the trials that finished ended, by trial index: a slot a trial,
-/// filled as each ends (a map's insert walked its tree, a few percent of
-/// a debug run of thousands of items).
+/// How the trials that finished ended, by trial index: a slot for each
+/// index from the lowest to the highest that ended, filled as each ends (a
+/// map's insert walked its tree, a few percent of a debug run of thousands
+/// of items). A process that runs one item of thousands (every nextest
+/// process) holds one slot, not one for each item before it.
 #[derive(Debug, Default, PartialEq)]
-pub(crate) struct Finishes(Vec<Option<Finished>>);
+pub(crate) struct Finishes {
+    /// The index of `slots[0]`.
+    first: usize,
+    slots: Vec<Option<Finished>>,
+}
 
 impl Finishes {
     /// How trial `index` ended, if it did.
     pub(crate) fn get(&self, index: usize) -> Option<&Finished> {
-        self.0.get(index).and_then(Option::as_ref)
+        let at = index.checked_sub(self.first)?;
+        self.slots.get(at).and_then(Option::as_ref)
     }
 
     /// Trial `index` ended as `finished`.
     fn set(&mut self, index: usize, finished: Finished) {
-        if index >= self.0.len() {
-            self.0.resize_with(index + 1, || None);
+        if self.slots.is_empty() {
+            self.first = index;
+        } else if index < self.first {
+            // Trials end about in their order: only the first few of a
+            // parallel run come before an index already here.
+            let before = self.first - index;
+            self.slots
+                .splice(0..0, std::iter::repeat_with(|| None).take(before));
+            self.first = index;
         }
-        self.0[index] = Some(finished);
+        let at = index - self.first;
+        if at >= self.slots.len() {
+            self.slots.resize_with(at + 1, || None);
+        }
+        self.slots[at] = Some(finished);
     }
 }
 
@@ -185,11 +203,34 @@ mod tests {
         let log = RunLog::default();
         log.finish(3, ended(Outcome::Failed));
         log.finish(0, ended(Outcome::Passed));
+        log.finish(5, ended(Outcome::Passed));
         let finished = log.take();
         assert_eq!(finished.get(3), Some(&ended(Outcome::Failed)));
         assert_eq!(finished.get(0), Some(&ended(Outcome::Passed)));
+        assert_eq!(finished.get(5), Some(&ended(Outcome::Passed)));
         // Never ended, or no such trial.
-        assert_eq!((finished.get(1), finished.get(7)), (None, None));
+        for index in [1, 2, 4, 6, 7] {
+            assert_eq!(finished.get(index), None, "{index}");
+        }
         assert_eq!(log.take(), Finishes::default());
+    }
+
+    #[test]
+    fn one_item_of_thousands_takes_one_slot() {
+        let log = RunLog::default();
+        log.finish(179_999, ended(Outcome::Passed));
+        let finished = log.take();
+        assert_eq!(finished.slots.len(), 1);
+        assert_eq!(finished.get(179_999), Some(&ended(Outcome::Passed)));
+        assert_eq!((finished.get(0), finished.get(179_998)), (None, None));
+        // And a few ending before it, in reverse.
+        let log = RunLog::default();
+        for index in (10..14).rev() {
+            log.finish(index, ended(Outcome::Failed));
+        }
+        let finished = log.take();
+        assert_eq!(finished.slots.len(), 4);
+        assert!((10..14).all(|i| finished.get(i) == Some(&ended(Outcome::Failed))));
+        assert_eq!((finished.get(9), finished.get(14)), (None, None));
     }
 }
