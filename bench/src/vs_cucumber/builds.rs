@@ -1,5 +1,7 @@
 //! The build rows: a cold `cargo test --no-run` of each project and the
-//! rebuild after a step file edit, interleaved.
+//! rebuild after a step file edit, interleaved; and the floor under the
+//! cold build's goal: what our dependencies alone take, measured as the
+//! cold build less a rebuild of only our crates.
 
 use std::fs;
 use std::path::Path;
@@ -42,7 +44,9 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
         }
         Ok(s)
     };
-    let (mut cold, mut rebuild) = (Vec::new(), Vec::new());
+    let cpu = |s: &Sample| s.cpu.unwrap_or(s.wall);
+    let ours_local = local_packages(&ours_dir, &ours_target)?;
+    let (mut cold, mut rebuild, mut deps) = (Vec::new(), Vec::new(), Vec::new());
     for round in 0..o.build_runs.max(1) {
         println!(
             "cold builds (dev), round {} of {} ...",
@@ -61,8 +65,18 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
         let a = build(&ours_dir, &ours_target, "oaths")?;
         let b = build(&theirs_dir, &theirs_target, "ledger")?;
         rebuild.push((a, b));
+        // Our crates and the test crate again, every dependency left built.
+        clean_packages(&ours_dir, &ours_target, &ours_local)?;
+        let own = build(&ours_dir, &ours_target, "oaths")?;
+        let (a, b) = cold.last().copied().ok_or("no cold build")?;
+        println!(
+            "  our crates and the test crate alone ({}): {:.1} s CPU, of the cold build's {:.1} s",
+            ours_local.join(", "),
+            cpu(&own).as_secs_f64(),
+            cpu(&a).as_secs_f64()
+        );
+        deps.push((less(&a, &own), b));
     }
-    let cpu = |s: &Sample| s.cpu.unwrap_or(s.wall);
     let show = |s: &Sample| match s.cpu {
         Some(c) => format!("{:.1} s ({:.1} s)", c.as_secs_f64(), s.wall.as_secs_f64()),
         None => format!("n/a ({:.1} s)", s.wall.as_secs_f64()),
@@ -74,13 +88,19 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
             "cold `cargo test --no-run` dev: CPU (wall), ratio of CPU",
             &cold,
             true,
-            0.5,
+            Some(0.5),
+        ),
+        (
+            "the cold build's floor, our dependencies alone (the cold build less our crates rebuilt): CPU (wall), ratio of CPU",
+            &deps,
+            true,
+            None,
         ),
         (
             "rebuild after editing the step file, dev: CPU (wall), ratio of wall",
             &rebuild,
             false,
-            0.3,
+            Some(0.3),
         ),
     ] {
         let key = |s: &Sample| if by_cpu { cpu(s) } else { s.wall };
@@ -97,10 +117,78 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
             theirs: show(&b),
             ratio: median_f64(&mut ratios),
             pairs: ratios,
-            goal: Some(goal),
+            goal,
         });
     }
     Ok(lines)
+}
+
+/// `whole` less `part`: wall and CPU (what the dependencies took, when
+/// `part` rebuilt only our crates).
+fn less(whole: &Sample, part: &Sample) -> Sample {
+    Sample {
+        wall: whole.wall.saturating_sub(part.wall),
+        cpu: whole.cpu.zip(part.cpu).map(|(w, p)| w.saturating_sub(p)),
+        rss_kib: None,
+        killed: false,
+    }
+}
+
+/// The packages of the project at `dir` built from a path rather than a
+/// registry (`cargo metadata`: no `source`): our crates and the project's
+/// own, the ones a change to Varar or to the steps rebuilds.
+fn local_packages(dir: &Path, target: &Path) -> Result<Vec<String>, String> {
+    let out = cargo(dir, target)
+        .args(["metadata", "--format-version", "1"])
+        .stderr(Stdio::null())
+        .output()
+        .map_err(|e| format!("cannot run cargo metadata: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("cargo metadata failed in {}", dir.display()));
+    }
+    let names = path_packages(&String::from_utf8_lossy(&out.stdout))?;
+    if names.is_empty() {
+        return Err(format!("no path package in {}", dir.display()));
+    }
+    Ok(names)
+}
+
+/// The names of the packages without a `source` in `cargo metadata`'s
+/// output, sorted.
+fn path_packages(metadata: &str) -> Result<Vec<String>, String> {
+    let v: serde_json::Value =
+        serde_json::from_str(metadata).map_err(|e| format!("cargo metadata: {e}"))?;
+    let packages = v["packages"]
+        .as_array()
+        .ok_or("cargo metadata: no packages")?;
+    let mut names: Vec<String> = packages
+        .iter()
+        .filter(|p| p["source"].is_null())
+        .filter_map(|p| p["name"].as_str().map(str::to_owned))
+        .collect();
+    names.sort();
+    names.dedup();
+    Ok(names)
+}
+
+/// `cargo clean -p` each of `packages`: their artifacts go, every other
+/// package's stay built. Each name is passed as the value of `-p`, never
+/// on its own.
+fn clean_packages(dir: &Path, target: &Path, packages: &[String]) -> Result<(), String> {
+    let mut cmd = cargo(dir, target);
+    cmd.arg("clean");
+    for name in packages {
+        cmd.arg(format!("--package={name}"));
+    }
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run cargo clean: {e}"))?;
+    if !status.success() {
+        return Err(format!("cargo clean -p failed in {}", dir.display()));
+    }
+    Ok(())
 }
 
 /// Add a line at the top of a project's step file: every step moves one
@@ -112,4 +200,45 @@ fn edit_steps(dir: &Path, round: usize) -> Result<(), String> {
         &path,
         &format!("// varar-bench: edited for the rebuild ({round})\n{text}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_packages_are_those_without_a_source() {
+        let metadata = r#"{"packages": [
+            {"name": "serde", "source": "registry+https://github.com/rust-lang/crates.io-index"},
+            {"name": "oathmark-core", "source": null},
+            {"name": "varar-bench-scale", "source": null},
+            {"name": "regex", "source": "registry+https://github.com/rust-lang/crates.io-index"}
+        ]}"#;
+        assert_eq!(
+            path_packages(metadata).unwrap(),
+            ["oathmark-core", "varar-bench-scale"]
+        );
+        assert!(path_packages("{}").is_err());
+        assert!(path_packages("not json").is_err());
+    }
+
+    #[test]
+    fn less_subtracts_wall_and_cpu_and_never_goes_below_zero() {
+        let s = |wall: u64, cpu: Option<u64>| Sample {
+            wall: Duration::from_millis(wall),
+            cpu: cpu.map(Duration::from_millis),
+            rss_kib: Some(1),
+            killed: false,
+        };
+        let d = less(&s(900, Some(1500)), &s(300, Some(400)));
+        assert_eq!(
+            (d.wall, d.cpu),
+            (
+                Duration::from_millis(600),
+                Some(Duration::from_millis(1100))
+            )
+        );
+        let d = less(&s(100, Some(100)), &s(300, None));
+        assert_eq!((d.wall, d.cpu), (Duration::ZERO, None));
+    }
 }

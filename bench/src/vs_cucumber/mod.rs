@@ -35,6 +35,9 @@
 //!   target, its CPU time (wall time);
 //! * the rebuild: a line added at the top of the step file, the same
 //!   `cargo test --no-run` again;
+//! * the cold build's floor: ours again after `cargo clean -p` of our
+//!   crates and the test crate, and the cold build less that: what the
+//!   dependencies alone took;
 //! * `cargo nextest run` of ours next to its process floor (the scaling
 //!   table's measurement; cucumber-rs cannot run under nextest).
 //!
