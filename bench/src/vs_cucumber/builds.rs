@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::cucumber::Cucumber;
 use super::options::VsOptions;
-use super::process::{Sample, sample};
+use super::process::{Probe, Sample, sample};
 use super::table::{Line, median_f64, median_sample};
 use crate::e2e::{cargo, write};
 use crate::project::{Profile, Project};
@@ -20,7 +20,7 @@ const BUILD_TIMEOUT: Duration = Duration::from_secs(3600);
 
 /// The cold build and the rebuild after editing the step file, both
 /// projects in the dev profile, interleaved.
-pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Line>, String> {
+pub(super) fn builds(work: &Path, o: &VsOptions, probe: &Probe) -> Result<Vec<Line>, String> {
     let (ours_dir, ours_target) = Project::write(work, Profile::Debug, &[])?;
     let (theirs_dir, theirs_target) = Cucumber::write(work, Profile::Debug)?;
     for (dir, target) in [(&ours_dir, &ours_target), (&theirs_dir, &theirs_target)] {
@@ -38,7 +38,7 @@ pub(super) fn builds(work: &Path, o: &VsOptions, report: &Path) -> Result<Vec<Li
     let build = |dir: &Path, target: &Path, test: &str| -> Result<Sample, String> {
         let mut cmd = cargo(dir, target);
         cmd.args(["test", "--no-run", "--test", test]);
-        let s = sample(cmd, BUILD_TIMEOUT, report)?;
+        let s = sample(cmd, BUILD_TIMEOUT, probe)?;
         if s.killed {
             return Err(format!("building {} took too long", dir.display()));
         }

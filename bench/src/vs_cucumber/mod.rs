@@ -41,8 +41,11 @@
 //! * `cargo nextest run` of ours next to its process floor (the scaling
 //!   table's measurement; cucumber-rs cannot run under nextest).
 //!
-//! Wall time is `Instant` around the process; CPU time and peak RSS come
-//! from `/usr/bin/time` (GNU time: `%U %S %M`), shown as `n/a` without it.
+//! Wall time, CPU time and peak RSS come from `varar-bench-timer`, built
+//! beside this binary (wall time around the measured process, CPU time to
+//! the microsecond and peak RSS from `getrusage` of that one child); without
+//! it from `/usr/bin/time` (GNU time: `%U %S %M`, wall time `Instant` around
+//! it), and without either CPU and RSS are `n/a`.
 //! Figures only: the goals are printed, never asserted.
 
 use std::path::Path;
@@ -65,12 +68,12 @@ pub use options::{Rows, VsOptions};
 use table::{Line, print_table};
 
 use cucumber::{Cucumber, locked_version, ours_command};
-use process::{TIME, cucumber_outcome, libtest_outcome};
+use process::{Meter, Probe, cucumber_outcome, libtest_outcome};
 
 /// Measure and print the comparison.
 pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), String> {
     let has = |r: Rows| o.rows.contains(&r);
-    let time_ok = Path::new(TIME).exists();
+    let meter = Meter::find();
     println!();
     println!(
         "== varar vs cucumber-rs {} (tokio {}): paired runs, median of {} ==",
@@ -78,10 +81,19 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         locked_version("tokio"),
         o.runs.max(1)
     );
-    if !time_ok {
-        println!("note: {TIME} not found (Debian package `time`): CPU and peak RSS are n/a");
+    match &meter {
+        Meter::Timer(t) => println!("measured by {}: CPU time to the microsecond", t.display()),
+        Meter::GnuTime => println!(
+            "note: varar-bench-timer not found beside this binary: measured by GNU time, CPU time in hundredths of a second"
+        ),
+        Meter::Wall => println!(
+            "note: neither varar-bench-timer nor GNU time (Debian package `time`) found: CPU and peak RSS are n/a"
+        ),
     }
-    let report = work.join("vs-time.txt");
+    let probe = Probe {
+        meter,
+        report: work.join("vs-time.txt"),
+    };
     let mut table: Vec<Line> = Vec::new();
     let mut checked = false;
     // The rows that create files in their first runs come before those
@@ -107,7 +119,7 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
                     shape,
                     corpus,
                     o,
-                    &report,
+                    &probe,
                 )?;
                 table.extend(lines.into_iter().map(|mut line| {
                     line.rank = (s, 1, j);
@@ -136,7 +148,7 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
                         shape,
                         corpus,
                         o,
-                        &report,
+                        &probe,
                     )?;
                     // The first corpus's rows lead, the others follow release;
                     // peak RSS after all runs.
@@ -161,7 +173,7 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         }
     }
     if has(Rows::Build) {
-        let mut lines = builds::builds(work, o, &report)?;
+        let mut lines = builds::builds(work, o, &probe)?;
         for (k, line) in lines.iter_mut().enumerate() {
             line.rank = (o.shapes.len(), 5, k);
         }

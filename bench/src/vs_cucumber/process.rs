@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -88,17 +88,54 @@ pub(super) fn count_before(text: &str, word: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// Run `cmd` with its output discarded, under GNU time when there is one;
-/// kill it (its process group: it and what it started) after `timeout`.
-pub(super) fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<Sample, String> {
-    let timed = Path::new(TIME).exists();
-    let mut run = if timed {
-        let mut wrapped = Command::new(TIME);
-        wrapped
-            .args(["-f", "%U %S %M", "-o"])
-            .arg(report)
-            .arg(cmd.get_program())
-            .args(cmd.get_args());
+/// What measures a run's CPU time and peak RSS.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Meter {
+    /// `varar-bench-timer`, built beside this binary: CPU time to the
+    /// microsecond, wall time around the measured process alone.
+    Timer(PathBuf),
+    /// GNU time (`%U %S %M`): CPU time in hundredths of a second.
+    GnuTime,
+    /// Neither: wall time only.
+    Wall,
+}
+
+impl Meter {
+    /// The timer beside this binary, else GNU time, else wall time only.
+    pub(super) fn find() -> Meter {
+        let timer = std::env::current_exe().ok().and_then(|exe| {
+            let t = exe
+                .parent()?
+                .join(format!("varar-bench-timer{}", std::env::consts::EXE_SUFFIX));
+            t.is_file().then_some(t)
+        });
+        match timer {
+            Some(t) => Meter::Timer(t),
+            None if Path::new(TIME).exists() => Meter::GnuTime,
+            None => Meter::Wall,
+        }
+    }
+
+    /// `cmd` wrapped by this meter, which writes its figures to `report`.
+    fn wrap(&self, cmd: Command, report: &Path) -> Command {
+        let mut wrapped = match self {
+            Meter::Timer(timer) => {
+                let mut w = Command::new(timer);
+                // The report, then the program and its arguments as they
+                // are: the timer reads no option.
+                w.arg(report).arg(cmd.get_program()).args(cmd.get_args());
+                w
+            }
+            Meter::GnuTime => {
+                let mut w = Command::new(TIME);
+                w.args(["-f", "%U %S %M", "-o"])
+                    .arg(report)
+                    .arg(cmd.get_program())
+                    .args(cmd.get_args());
+                w
+            }
+            Meter::Wall => return cmd,
+        };
         if let Some(dir) = cmd.get_current_dir() {
             wrapped.current_dir(dir);
         }
@@ -109,9 +146,42 @@ pub(super) fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<S
             };
         }
         wrapped
-    } else {
-        cmd
-    };
+    }
+
+    /// The wall time (the timer's only), CPU time and peak RSS in `text`,
+    /// the report this meter wrote.
+    fn read(&self, text: &str) -> (Option<Duration>, Option<Duration>, Option<u64>) {
+        match self {
+            Meter::Timer(_) => parse_timer(text),
+            Meter::GnuTime => {
+                let (cpu, rss) = parse_time(text);
+                (None, cpu, rss)
+            }
+            Meter::Wall => (None, None, None),
+        }
+    }
+}
+
+/// How runs are measured: the meter, and the file it reports to (the
+/// bench's own, in its work directory).
+pub(super) struct Probe {
+    pub(super) meter: Meter,
+    pub(super) report: PathBuf,
+}
+
+/// Run `cmd` with its output discarded, under the probe's meter; kill it
+/// (its process group: it and what it started) after `timeout`.
+pub(super) fn sample(cmd: Command, timeout: Duration, probe: &Probe) -> Result<Sample, String> {
+    let (meter, report) = (&probe.meter, probe.report.as_path());
+    // A report left by an earlier run is never read as this one's. The
+    // file is the bench's own, in its work directory.
+    match fs::remove_file(report) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            return Err(format!("{}: {e}", report.display()));
+        }
+        _ => {}
+    }
+    let mut run = meter.wrap(cmd, report);
     run.stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null());
@@ -123,18 +193,38 @@ pub(super) fn sample(cmd: Command, timeout: Duration, report: &Path) -> Result<S
         .map_err(|e| format!("cannot run {run:?}: {e}"))?;
     let killed = crate::project::wait_or_kill(&mut child, start, timeout, kill_group)
         .map_err(|e| format!("cannot wait for {run:?}: {e}"))?;
-    let wall = if killed { timeout } else { start.elapsed() };
-    let (cpu, rss_kib) = if timed && !killed {
-        read_time(report)
-    } else {
-        (None, None)
-    };
+    let outer = start.elapsed();
+    if killed {
+        return Ok(Sample {
+            wall: timeout,
+            cpu: None,
+            rss_kib: None,
+            killed,
+        });
+    }
+    let (wall, cpu, rss_kib) = meter.read(&fs::read_to_string(report).unwrap_or_default());
     Ok(Sample {
-        wall,
+        wall: wall.unwrap_or(outer),
         cpu,
         rss_kib,
         killed,
     })
+}
+
+/// The timer's line: wall seconds, CPU seconds, peak RSS in KiB.
+pub(super) fn parse_timer(text: &str) -> (Option<Duration>, Option<Duration>, Option<u64>) {
+    let fields: Vec<&str> = text.split_whitespace().collect();
+    if fields.len() != 3 {
+        return (None, None, None);
+    }
+    let secs = |i: usize| {
+        fields[i]
+            .parse::<f64>()
+            .ok()
+            .filter(|s| s.is_finite() && *s >= 0.0)
+            .map(Duration::from_secs_f64)
+    };
+    (secs(0), secs(1), fields[2].parse().ok())
 }
 
 /// Kill the process group `id` (the measured command was made its leader).
@@ -149,11 +239,6 @@ pub(super) fn kill_group(id: u32) {
 
 /// GNU time's `%U %S %M` line (the last line: a non-zero exit status is
 /// reported on a line before it).
-pub(super) fn read_time(report: &Path) -> (Option<Duration>, Option<u64>) {
-    let text = fs::read_to_string(report).unwrap_or_default();
-    parse_time(&text)
-}
-
 pub(super) fn parse_time(text: &str) -> (Option<Duration>, Option<u64>) {
     let Some(last) = text.lines().rev().find(|l| !l.trim().is_empty()) else {
         return (None, None);
@@ -199,5 +284,16 @@ mod tests {
         assert_eq!(cpu, Some(Duration::from_secs_f64(1.75)));
         assert_eq!(rss, Some(40960));
         assert_eq!(parse_time(""), (None, None));
+    }
+
+    #[test]
+    fn timer_line_to_the_microsecond() {
+        let (wall, cpu, rss) = parse_timer("0.011870 0.015668 12888\n");
+        assert_eq!(wall, Some(Duration::from_micros(11_870)));
+        assert_eq!(cpu, Some(Duration::from_micros(15_668)));
+        assert_eq!(rss, Some(12888));
+        assert_eq!(parse_timer(""), (None, None, None));
+        assert_eq!(parse_timer("1 2"), (None, None, None));
+        assert_eq!(parse_timer("-1 NaN x"), (None, None, None));
     }
 }

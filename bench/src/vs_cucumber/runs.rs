@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::cucumber::{Cucumber, ours_command};
 use super::options::VsOptions;
-use super::process::{Sample, sample};
+use super::process::{Probe, Sample, sample};
 use super::table::{Line, paired, show_wall};
 use crate::feature;
 use crate::project::{Profile, Project};
@@ -24,7 +24,7 @@ pub(super) fn runs(
     shape: Shape,
     (n, m): (usize, usize),
     o: &VsOptions,
-    report: &Path,
+    probe: &Probe,
 ) -> Result<Vec<Line>, String> {
     let name = shape.name();
     let c = shape.generate(&work.join(format!("vs-{name}-{n}x{m}")), n, m, o.seed)?;
@@ -42,16 +42,16 @@ pub(super) fn runs(
     );
     // One untimed run of each warms the page cache (binaries, oaths, features).
     ours.install(&scaling::config(), &c.oaths)?;
-    sample(ours_command(ours), o.timeout, report)?;
-    sample(theirs.command(), o.timeout, report)?;
+    sample(ours_command(ours), o.timeout, probe)?;
+    sample(theirs.command(), o.timeout, probe)?;
     let (mut first, mut second) = (Vec::new(), Vec::new());
     for _ in 0..o.runs.max(1) {
         // No lock and no results: what a first `cargo test` meets.
         ours.install(&scaling::config(), &c.oaths)?;
-        let a1 = sample(ours_command(ours), o.timeout, report)?;
-        let b1 = sample(theirs.command(), o.timeout, report)?;
-        let a2 = sample(ours_command(ours), o.timeout, report)?;
-        let b2 = sample(theirs.command(), o.timeout, report)?;
+        let a1 = sample(ours_command(ours), o.timeout, probe)?;
+        let b1 = sample(theirs.command(), o.timeout, probe)?;
+        let a2 = sample(ours_command(ours), o.timeout, probe)?;
+        let b2 = sample(theirs.command(), o.timeout, probe)?;
         let show = |s: &Sample| match s.cpu {
             Some(cpu) if !s.killed => format!(
                 "{} (CPU {:.3} s)",
