@@ -51,6 +51,7 @@ mod scaling;
 mod shape;
 mod steps;
 mod steps_scale;
+mod timer;
 mod vs_cucumber;
 
 use std::process::ExitCode;
@@ -361,6 +362,13 @@ fn is_scale_flag(arg: &str) -> bool {
 }
 
 fn main() -> ExitCode {
+    // The timer the bench starts itself as around each compared run: its
+    // arguments are a program's, never read as the bench's options.
+    let mut raw = std::env::args_os().skip(1);
+    if std::env::args_os().nth(1).is_some_and(|a| a == timer::FLAG) {
+        raw.next();
+        return timer::main(raw);
+    }
     let options = match parse_args(std::env::args().skip(1)) {
         Ok(Some(o)) => o,
         Ok(None) => {

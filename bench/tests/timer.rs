@@ -1,19 +1,25 @@
-//! `varar-bench-timer` measures the one program it starts: its CPU time to
+//! `varar-bench --timer` measures the one program it starts: its CPU time to
 //! the microsecond, its peak RSS, and its exit code passed on.
 
 #![cfg(unix)]
 
 use std::process::Command;
 
-const TIMER: &str = env!("CARGO_BIN_EXE_varar-bench-timer");
+const BENCH: &str = env!("CARGO_BIN_EXE_varar-bench");
+
+/// The bench started as the timer, its report at `report`.
+fn timer(report: &std::path::Path) -> Command {
+    let mut cmd = Command::new(BENCH);
+    cmd.arg("--timer").arg(report);
+    cmd
+}
 
 /// Run the timer over `sh -c script`: its exit code and the report's three
 /// figures.
 fn timed(script: &str) -> (Option<i32>, f64, f64, u64) {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report");
-    let status = Command::new(TIMER)
-        .arg(&report)
+    let status = timer(&report)
         .args(["/bin/sh", "-c", script])
         .status()
         .unwrap();
@@ -51,8 +57,7 @@ fn its_own_arguments_are_never_read_as_options() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report");
     // `--help` goes to the program as it is.
-    let out = Command::new(TIMER)
-        .arg(&report)
+    let out = timer(&report)
         .args(["/bin/sh", "-c", "printf '%s' \"$0\"", "--help"])
         .output()
         .unwrap();
@@ -65,8 +70,7 @@ fn its_own_arguments_are_never_read_as_options() {
 fn a_program_that_cannot_start_is_127_and_no_report() {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report");
-    let status = Command::new(TIMER)
-        .arg(&report)
+    let status = timer(&report)
         .arg(dir.path().join("no-such-program"))
         .status()
         .unwrap();

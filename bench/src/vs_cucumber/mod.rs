@@ -41,11 +41,12 @@
 //! * `cargo nextest run` of ours next to its process floor (the scaling
 //!   table's measurement; cucumber-rs cannot run under nextest).
 //!
-//! Wall time, CPU time and peak RSS come from `varar-bench-timer`, built
-//! beside this binary (wall time around the measured process, CPU time to
-//! the microsecond and peak RSS from `getrusage` of that one child); without
-//! it from `/usr/bin/time` (GNU time: `%U %S %M`, wall time `Instant` around
-//! it), and without either CPU and RSS are `n/a`.
+//! Wall time, CPU time and peak RSS come from this binary started as
+//! `varar-bench --timer` around the run (`crate::timer`: wall time around
+//! the measured process, CPU time to the microsecond and peak RSS from
+//! `getrusage` of that one child); off Unix from `/usr/bin/time` (GNU time:
+//! `%U %S %M`, wall time `Instant` around it), and without either CPU and
+//! RSS are `n/a`.
 //! Figures only: the goals are printed, never asserted.
 
 use std::path::Path;
@@ -82,12 +83,14 @@ pub fn measure(work: &Path, o: &VsOptions, scale: &ScaleOptions) -> Result<(), S
         o.runs.max(1)
     );
     match &meter {
-        Meter::Timer(t) => println!("measured by {}: CPU time to the microsecond", t.display()),
-        Meter::GnuTime => println!(
-            "note: varar-bench-timer not found beside this binary: measured by GNU time, CPU time in hundredths of a second"
-        ),
+        Meter::Timer(_) => {
+            println!("measured by `varar-bench --timer`: CPU time to the microsecond")
+        }
+        Meter::GnuTime => {
+            println!("note: measured by GNU time, CPU time cut down to hundredths of a second")
+        }
         Meter::Wall => println!(
-            "note: neither varar-bench-timer nor GNU time (Debian package `time`) found: CPU and peak RSS are n/a"
+            "note: no getrusage here and no GNU time (Debian package `time`): CPU and peak RSS are n/a"
         ),
     }
     let probe = Probe {

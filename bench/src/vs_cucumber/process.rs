@@ -91,8 +91,8 @@ pub(super) fn count_before(text: &str, word: &str) -> usize {
 /// What measures a run's CPU time and peak RSS.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) enum Meter {
-    /// `varar-bench-timer`, built beside this binary: CPU time to the
-    /// microsecond, wall time around the measured process alone.
+    /// This binary as `varar-bench --timer` (`crate::timer`): CPU time to
+    /// the microsecond, wall time around the measured process alone.
     Timer(PathBuf),
     /// GNU time (`%U %S %M`): CPU time in hundredths of a second.
     GnuTime,
@@ -101,18 +101,13 @@ pub(super) enum Meter {
 }
 
 impl Meter {
-    /// The timer beside this binary, else GNU time, else wall time only.
+    /// This binary as the timer where `getrusage` is, else GNU time, else
+    /// wall time only.
     pub(super) fn find() -> Meter {
-        let timer = std::env::current_exe().ok().and_then(|exe| {
-            let t = exe
-                .parent()?
-                .join(format!("varar-bench-timer{}", std::env::consts::EXE_SUFFIX));
-            t.is_file().then_some(t)
-        });
-        match timer {
-            Some(t) => Meter::Timer(t),
-            None if Path::new(TIME).exists() => Meter::GnuTime,
-            None => Meter::Wall,
+        match std::env::current_exe() {
+            Ok(exe) if cfg!(unix) => Meter::Timer(exe),
+            _ if Path::new(TIME).exists() => Meter::GnuTime,
+            _ => Meter::Wall,
         }
     }
 
@@ -122,8 +117,11 @@ impl Meter {
             Meter::Timer(timer) => {
                 let mut w = Command::new(timer);
                 // The report, then the program and its arguments as they
-                // are: the timer reads no option.
-                w.arg(report).arg(cmd.get_program()).args(cmd.get_args());
+                // are: the timer reads no option after its flag.
+                w.arg(crate::timer::FLAG)
+                    .arg(report)
+                    .arg(cmd.get_program())
+                    .args(cmd.get_args());
                 w
             }
             Meter::GnuTime => {

@@ -1,15 +1,18 @@
-//! `varar-bench-timer REPORT PROGRAM [ARG]...`: run `PROGRAM` with its
+//! `varar-bench --timer REPORT PROGRAM [ARG]...`: run `PROGRAM` with its
 //! arguments, wait for it, and write one line to the file `REPORT`: its
 //! wall time, its user + system CPU time (both in seconds, to the
-//! microsecond) and its peak resident set size in KiB.
+//! microsecond) and its peak resident set size in KiB. The bench starts
+//! itself this way around every run it compares (so the timer is there
+//! wherever the bench is, however it was built).
 //!
 //! What GNU time's `%U %S %M` gives, which `varar-bench --vs-cucumber`
 //! used: GNU time cuts user and system time each down to hundredths of a
 //! second, and the runs it compares take 10 to 60 ms of CPU (a run of 15 ms
-//! read 0.00 or 0.01 s), so small runs' CPU ratios read low. The figures come from `getrusage(RUSAGE_CHILDREN)` once the one
-//! child is reaped: only that child (and what it waited for) is counted,
-//! never this process. The wall time is taken around the child alone, so
-//! this process's own start is not in it either.
+//! read 0.00 or 0.01 s), so small runs' CPU ratios read low. The figures
+//! come from `getrusage(RUSAGE_CHILDREN)` once the one child is reaped:
+//! only that child (and what it waited for) is counted, never this
+//! process. The wall time is taken around the child alone, so this
+//! process's own start is not in it either.
 //!
 //! `PROGRAM` and its arguments are passed on as they are: nothing after
 //! `REPORT` is read as an option of ours. The exit code is the child's (1
@@ -18,10 +21,13 @@
 use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
-fn main() -> ExitCode {
-    let mut args = std::env::args_os().skip(1);
+/// The first argument that selects the timer, before any other.
+pub const FLAG: &str = "--timer";
+
+/// Run as the timer: `args` are what follows [`FLAG`].
+pub fn main(mut args: impl Iterator<Item = std::ffi::OsString>) -> ExitCode {
     let (Some(report), Some(program)) = (args.next(), args.next()) else {
-        eprintln!("usage: varar-bench-timer REPORT PROGRAM [ARG]...");
+        eprintln!("usage: varar-bench --timer REPORT PROGRAM [ARG]...");
         return ExitCode::from(2);
     };
     let start = Instant::now();
@@ -29,7 +35,7 @@ fn main() -> ExitCode {
         Ok(status) => status,
         Err(e) => {
             eprintln!(
-                "varar-bench-timer: cannot run {}: {e}",
+                "varar-bench --timer: cannot run {}: {e}",
                 program.to_string_lossy()
             );
             return ExitCode::from(127);
@@ -45,14 +51,14 @@ fn main() -> ExitCode {
             );
             if let Err(e) = std::fs::write(&report, line) {
                 eprintln!(
-                    "varar-bench-timer: cannot write {}: {e}",
+                    "varar-bench --timer: cannot write {}: {e}",
                     report.to_string_lossy()
                 );
                 return ExitCode::from(2);
             }
         }
         Err(e) => {
-            eprintln!("varar-bench-timer: getrusage: {e}");
+            eprintln!("varar-bench --timer: getrusage: {e}");
             return ExitCode::from(2);
         }
     }
