@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::cucumber::Cucumber;
 use super::options::VsOptions;
-use super::process::{Probe, Sample, sample};
+use super::process::{Probe, Sample, run_quiet, sample};
 use super::table::{Line, median_f64, median_sample};
 use crate::e2e::{cargo, write};
 use crate::project::{Profile, Project};
@@ -25,15 +25,10 @@ pub(super) fn builds(work: &Path, o: &VsOptions, probe: &Probe) -> Result<Vec<Li
     let (theirs_dir, theirs_target) = Cucumber::write(work, Profile::Debug)?;
     for (dir, target) in [(&ours_dir, &ours_target), (&theirs_dir, &theirs_target)] {
         // Crates downloaded beforehand: the cold build compiles, it does not fetch.
-        let status = cargo(dir, target)
-            .arg("fetch")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !status.success() {
-            return Err(format!("cargo fetch failed in {}", dir.display()));
-        }
+        run_quiet(
+            cargo(dir, target).arg("fetch"),
+            format!("cargo fetch failed in {}", dir.display()),
+        )?;
     }
     let build = |dir: &Path, target: &Path, test: &str| -> Result<Sample, String> {
         let mut cmd = cargo(dir, target);
@@ -180,15 +175,10 @@ fn clean_packages(dir: &Path, target: &Path, packages: &[String]) -> Result<(), 
     for name in packages {
         cmd.arg(format!("--package={name}"));
     }
-    let status = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map_err(|e| format!("cannot run cargo clean: {e}"))?;
-    if !status.success() {
-        return Err(format!("cargo clean -p failed in {}", dir.display()));
-    }
-    Ok(())
+    run_quiet(
+        &mut cmd,
+        format!("cargo clean -p failed in {}", dir.display()),
+    )
 }
 
 /// Add a line at the top of a project's step file: every step moves one

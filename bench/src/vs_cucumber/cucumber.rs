@@ -4,8 +4,9 @@
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+use super::process::run_quiet;
 use crate::e2e::{cargo, write};
 use crate::feature;
 use crate::project::{Profile, Project};
@@ -46,16 +47,12 @@ impl Cucumber {
     pub(super) fn build(work: &Path, profile: Profile) -> Result<Cucumber, String> {
         let (dir, target) = Cucumber::write(work, profile)?;
         println!("building {} (not timed) ...", dir.display());
-        let status = cargo(&dir, &target)
-            .args(["test", "--no-run", "--test", "ledger"])
-            .args(profile.cargo_args())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .map_err(|e| format!("cannot run cargo: {e}"))?;
-        if !status.success() {
-            return Err(format!("building {} failed", dir.display()));
-        }
+        run_quiet(
+            cargo(&dir, &target)
+                .args(["test", "--no-run", "--test", "ledger"])
+                .args(profile.cargo_args()),
+            format!("building {} failed", dir.display()),
+        )?;
         let binary = crate::e2e::built_test(&dir, &target, profile.cargo_args(), "ledger")?;
         Ok(Cucumber { dir, binary })
     }

@@ -225,6 +225,22 @@ pub(super) fn parse_timer(text: &str) -> (Option<Duration>, Option<Duration>, Op
     (secs(0), secs(1), fields[2].parse().ok())
 }
 
+/// Run `cmd` to its end with its output discarded: `Err(failed)` when it
+/// exits unsuccessfully, or why it could not be started (the untimed
+/// cargo commands around the build rows).
+pub(super) fn run_quiet(cmd: &mut Command, failed: String) -> Result<(), String> {
+    let status = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("cannot run {:?}: {e}", cmd.get_program()))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(failed)
+    }
+}
+
 /// Kill the process group `id` (the measured command was made its leader).
 pub(super) fn kill_group(id: u32) {
     if cfg!(unix) {
