@@ -364,9 +364,8 @@ fn is_scale_flag(arg: &str) -> bool {
 fn main() -> ExitCode {
     // The timer the bench starts itself as around each compared run: its
     // arguments are a program's, never read as the bench's options.
-    let mut raw = std::env::args_os().skip(1);
-    if std::env::args_os().nth(1).is_some_and(|a| a == timer::FLAG) {
-        raw.next();
+    let mut raw = std::env::args_os().skip(1).peekable();
+    if raw.next_if(|a| a == timer::FLAG).is_some() {
         return timer::main(raw);
     }
     let options = match parse_args(std::env::args().skip(1)) {

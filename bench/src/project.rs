@@ -324,21 +324,11 @@ fn kill_process(id: u32) {
 }
 
 /// CPU time (user + system) of this process's waited-for children, to the
-/// microsecond (`getrusage(RUSAGE_CHILDREN)`). It was `/proc/self/stat`'s
-/// `cutime + cstime`, counted in clock ticks (10 ms): a tenth of a 100 ms
-/// run. `None` where the system does not tell.
-#[cfg(unix)]
+/// microsecond (`getrusage(RUSAGE_CHILDREN)`, as the timer reads it). It
+/// was `/proc/self/stat`'s `cutime + cstime`, counted in clock ticks
+/// (10 ms): a tenth of a 100 ms run. `None` where the system does not tell.
 fn children_cpu() -> Option<Duration> {
-    use nix::sys::resource::{UsageWho, getrusage};
-    use nix::sys::time::TimeValLike as _;
-    let usage = getrusage(UsageWho::RUSAGE_CHILDREN).ok()?;
-    let micros = usage.user_time().num_microseconds() + usage.system_time().num_microseconds();
-    Some(Duration::from_micros(u64::try_from(micros).ok()?))
-}
-
-#[cfg(not(unix))]
-fn children_cpu() -> Option<Duration> {
-    None
+    crate::timer::usage_of_children().ok().map(|(cpu, _)| cpu)
 }
 
 /// Where [`retire`] moves what it takes out of a project.

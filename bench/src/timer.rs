@@ -66,9 +66,11 @@ pub fn main(mut args: impl Iterator<Item = std::ffi::OsString>) -> ExitCode {
     ExitCode::from(status.code().map_or(1, |c| u8::try_from(c).unwrap_or(1)))
 }
 
-/// The CPU time and peak RSS (KiB) of this process's reaped children.
+/// The CPU time (user + system, to the microsecond) and peak RSS (KiB)
+/// of this process's reaped children: also what the scaling table's
+/// `project::timed` reads before and after each run.
 #[cfg(unix)]
-fn usage_of_children() -> Result<(Duration, i64), String> {
+pub fn usage_of_children() -> Result<(Duration, i64), String> {
     use nix::sys::resource::{UsageWho, getrusage};
     use nix::sys::time::TimeValLike as _;
     let usage = getrusage(UsageWho::RUSAGE_CHILDREN).map_err(|e| e.to_string())?;
@@ -79,6 +81,6 @@ fn usage_of_children() -> Result<(Duration, i64), String> {
 }
 
 #[cfg(not(unix))]
-fn usage_of_children() -> Result<(Duration, i64), String> {
+pub fn usage_of_children() -> Result<(Duration, i64), String> {
     Err("not available on this platform".to_owned())
 }
